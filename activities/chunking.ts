@@ -1,0 +1,37 @@
+import type { StageInput, StageResult } from '../contracts/ingest';
+import { permanentError } from '../contracts/sluiceError';
+import { chunkMarkdown } from '../chunker/chunkMarkdown';
+import { replaceChunks } from '../db/repositories/chunks';
+import { getTask } from '../db/repositories/tasks';
+import { ObjectNotFoundError } from '../stores/ports';
+import type { ActivityDeps } from './deps';
+import { runStage } from './stageTemplate';
+
+/** CHUNKING: markdown (this run's, or the inherited one on a retry) → the document's chunk rows. */
+export function createChunkingActivity(deps: ActivityDeps) {
+  return async function chunking(input: StageInput): Promise<StageResult> {
+    return runStage(deps, input, 'CHUNKING', async () => {
+      const task = await getTask(deps.db, input.taskId);
+      if (!task.markdown_object_key) throw permanentError('CHUNKING_FAILED', 'the task has no parsed markdown to chunk');
+      let markdown: string;
+      try {
+        markdown = await deps.objects.getText(task.markdown_object_key);
+      } catch (error) {
+        if (error instanceof ObjectNotFoundError) throw permanentError('CHUNKING_FAILED', `markdown object ${error.key} is missing`);
+        throw error;
+      }
+      let drafts;
+      try {
+        drafts = chunkMarkdown(input.documentId, markdown, deps.settings.chunking);
+      } catch (error) {
+        throw permanentError('CHUNKING_FAILED', `chunker failed: ${String(error)}`, error);
+      }
+      const children = drafts.filter((d) => d.kind === 'child').length;
+      if (children === 0) throw permanentError('EMPTY_DOCUMENT', 'the document has no text to chunk');
+      const scope = { documentId: input.documentId, userId: input.userId, datasetId: input.datasetId };
+      const { removedChunkIds } = await replaceChunks(deps.db, scope, drafts);
+      await deps.vectors.deleteChunks({ userId: input.userId, datasetId: input.datasetId }, removedChunkIds);
+      return children;
+    });
+  };
+}

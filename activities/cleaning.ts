@@ -1,0 +1,87 @@
+import { createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { StageInput, StageResult } from '../contracts/ingest';
+import { permanentError, SluiceError, transientError } from '../contracts/sluiceError';
+import { findDocument, setDocumentFileType } from '../db/repositories/documents';
+import { recordParsedMarkdown } from '../db/repositories/tasks';
+import { detectFileType } from '../parsers/detectFileType';
+import { parseToMarkdown } from '../parsers/parseToMarkdown';
+import { objectKeys } from '../stores/objectKeys';
+import { ObjectNotFoundError } from '../stores/ports';
+import type { ActivityDeps } from './deps';
+import { runStage } from './stageTemplate';
+
+const HEAD_BYTES = 8192;
+
+/** CLEANING: source object → temp file → detected type → markdown object. */
+export function createCleaningActivity(deps: ActivityDeps) {
+  return async function cleaning(input: StageInput): Promise<StageResult> {
+    return runStage(deps, input, 'CLEANING', async () => {
+      const doc = await findDocument(deps.db, input.documentId);
+      if (!doc) throw permanentError('DOCUMENT_NOT_FOUND', `document ${input.documentId} does not exist`);
+      if (Number(doc.size_bytes) > deps.settings.maxFileBytes) {
+        throw permanentError('FILE_TOO_LARGE', `${doc.size_bytes} bytes exceeds the limit of ${deps.settings.maxFileBytes}`);
+      }
+      await fs.mkdir(deps.settings.tmpDir, { recursive: true });
+      const tmpFile = path.join(deps.settings.tmpDir, `${input.taskId}-source`);
+      const started = Date.now();
+      try {
+        await downloadSource(deps, doc.source_object_key, tmpFile);
+        const type = detectFileType(await readHead(tmpFile), doc.file_name);
+        const markdown = await parseToMarkdown(tmpFile, type);
+        const key = objectKeys.markdown(input.userId, input.documentId, input.taskId);
+        try {
+          await deps.objects.putText(key, markdown);
+        } catch (error) {
+          throw transientError('PARSED_FILE_UPLOAD_FAILED', `storing markdown failed: ${String(error)}`, error);
+        }
+        await recordParsedMarkdown(deps.db, input.taskId, { detectedType: type, markdownObjectKey: key, parseMs: Date.now() - started });
+        await setDocumentFileType(deps.db, input.documentId, type);
+        return Buffer.byteLength(markdown, 'utf8');
+      } finally {
+        await fs.rm(tmpFile, { force: true });
+      }
+    });
+  };
+}
+
+/** Streams the source to disk with a byte limit, so no file is ever held whole in memory. */
+async function downloadSource(deps: ActivityDeps, key: string, tmpFile: string): Promise<void> {
+  let source;
+  try {
+    source = await deps.objects.getStream(key);
+  } catch (error) {
+    if (error instanceof ObjectNotFoundError) throw permanentError('SOURCE_FILE_NOT_FOUND', `source object ${key} is missing`);
+    throw error;
+  }
+  let seen = 0;
+  const limit = deps.settings.maxFileBytes;
+  const guard = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      seen += chunk.length;
+      if (seen > limit) done(permanentError('FILE_TOO_LARGE', `source exceeds the limit of ${limit} bytes`));
+      else done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(source, guard, createWriteStream(tmpFile));
+  } catch (error) {
+    if (error instanceof SluiceError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOSPC') throw transientError('TEMP_DISK_FULL', 'no space left for the temp file', error);
+    throw error;
+  }
+}
+
+async function readHead(file: string): Promise<Buffer> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,21 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database';
+import type { EmbedderResolver } from '../embedders/embedderResolver';
+import type { KeywordIndex, ObjectStore, VectorStore } from '../stores/ports';
+import type { Notifier } from '../stores/notifier';
+
+/** Everything the activities touch, handed in by the worker (the only composition root). */
+export interface ActivityDeps {
+  db: Kysely<Database>;
+  objects: ObjectStore;
+  vectors: VectorStore;
+  keywords: KeywordIndex;
+  embedders: EmbedderResolver;
+  notifier: Notifier;
+  settings: {
+    tmpDir: string;
+    maxFileBytes: number;
+    embedBatchSize: number;
+    chunking: { maxTokens: number; overlapTokens: number };
+  };
+}

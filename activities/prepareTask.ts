@@ -1,0 +1,115 @@
+import type { Transaction } from 'kysely';
+import type { IngestInput, PrepareResult } from '../contracts/ingest';
+import { permanentError } from '../contracts/sluiceError';
+import { STAGES, type Stage } from '../contracts/stages';
+import type { Database } from '../db/database';
+import { countChunks } from '../db/repositories/chunks';
+import { lockDocument, setLastTask } from '../db/repositories/documents';
+import { findPipeline, insertPipeline, markTaskFailedIn, stageStatusesOf, supersedePipeline } from '../db/repositories/pipelines';
+import { stageColumns } from '../db/repositories/stageColumns';
+import { findTask, getTask, insertTask } from '../db/repositories/tasks';
+import type { ActivityDeps } from './deps';
+import { toApplicationFailure } from './toApplicationFailure';
+
+export interface PrepareInput extends IngestInput {
+  /** workflowInfo().firstExecutionRunId: stable across activity retries and Web UI resets. */
+  ownerRunChain: string;
+}
+
+/**
+ * The idempotency barrier, in one transaction under a row lock on the document:
+ * a task id already seen is answered from its state (never processed twice); a retry takes
+ * over the failed task by compare-and-set and inherits its SUCCESS stages; a task left
+ * PROCESSING by a run that no longer exists converges to FAILED / INTERRUPTED_TASK.
+ */
+export function createPrepareTaskActivity(deps: ActivityDeps) {
+  return async function prepareTask(input: PrepareInput): Promise<PrepareResult> {
+    try {
+      return await deps.db.transaction().execute((trx) => prepareIn(trx, input));
+    } catch (error) {
+      throw toApplicationFailure(error);
+    }
+  };
+}
+
+async function prepareIn(trx: Transaction<Database>, input: PrepareInput): Promise<PrepareResult> {
+  const doc = await lockDocument(trx, input.documentId);
+  if (!doc) throw permanentError('DOCUMENT_NOT_FOUND', `document ${input.documentId} does not exist`);
+  if (doc.lifecycle === 'DELETING') throw permanentError('DOCUMENT_DELETING', `document ${input.documentId} is being deleted`);
+
+  const existing = await findTask(trx, input.taskId);
+  if (existing) return answerExistingTask(trx, input, existing.owner_run_chain);
+
+  if (input.retryOfTaskId) return takeOver(trx, input, input.retryOfTaskId, doc.last_task_id);
+
+  if (doc.last_task_id) await interruptIfOrphaned(trx, doc.last_task_id);
+  await insertTask(trx, { taskId: input.taskId, documentId: input.documentId, ownerRunChain: input.ownerRunChain });
+  await insertPipeline(trx, { taskId: input.taskId, documentId: input.documentId });
+  await setLastTask(trx, input.documentId, input.taskId);
+  const stages = stageStatusesOf(await getPipelineIn(trx, input.taskId));
+  return { kind: 'run', taskId: input.taskId, stages, inherited: [], chunkCount: 0 };
+}
+
+async function answerExistingTask(trx: Transaction<Database>, input: PrepareInput, ownerRunChain: string): Promise<PrepareResult> {
+  const pipeline = await getPipelineIn(trx, input.taskId);
+  if (ownerRunChain === input.ownerRunChain) {
+    // Our own run again (activity retry, or a Web UI reset to before prepareTask): resume.
+    const stages = stageStatusesOf(pipeline);
+    const inherited = STAGES.filter((s) => stages[s] === 'SUCCESS');
+    return { kind: 'run', taskId: input.taskId, stages, inherited, chunkCount: (await countChunks(trx, input.documentId)).active };
+  }
+  if (pipeline.pipeline_status === 'PENDING' || pipeline.pipeline_status === 'PROCESSING') {
+    // Workflow ids are unique per document, so the run that owned this task is gone.
+    await markTaskFailedIn(trx, input.taskId, { stage: null, code: 'INTERRUPTED_TASK', message: 'the run that owned this task ended without finishing it' });
+    return { kind: 'duplicate', taskId: input.taskId, status: 'FAILED', failureCode: 'INTERRUPTED_TASK' };
+  }
+  return { kind: 'duplicate', taskId: input.taskId, status: pipeline.pipeline_status, failureCode: pipeline.failure_code };
+}
+
+async function interruptIfOrphaned(trx: Transaction<Database>, taskId: string): Promise<void> {
+  const previous = await findPipeline(trx, taskId);
+  if (previous && (previous.pipeline_status === 'PENDING' || previous.pipeline_status === 'PROCESSING')) {
+    await markTaskFailedIn(trx, taskId, { stage: null, code: 'INTERRUPTED_TASK', message: 'a new task started while this one was unfinished' });
+  }
+}
+
+async function takeOver(
+  trx: Transaction<Database>,
+  input: PrepareInput,
+  oldTaskId: string,
+  lastTaskId: string | null,
+): Promise<PrepareResult> {
+  const refuse = (reason: string) => permanentError('RETRY_VALIDATION_FAILED', `RETRY_VALIDATION_FAILED:${reason}`);
+  if (lastTaskId !== oldTaskId) throw refuse(`task ${oldTaskId} is not the document's latest task`);
+  const old = await findPipeline(trx, oldTaskId);
+  if (!old || old.document_id !== input.documentId) throw refuse(`task ${oldTaskId} does not belong to document ${input.documentId}`);
+  if (old.pipeline_status !== 'FAILED') throw refuse(`task ${oldTaskId} is ${old.pipeline_status}, not FAILED`);
+  if (!(await supersedePipeline(trx, oldTaskId, input.taskId))) throw refuse(`task ${oldTaskId} was already taken over`);
+
+  const oldStatuses = stageStatusesOf(old);
+  const inherited = STAGES.filter((s) => oldStatuses[s] === 'SUCCESS');
+  const durations: Partial<Record<Stage, number | null>> = {};
+  for (const stage of inherited) durations[stage] = old[stageColumns(stage).ms];
+  const oldTask = await getTask(trx, oldTaskId);
+  const cleaned = inherited.includes('CLEANING');
+  await insertTask(trx, {
+    taskId: input.taskId,
+    documentId: input.documentId,
+    ownerRunChain: input.ownerRunChain,
+    retryOfTaskId: oldTaskId,
+    detectedType: cleaned ? oldTask.detected_type : null,
+    markdownObjectKey: cleaned ? oldTask.markdown_object_key : null,
+    tokenPlanObjectKey: inherited.includes('PRETOKENIZE') ? oldTask.token_plan_object_key : null,
+    parseMs: cleaned ? oldTask.parse_ms : null,
+  });
+  await insertPipeline(trx, { taskId: input.taskId, documentId: input.documentId, inherited: durations });
+  await setLastTask(trx, input.documentId, input.taskId);
+  const stages = stageStatusesOf(await getPipelineIn(trx, input.taskId));
+  return { kind: 'run', taskId: input.taskId, stages, inherited, chunkCount: (await countChunks(trx, input.documentId)).active };
+}
+
+async function getPipelineIn(trx: Transaction<Database>, taskId: string) {
+  const row = await findPipeline(trx, taskId);
+  if (!row) throw new Error(`pipeline of task ${taskId} does not exist`);
+  return row;
+}

@@ -1,0 +1,22 @@
+import type { StageInput, StageResult } from '../contracts/ingest';
+import { SluiceError, transientError } from '../contracts/sluiceError';
+import { listActiveChunks } from '../db/repositories/chunks';
+import type { ActivityDeps } from './deps';
+import { runStage } from './stageTemplate';
+import { buildTokenPlan, storeTokenPlan } from './tokenPlan';
+
+/** PRETOKENIZE: the token plan of every active chunk, stored by reference; all or nothing. */
+export function createPretokenizeActivity(deps: ActivityDeps) {
+  return async function pretokenize(input: StageInput): Promise<StageResult> {
+    return runStage(deps, input, 'PRETOKENIZE', async () => {
+      try {
+        const chunks = await listActiveChunks(deps.db, input.documentId);
+        await storeTokenPlan(deps, input, buildTokenPlan(chunks));
+        return chunks.length;
+      } catch (error) {
+        if (error instanceof SluiceError) throw error;
+        throw transientError('PRETOKENIZE_FAILED', `building the token plan failed: ${String(error)}`, error);
+      }
+    });
+  };
+}

@@ -1,0 +1,23 @@
+import type { FailureCode } from '../contracts/failureCodes';
+import type { Stage } from '../contracts/stages';
+import { markTaskFailed } from '../db/repositories/pipelines';
+import type { ActivityDeps } from './deps';
+import { toApplicationFailure } from './toApplicationFailure';
+
+export interface TaskFailure {
+  taskId: string;
+  stage: Stage | null;
+  code: FailureCode;
+  message: string;
+}
+
+/** The markFailed step of the stage template, run by the workflow once retries are exhausted. */
+export function createRecordTaskFailureActivity(deps: ActivityDeps) {
+  return async function recordTaskFailure(failure: TaskFailure): Promise<void> {
+    try {
+      await markTaskFailed(deps.db, failure.taskId, failure);
+    } catch (error) {
+      throw toApplicationFailure(error);
+    }
+  };
+}

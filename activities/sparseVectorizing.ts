@@ -1,0 +1,48 @@
+import type { StageInput, StageResult } from '../contracts/ingest';
+import { SluiceError, transientError } from '../contracts/sluiceError';
+import { listPendingChunks, setChunkStatus } from '../db/repositories/chunks';
+import { sparseVectorFromTokens } from '../sparse/sparseVector';
+import { tokenize } from '../tokenizer/tokenize';
+import type { ActivityDeps } from './deps';
+import { reportProgress, resumePoint } from './heartbeat';
+import { runStage } from './stageTemplate';
+import { loadOrRebuildTokenPlan } from './tokenPlan';
+
+const SPARSE_BATCH = 500;
+
+/**
+ * SPARSE_VECTORIZING: term-weight vectors from the token plan for chunks whose dense vector
+ * exists and whose sparse vector does not. Its success is what makes the pipeline SUCCESS.
+ */
+export function createSparseVectorizingActivity(deps: ActivityDeps) {
+  return async function sparseVectorizing(input: StageInput): Promise<StageResult> {
+    return runStage(deps, input, 'SPARSE_VECTORIZING', async () => {
+      const scope = { userId: input.userId, datasetId: input.datasetId };
+      const plan = await loadOrRebuildTokenPlan(deps, input);
+      const progress = resumePoint();
+      let writtenNow = 0;
+      for (;;) {
+        const pending = await listPendingChunks(deps.db, input.documentId, 'sparse_status', progress.lastChunkIndex, SPARSE_BATCH);
+        if (pending.length === 0) break;
+        const ready = pending.filter((c) => c.dense_status === 'SUCCESS');
+        const records = ready.map((c) => ({
+          chunkId: c.chunk_id,
+          documentId: input.documentId,
+          sparse: sparseVectorFromTokens(plan.get(c.chunk_id) ?? tokenize(c.text)),
+        }));
+        try {
+          await deps.vectors.upsertSparse(scope, records);
+        } catch (error) {
+          if (error instanceof SluiceError) throw error;
+          throw transientError('SPARSE_VECTORIZING_FAILED', `sparse upsert failed: ${String(error)}`, error);
+        }
+        await setChunkStatus(deps.db, records.map((r) => r.chunkId), 'sparse_status', 'SUCCESS');
+        writtenNow += records.length;
+        progress.lastChunkIndex = (pending[pending.length - 1] as { chunk_index: number }).chunk_index;
+        progress.done += records.length;
+        reportProgress(progress);
+      }
+      return writtenNow;
+    });
+  };
+}

@@ -1,0 +1,56 @@
+import type { StageInput } from '../contracts/ingest';
+import type { ChunkRow } from '../db/database';
+import { listActiveChunks } from '../db/repositories/chunks';
+import { getTask, recordTokenPlan } from '../db/repositories/tasks';
+import { objectKeys } from '../stores/objectKeys';
+import { ObjectNotFoundError } from '../stores/ports';
+import { tokenize } from '../tokenizer/tokenize';
+import type { ActivityDeps } from './deps';
+
+/** chunk id → pretokenized terms: what KEYWORD_INDEXING and SPARSE_VECTORIZING both consume. */
+export type TokenPlan = Map<string, string[]>;
+
+export function buildTokenPlan(chunks: ChunkRow[]): TokenPlan {
+  return new Map(chunks.map((c) => [c.chunk_id, tokenize(c.text)]));
+}
+
+/** Stored as JSON lines by reference (claim check): one `{chunkId, tokens}` per line. */
+export async function storeTokenPlan(deps: ActivityDeps, input: StageInput, plan: TokenPlan): Promise<string> {
+  const key = objectKeys.tokenPlan(input.userId, input.documentId, input.taskId);
+  const lines: string[] = [];
+  for (const [chunkId, tokens] of plan) lines.push(JSON.stringify({ chunkId, tokens }));
+  await deps.objects.putText(key, lines.join('\n'));
+  await recordTokenPlan(deps.db, input.taskId, key);
+  return key;
+}
+
+function parseTokenPlan(text: string): TokenPlan {
+  const plan: TokenPlan = new Map();
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const entry = JSON.parse(line) as { chunkId: string; tokens: string[] };
+    plan.set(entry.chunkId, entry.tokens);
+  }
+  return plan;
+}
+
+/**
+ * Loads the plan PRETOKENIZE stored; when it is missing (PRETOKENIZE was inherited from an
+ * older task whose plan is gone, or never ran in this task) it is rebuilt and stored again.
+ * A plan that lacks a current chunk is stale and rebuilt too.
+ */
+export async function loadOrRebuildTokenPlan(deps: ActivityDeps, input: StageInput): Promise<TokenPlan> {
+  const chunks = await listActiveChunks(deps.db, input.documentId);
+  const task = await getTask(deps.db, input.taskId);
+  if (task.token_plan_object_key) {
+    try {
+      const plan = parseTokenPlan(await deps.objects.getText(task.token_plan_object_key));
+      if (chunks.every((c) => plan.has(c.chunk_id))) return plan;
+    } catch (error) {
+      if (!(error instanceof ObjectNotFoundError)) throw error;
+    }
+  }
+  const plan = buildTokenPlan(chunks);
+  await storeTokenPlan(deps, input, plan);
+  return plan;
+}

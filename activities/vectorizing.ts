@@ -1,0 +1,48 @@
+import type { StageInput, StageResult } from '../contracts/ingest';
+import { permanentError, SluiceError, transientError } from '../contracts/sluiceError';
+import { listPendingChunks, setChunkStatus } from '../db/repositories/chunks';
+import type { ActivityDeps } from './deps';
+import { reportProgress, resumePoint } from './heartbeat';
+import { runStage } from './stageTemplate';
+
+/**
+ * VECTORIZING: embed every active chunk whose dense_status is not SUCCESS, batch by batch.
+ * Each batch is upserted and marked before the next starts, so a crash loses at most one
+ * batch of work and no chunk that succeeded is embedded again.
+ */
+export function createVectorizingActivity(deps: ActivityDeps) {
+  return async function vectorizing(input: StageInput): Promise<StageResult> {
+    return runStage(deps, input, 'VECTORIZING', async () => {
+      const embedder = await deps.embedders.forUser(input.userId);
+      const scope = { userId: input.userId, datasetId: input.datasetId };
+      const progress = resumePoint();
+      let embeddedNow = 0;
+      for (;;) {
+        const batch = await listPendingChunks(deps.db, input.documentId, 'dense_status', progress.lastChunkIndex, deps.settings.embedBatchSize);
+        if (batch.length === 0) break;
+        let vectors: number[][];
+        try {
+          vectors = await embedder.embed(batch.map((c) => c.text));
+        } catch (error) {
+          if (error instanceof SluiceError) throw error;
+          throw transientError('VECTORIZING_FAILED', `embedding failed: ${String(error)}`, error);
+        }
+        const wrong = vectors.find((v) => v.length !== embedder.dimension);
+        if (vectors.length !== batch.length || wrong) {
+          throw permanentError(
+            'EMBEDDING_DIMENSION_UNSUPPORTED',
+            `model ${embedder.model} returned ${vectors.length} vectors of ${wrong?.length ?? embedder.dimension} dimensions for ${batch.length} texts; expected ${embedder.dimension}`,
+          );
+        }
+        const records = batch.map((c, i) => ({ chunkId: c.chunk_id, documentId: input.documentId, vector: vectors[i] as number[] }));
+        await deps.vectors.upsertDense(scope, { model: embedder.model, dimension: embedder.dimension }, records);
+        await setChunkStatus(deps.db, records.map((r) => r.chunkId), 'dense_status', 'SUCCESS');
+        embeddedNow += batch.length;
+        progress.lastChunkIndex = (batch[batch.length - 1] as { chunk_index: number }).chunk_index;
+        progress.done += batch.length;
+        reportProgress(progress);
+      }
+      return embeddedNow;
+    });
+  };
+}

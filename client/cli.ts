@@ -1,0 +1,108 @@
+import { Command } from 'commander';
+import { loadConfig } from '../config/config';
+import { migrateToLatest } from '../db/migrate';
+import { hybridSearch } from '../search/hybridSearch';
+import { createAdapters, type Adapters } from '../worker/adapters';
+import { createSluiceWorker } from '../worker/createWorker';
+import { runWorker } from '../worker/main';
+import { runDemo } from './commands/demo';
+import { documentStatus, formatStatus } from './commands/documentStatus';
+import { formatHits } from './commands/formatHits';
+import { ingestFiles } from './commands/ingestFiles';
+import { connectClient } from './ingestClient';
+import { startLocalStack } from './stack';
+
+const config = loadConfig();
+
+async function withAdapters<T>(run: (adapters: Adapters) => Promise<T>): Promise<T> {
+  const adapters = createAdapters(config);
+  try {
+    await migrateToLatest(adapters.db);
+    return await run(adapters);
+  } finally {
+    await adapters.close();
+  }
+}
+
+const program = new Command('sluice').description('durable document ingestion for RAG, on Temporal');
+
+program
+  .command('up')
+  .description('start the local stack (Temporal dev server + Postgres) and run a worker in the foreground')
+  .action(async () => {
+    startLocalStack();
+    await runWorker();
+  });
+
+program
+  .command('ingest')
+  .argument('<files...>', 'files to ingest')
+  .requiredOption('-d, --dataset <name>', 'dataset to ingest into')
+  .option('-u, --user <id>', 'user the documents belong to', config.defaultUserId)
+  .description('store each file, start one workflow per file and show live progress')
+  .action(async (files: string[], opts: { dataset: string; user: string }) => {
+    const ok = await withAdapters(async (adapters) => {
+      const client = await connectClient(config);
+      try {
+        const results = await ingestFiles(config, adapters, client, files, { userId: opts.user, datasetId: opts.dataset });
+        for (const r of results) console.log(`${r.status.padEnd(8)} ${r.documentId}  ${r.file}${r.failureCode ? `  ${r.failureCode}` : ''}`);
+        return results.every((r) => r.status === 'SUCCESS');
+      } finally {
+        await client.connection.close();
+      }
+    });
+    if (!ok) process.exitCode = 1;
+  });
+
+program
+  .command('status')
+  .argument('<documentId>')
+  .description("a document's per-stage status, timings, chunk counts and failure")
+  .action(async (documentId: string) => {
+    await withAdapters(async (adapters) => {
+      const report = await documentStatus(adapters.db, documentId);
+      if (!report) {
+        console.error(`no document ${documentId}`);
+        process.exitCode = 1;
+        return;
+      }
+      console.log(formatStatus(report));
+    });
+  });
+
+program
+  .command('search')
+  .argument('<query>')
+  .requiredOption('-d, --dataset <name>', 'dataset to search')
+  .option('-u, --user <id>', 'user whose documents to search', config.defaultUserId)
+  .option('-k, --limit <n>', 'hits to show', '5')
+  .description('hybrid search: dense + sparse + keyword, fused by reciprocal rank')
+  .action(async (query: string, opts: { dataset: string; user: string; limit: string }) => {
+    await withAdapters(async (adapters) => {
+      const hits = await hybridSearch(adapters, { userId: opts.user, datasetId: opts.dataset }, query, Number(opts.limit));
+      console.log(formatHits(hits));
+    });
+  });
+
+program
+  .command('demo')
+  .description('start the local stack and a worker, ingest the sample documents and print search hits')
+  .action(async () => {
+    startLocalStack();
+    const ok = await withAdapters(async (adapters) => {
+      const { worker, connection } = await createSluiceWorker(config, adapters);
+      const client = await connectClient(config);
+      try {
+        return await worker.runUntil(runDemo(config, adapters, client, config.defaultUserId));
+      } finally {
+        await client.connection.close();
+        await connection.close();
+      }
+    });
+    if (!ok) process.exitCode = 1;
+  });
+
+program.parseAsync().catch((error: unknown) => {
+  console.error(`sluice: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

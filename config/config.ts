@@ -1,0 +1,88 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const repoRoot = path.resolve(__dirname, '..');
+
+const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
+
+const envSchema = z.object({
+  TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  SLUICE_TASK_QUEUE: z.string().min(1).default('sluice-ingest'),
+  TEMPORAL_UI_URL: z.url().default('http://127.0.0.1:8233'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection URL')
+    .default('postgres://postgres@127.0.0.1:54329/sluice'),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  SLUICE_DATA_DIR: z.string().min(1).default(path.join(repoRoot, '.sluice')),
+  SLUICE_OBJECTS_DIR: z.string().min(1).optional(),
+  SLUICE_TMP_DIR: z.string().min(1).optional(),
+  SLUICE_MAX_FILE_BYTES: z.coerce.number().int().positive().default(200 * 1024 * 1024),
+  SLUICE_EMBED_DIMENSION: z.coerce.number().int().min(8).max(4096).default(256),
+  SLUICE_EMBED_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
+  SLUICE_CHUNK_MAX_TOKENS: z.coerce.number().int().min(16).max(8192).default(400),
+  SLUICE_CHUNK_OVERLAP_TOKENS: z.coerce.number().int().min(0).max(4096).default(60),
+  SLUICE_RETRY_WAIT: z.string().regex(durationPattern, 'must look like 30d, 12h, 90s or 500ms').default('30d'),
+  SLUICE_USER_ID: z.string().min(1).default('local'),
+  SLUICE_LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
+});
+
+export type EnvInput = Record<string, string | undefined>;
+
+export interface SluiceConfig {
+  temporal: { address: string; namespace: string; taskQueue: string; uiUrl: string };
+  database: { url: string; poolSize: number };
+  dataDir: string;
+  objectsDir: string;
+  tmpDir: string;
+  maxFileBytes: number;
+  embedding: { dimension: number; batchSize: number };
+  chunking: { maxTokens: number; overlapTokens: number };
+  /** How long a failed run waits for a `retry` before it closes (a Temporal duration string). */
+  retryWait: string;
+  defaultUserId: string;
+  logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+function deepFreeze<T extends object>(value: T): Readonly<T> {
+  for (const child of Object.values(value)) {
+    if (child && typeof child === 'object') deepFreeze(child as object);
+  }
+  return Object.freeze(value);
+}
+
+/** Parses the environment once; every wrong setting is named in one message, then we stop. */
+export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration — ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  if (e.SLUICE_CHUNK_OVERLAP_TOKENS >= e.SLUICE_CHUNK_MAX_TOKENS) {
+    throw new ConfigError('invalid configuration — SLUICE_CHUNK_OVERLAP_TOKENS must be smaller than SLUICE_CHUNK_MAX_TOKENS');
+  }
+  return deepFreeze({
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.SLUICE_TASK_QUEUE,
+      uiUrl: e.TEMPORAL_UI_URL,
+    },
+    database: { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE },
+    dataDir: e.SLUICE_DATA_DIR,
+    objectsDir: e.SLUICE_OBJECTS_DIR ?? path.join(e.SLUICE_DATA_DIR, 'objects'),
+    tmpDir: e.SLUICE_TMP_DIR ?? path.join(e.SLUICE_DATA_DIR, 'tmp'),
+    maxFileBytes: e.SLUICE_MAX_FILE_BYTES,
+    embedding: { dimension: e.SLUICE_EMBED_DIMENSION, batchSize: e.SLUICE_EMBED_BATCH_SIZE },
+    chunking: { maxTokens: e.SLUICE_CHUNK_MAX_TOKENS, overlapTokens: e.SLUICE_CHUNK_OVERLAP_TOKENS },
+    retryWait: e.SLUICE_RETRY_WAIT,
+    defaultUserId: e.SLUICE_USER_ID,
+    logLevel: e.SLUICE_LOG_LEVEL,
+  });
+}

@@ -1,0 +1,19 @@
+/** A chunk as the chunker produces it, before it becomes a row. */
+export interface ChunkDraft {
+  /** Deterministic: the same document and markdown always give the same ids. */
+  chunkId: string;
+  /** One global index in document order, parents and children interleaved. */
+  chunkIndex: number;
+  /** Parents hold a whole section for answer context; children are what gets retrieved. */
+  kind: 'parent' | 'child';
+  parentId: string | null;
+  sectionPath: string[];
+  text: string;
+  charCount: number;
+  tokenCount: number;
+}
+
+export interface SparseVector {
+  indices: number[];
+  values: number[];
+}

@@ -1,0 +1,56 @@
+/**
+ * The one list of failure codes (DESIGN.md §3, §4). Activities throw ApplicationFailure with
+ * `type` set to one of these; the workflow records it; tests assert on it.
+ */
+export const FAILURE_CODES = [
+  'SOURCE_FILE_NOT_FOUND',
+  'UNSUPPORTED_FILE_TYPE',
+  'FILE_TOO_LARGE',
+  'PARSE_ENGINE_FAILED',
+  'PARSED_FILE_UPLOAD_FAILED',
+  'TEMP_DISK_FULL',
+  'EMPTY_DOCUMENT',
+  'CHUNKING_FAILED',
+  'LLM_CONFIG_MISSING',
+  'EMBEDDING_DIMENSION_UNSUPPORTED',
+  'VECTORIZING_FAILED',
+  'PRETOKENIZE_FAILED',
+  'ENSURE_INDEX_FAILED',
+  'KEYWORD_DELETE_FAILED',
+  'KEYWORD_INDEXING_FAILED',
+  'SPARSE_VECTORIZING_FAILED',
+  'DOCUMENT_NOT_FOUND',
+  'DOCUMENT_DELETING',
+  'TASK_SUPERSEDED',
+  'INTERRUPTED_TASK',
+  'RETRY_VALIDATION_FAILED',
+  'RESULT_NOTIFY_FAILED',
+  'INTERNAL_UNKNOWN_ERROR',
+] as const;
+
+export type FailureCode = (typeof FAILURE_CODES)[number];
+
+export function isFailureCode(value: unknown): value is FailureCode {
+  return typeof value === 'string' && (FAILURE_CODES as readonly string[]).includes(value);
+}
+
+/** failure_reason is bounded so a pathological message cannot bloat rows or history. */
+export const FAILURE_REASON_MAX = 512;
+
+export function formatFailureReason(code: FailureCode, message: string): string {
+  const full = `${code}: ${message}`;
+  return full.length <= FAILURE_REASON_MAX ? full : `${full.slice(0, FAILURE_REASON_MAX - 1)}…`;
+}
+
+/** What a stage's failure is called when nothing more specific is known (e.g. a timeout). */
+export const STAGE_DEFAULT_FAILURE: Record<
+  'CLEANING' | 'CHUNKING' | 'VECTORIZING' | 'PRETOKENIZE' | 'KEYWORD_INDEXING' | 'SPARSE_VECTORIZING',
+  FailureCode
+> = {
+  CLEANING: 'PARSE_ENGINE_FAILED',
+  CHUNKING: 'CHUNKING_FAILED',
+  VECTORIZING: 'VECTORIZING_FAILED',
+  PRETOKENIZE: 'PRETOKENIZE_FAILED',
+  KEYWORD_INDEXING: 'KEYWORD_INDEXING_FAILED',
+  SPARSE_VECTORIZING: 'SPARSE_VECTORIZING_FAILED',
+};

@@ -1,0 +1,13 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+/**
+ * Custom search attributes (all Keyword) that make the Web UI useful to operators:
+ * `PipelineStatus = "FAILED" AND PipelineStage = "VECTORIZING"` is one visibility query.
+ */
+export const DocumentIdKey = defineSearchAttributeKey('DocumentId', SearchAttributeType.KEYWORD);
+export const DatasetIdKey = defineSearchAttributeKey('DatasetId', SearchAttributeType.KEYWORD);
+export const PipelineStageKey = defineSearchAttributeKey('PipelineStage', SearchAttributeType.KEYWORD);
+export const PipelineStatusKey = defineSearchAttributeKey('PipelineStatus', SearchAttributeType.KEYWORD);
+export const FailureCodeKey = defineSearchAttributeKey('FailureCode', SearchAttributeType.KEYWORD);
+
+export const SEARCH_ATTRIBUTE_NAMES = ['DocumentId', 'DatasetId', 'PipelineStage', 'PipelineStatus', 'FailureCode'] as const;

@@ -1,0 +1,135 @@
+import type { Kysely } from 'kysely';
+import type { ChunkDraft } from '../../contracts/chunk';
+import type { StageStatus } from '../../contracts/stages';
+import type { ChunkRow, Database, NewChunk } from '../database';
+
+/** 12 columns a row; 500 rows keeps a statement far below Postgres' 65,535 parameters. */
+const INSERT_BATCH = 500;
+
+type ChunkStatusColumn = 'dense_status' | 'sparse_status' | 'keyword_status';
+
+/**
+ * Replaces the document's chunk set in one transaction. Chunk ids are content-derived, so a
+ * chunk that survives a rebuild unchanged keeps its row and statuses (it is not embedded again);
+ * the ids that disappeared are returned so their vectors and entries can be removed.
+ */
+export async function replaceChunks(
+  db: Kysely<Database>,
+  scope: { documentId: string; userId: string; datasetId: string },
+  drafts: ChunkDraft[],
+): Promise<{ removedChunkIds: string[] }> {
+  return db.transaction().execute(async (trx) => {
+    const existing = await trx.selectFrom('chunks').select('chunk_id').where('document_id', '=', scope.documentId).execute();
+    const keep = new Set(drafts.map((d) => d.chunkId));
+    const removedChunkIds = existing.map((r) => r.chunk_id).filter((id) => !keep.has(id));
+    // Indexes of surviving chunks can shift, so clear every row that is not kept before inserting.
+    await trx.deleteFrom('chunks').where('document_id', '=', scope.documentId).where('chunk_id', 'not in', [...keep, '']).execute();
+    const rows: NewChunk[] = drafts.map((d) => ({
+      chunk_id: d.chunkId,
+      document_id: scope.documentId,
+      user_id: scope.userId,
+      dataset_id: scope.datasetId,
+      chunk_index: d.chunkIndex,
+      kind: d.kind,
+      parent_id: d.parentId,
+      section_path: d.sectionPath,
+      text: d.text,
+      char_count: d.charCount,
+      token_count: d.tokenCount,
+    }));
+    for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+      await trx
+        .insertInto('chunks')
+        .values(rows.slice(i, i + INSERT_BATCH))
+        .onConflict((oc) => oc.column('chunk_id').doNothing())
+        .execute();
+    }
+    return { removedChunkIds };
+  });
+}
+
+/** The chunks that are retrieved (children), in document order. */
+export async function listActiveChunks(db: Kysely<Database>, documentId: string): Promise<ChunkRow[]> {
+  return db
+    .selectFrom('chunks')
+    .selectAll()
+    .where('document_id', '=', documentId)
+    .where('kind', '=', 'child')
+    .orderBy('chunk_index')
+    .execute();
+}
+
+/** The next batch of active chunks whose `column` is not SUCCESS, after a chunk index. */
+export async function listPendingChunks(
+  db: Kysely<Database>,
+  documentId: string,
+  column: ChunkStatusColumn,
+  afterIndex: number,
+  limit: number,
+): Promise<ChunkRow[]> {
+  return db
+    .selectFrom('chunks')
+    .selectAll()
+    .where('document_id', '=', documentId)
+    .where('kind', '=', 'child')
+    .where(column, '!=', 'SUCCESS')
+    .where('chunk_index', '>', afterIndex)
+    .orderBy('chunk_index')
+    .limit(limit)
+    .execute();
+}
+
+const ALLOWED_FROM: Record<StageStatus, StageStatus[]> = {
+  PENDING: ['PENDING', 'PROCESSING', 'FAILED', 'SUCCESS'],
+  PROCESSING: ['PENDING', 'FAILED', 'PROCESSING'],
+  SUCCESS: ['PENDING', 'PROCESSING', 'FAILED'],
+  FAILED: ['PENDING', 'PROCESSING', 'FAILED'],
+};
+
+/**
+ * Guarded chunk status change: only the listed source states move (a SUCCESS chunk never
+ * becomes FAILED). Returns how many rows changed, so callers can see a refused transition.
+ */
+export async function setChunkStatus(
+  db: Kysely<Database>,
+  chunkIds: string[],
+  column: ChunkStatusColumn,
+  to: StageStatus,
+): Promise<number> {
+  if (chunkIds.length === 0) return 0;
+  const result = await db
+    .updateTable('chunks')
+    .set({ [column]: to } as Record<ChunkStatusColumn, StageStatus>)
+    .where('chunk_id', 'in', chunkIds)
+    .where(column, 'in', ALLOWED_FROM[to])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Resetting every chunk of the document (a keyword re-index rewrites all entries). */
+export async function resetChunkStatus(db: Kysely<Database>, documentId: string, column: ChunkStatusColumn): Promise<void> {
+  await db.updateTable('chunks').set({ [column]: 'PENDING' } as Record<ChunkStatusColumn, StageStatus>).where('document_id', '=', documentId).execute();
+}
+
+export async function countChunks(
+  db: Kysely<Database>,
+  documentId: string,
+): Promise<{ total: number; active: number; dense: number; sparse: number; keyword: number }> {
+  const row = await db
+    .selectFrom('chunks')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('total'),
+      eb.fn.count<number>('chunk_id').filterWhere('kind', '=', 'child').as('active'),
+      eb.fn.count<number>('chunk_id').filterWhere('dense_status', '=', 'SUCCESS').filterWhere('kind', '=', 'child').as('dense'),
+      eb.fn.count<number>('chunk_id').filterWhere('sparse_status', '=', 'SUCCESS').filterWhere('kind', '=', 'child').as('sparse'),
+      eb.fn.count<number>('chunk_id').filterWhere('keyword_status', '=', 'SUCCESS').filterWhere('kind', '=', 'child').as('keyword'),
+    ])
+    .where('document_id', '=', documentId)
+    .executeTakeFirstOrThrow();
+  return row;
+}
+
+export async function findChunksByIds(db: Kysely<Database>, chunkIds: string[]): Promise<ChunkRow[]> {
+  if (chunkIds.length === 0) return [];
+  return db.selectFrom('chunks').selectAll().where('chunk_id', 'in', chunkIds).execute();
+}

@@ -1,0 +1,50 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', '.sluice/**', 'bench-results/**', 'test-artifacts/**', '*.config.js', 'eslint.config.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Read configuration through config/config.ts only.' },
+      ],
+    },
+  },
+  {
+    files: ['config/config.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    // Workflow code runs in Temporal's deterministic sandbox: it may import only the workflow
+    // SDK, activity *types* and the pure contracts. Anything else could do I/O or be
+    // non-deterministic and break replay.
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!@temporalio/workflow$|\\.\\./contracts/|\\./|\\.\\./activities(/|$))',
+              message: 'workflows/ may import only @temporalio/workflow, ../contracts/* and activity types.',
+            },
+            {
+              group: ['../activities', '../activities/*'],
+              allowTypeImports: true,
+              message: 'Import activities as types only (import type).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

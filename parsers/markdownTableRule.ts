@@ -1,0 +1,63 @@
+import type TurndownService from 'turndown';
+
+/** The slice of the DOM (domino, under turndown) that the table rule reads. */
+interface ElementLike {
+  nodeName: string;
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): ElementLike | null;
+  querySelectorAll(selector: string): ArrayLike<ElementLike>;
+  readonly textContent: string | null;
+}
+
+/**
+ * Turndown has no GFM tables, and its default flattens a table into a run of cell paragraphs that
+ * loses which value belongs to which column. Simple tables (no nesting, no merged cells) become
+ * pipe tables; anything else keeps turndown's flattened text, which is at least searchable.
+ */
+export function addMarkdownTableRule(service: TurndownService): void {
+  service.addRule('simpleTable', {
+    filter: (node) => node.nodeName === 'TABLE' && isSimpleTable(node as unknown as ElementLike),
+    replacement: (_content, node) => {
+      const table = node as unknown as ElementLike;
+      const rows = Array.from(table.querySelectorAll('tr'), (row) =>
+        Array.from(row.querySelectorAll('th, td'), (cell) => cellToMarkdown(service, cell)),
+      ).filter((cells) => cells.length > 0);
+      if (rows.length === 0) return '';
+      const caption = table.querySelector('caption')?.textContent?.trim();
+      return `\n\n${caption ? `${caption}\n\n` : ''}${toPipeTable(rows)}\n\n`;
+    },
+  });
+}
+
+function isSimpleTable(table: ElementLike): boolean {
+  if (table.querySelector('table')) return false;
+  return Array.from(table.querySelectorAll('th, td')).every(
+    (cell) => spanOf(cell, 'colspan') === 1 && spanOf(cell, 'rowspan') === 1,
+  );
+}
+
+function spanOf(cell: ElementLike, attribute: 'colspan' | 'rowspan'): number {
+  const value = Number.parseInt(cell.getAttribute(attribute) ?? '1', 10);
+  return Number.isNaN(value) ? 1 : value;
+}
+
+/** A pipe-table cell is one line; `|` would end the cell early. */
+function cellToMarkdown(service: TurndownService, cell: ElementLike): string {
+  return service
+    .turndown(cell as unknown as TurndownService.Node)
+    .replace(/\s*\n+\s*/g, ' ')
+    .replace(/\|/g, '\\|')
+    .trim();
+}
+
+/**
+ * GFM needs a header row; the first row serves as one (a table without <th> almost always has
+ * its labels there anyway).
+ */
+function toPipeTable(rows: string[][]): string {
+  const width = Math.max(...rows.map((cells) => cells.length));
+  const line = (cells: string[]): string =>
+    `| ${Array.from({ length: width }, (_, i) => cells[i] ?? '').join(' | ')} |`;
+  const [header = [], ...body] = rows;
+  return [line(header), line(Array<string>(width).fill('---')), ...body.map(line)].join('\n');
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# The one entry point for sluice's local stack (README, tests and CI all use it).
+#
+#   bash scripts/stack.sh start    install what is missing, start, health-check (idempotent)
+#   bash scripts/stack.sh stop     stop every service
+#   bash scripts/stack.sh status   one line per service; exits non-zero if any is down
+#   bash scripts/stack.sh env      `export` lines for the app/tests: eval "$(bash scripts/stack.sh env)"
+#   bash scripts/stack.sh logs [-f] [SERVICE...]   tail the services' logs
+#
+# Everything it writes lives under $SLUICE_DATA_DIR (default <repo>/.sluice).
+# Each service is one file in scripts/stack/ defining <svc>_install,
+# _preflight, _start, _health, _stop, _status, _env, _logs and _ready_message;
+# adding a service means adding such a file, sourcing it, and listing it in
+# STACK_SERVICES below.
+# shellcheck source-path=SCRIPTDIR
+set -euo pipefail
+
+STACK_SELF_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+SLUICE_REPO_DIR="$(dirname "$STACK_SELF_DIR")"
+
+# shellcheck source=stack/lib.sh
+source "$STACK_SELF_DIR/stack/lib.sh"
+# shellcheck source=stack/temporal.sh
+source "$STACK_SELF_DIR/stack/temporal.sh"
+# shellcheck source=stack/postgres.sh
+source "$STACK_SELF_DIR/stack/postgres.sh"
+
+# Start order (stop goes in reverse). Postgres first: its checks are cheap, so
+# a missing prerequisite there fails before the slower Temporal install.
+STACK_SERVICES=(postgres temporal)
+
+cmd_start() {
+  stack_make_dirs
+  stack_lock
+  local svc
+  # Phases, each over all services: nothing starts before every prerequisite
+  # and port is known good, and slow boots overlap before the health waits.
+  for svc in "${STACK_SERVICES[@]}"; do "${svc}_install"; done
+  for svc in "${STACK_SERVICES[@]}"; do "${svc}_preflight"; done
+  for svc in "${STACK_SERVICES[@]}"; do "${svc}_start"; done
+  for svc in "${STACK_SERVICES[@]}"; do "${svc}_health"; done
+  for svc in "${STACK_SERVICES[@]}"; do "${svc}_ready_message"; done
+}
+
+cmd_stop() {
+  [[ -d "$SLUICE_DATA_DIR" ]] || { say "nothing to stop ($SLUICE_DATA_DIR does not exist)"; return 0; }
+  stack_make_dirs
+  stack_lock
+  local i
+  # Reverse start order, so dependants go before what they depend on.
+  for ((i = ${#STACK_SERVICES[@]} - 1; i >= 0; i--)); do "${STACK_SERVICES[i]}_stop"; done
+}
+
+cmd_status() {
+  local svc rc=0
+  for svc in "${STACK_SERVICES[@]}"; do "${svc}_status" || rc=1; done
+  return "$rc"
+}
+
+cmd_env() {
+  local svc
+  for svc in "${STACK_SERVICES[@]}"; do "${svc}_env"; done
+}
+
+cmd_logs() {
+  local follow=0 lines="${SLUICE_LOG_LINES:-100}" svc files=()
+  if [[ "${1:-}" == "-f" ]]; then
+    follow=1
+    shift
+  fi
+  if (($# == 0)); then
+    # Everything, including install.log: on a CI failure we want it all.
+    shopt -s nullglob
+    files=("$STACK_LOG_DIR"/*.log)
+    shopt -u nullglob
+  else
+    for svc in "$@"; do
+      declare -F "${svc}_logs" >/dev/null || die "unknown service '$svc' (known: ${STACK_SERVICES[*]})"
+      files+=("$("${svc}_logs")")
+    done
+  fi
+  ((${#files[@]} > 0)) || { say "no logs yet in $STACK_LOG_DIR"; return 0; }
+  if ((follow)); then
+    exec tail -n "$lines" -F "${files[@]}"
+  fi
+  local f
+  for f in "${files[@]}"; do
+    printf '==> %s <==\n' "$f"
+    if [[ -f "$f" ]]; then tail -n "$lines" "$f"; else echo "(no such file)"; fi
+  done
+}
+
+usage() {
+  sed -n '3,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+main() {
+  local cmd="${1:-}"
+  (($# > 0)) && shift
+  case "$cmd" in
+    start) cmd_start "$@" ;;
+    stop) cmd_stop "$@" ;;
+    status) cmd_status "$@" ;;
+    env) cmd_env "$@" ;;
+    logs) cmd_logs "$@" ;;
+    -h | --help | help) usage ;;
+    *)
+      usage >&2
+      die "unknown command '${cmd}' (use start, stop, status, env or logs)"
+      ;;
+  esac
+}
+
+main "$@"

@@ -1,0 +1,79 @@
+# shellcheck shell=bash
+# Shared helpers for scripts/stack.sh. Sourced, never executed: the caller has
+# already set `set -euo pipefail` and SLUICE_REPO_DIR.
+
+# Resolve the data dir once, as an absolute path: pid files and sockets written
+# with a relative path would silently depend on the caller's cwd.
+SLUICE_DATA_DIR="${SLUICE_DATA_DIR:-$SLUICE_REPO_DIR/.sluice}"
+case "$SLUICE_DATA_DIR" in
+  /*) ;;
+  *) SLUICE_DATA_DIR="$PWD/$SLUICE_DATA_DIR" ;;
+esac
+export SLUICE_DATA_DIR
+
+STACK_RUN_DIR="$SLUICE_DATA_DIR/run"
+STACK_LOG_DIR="$SLUICE_DATA_DIR/logs"
+# Everything an installer prints goes here, so `start` stays quiet on success
+# and a failure still has its details somewhere.
+STACK_INSTALL_LOG="$STACK_LOG_DIR/install.log"
+# How long (seconds) a service may take to become healthy before `start` gives up.
+STACK_TIMEOUT="${SLUICE_STACK_TIMEOUT:-60}"
+
+# The one error line the brief promises: prefixed, on stderr, non-zero exit.
+die() {
+  printf 'stack: %s\n' "$*" >&2
+  exit 1
+}
+
+say() {
+  printf 'stack: %s\n' "$*"
+}
+
+is_root() {
+  [[ "$(id -u)" == 0 ]]
+}
+
+# True when something accepts TCP connections on 127.0.0.1:PORT. Uses bash's
+# /dev/tcp so we need neither ss nor nc; the subshell closes the socket again.
+port_in_use() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# True when PIDFILE names a live process whose command line contains PATTERN
+# (guards against a stale pid file whose pid was reused by something else).
+pidfile_alive() {
+  local pidfile="$1" pattern="$2" pid
+  [[ -s "$pidfile" ]] || return 1
+  pid="$(<"$pidfile")"
+  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
+  kill -0 "$pid" 2>/dev/null || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$pattern"
+}
+
+pid_gone() {
+  ! kill -0 "$1" 2>/dev/null
+}
+
+# Run "$@" until it succeeds or STACK_TIMEOUT seconds pass. Bounded on purpose:
+# a hung service must fail `start` (and CI) instead of hanging it.
+wait_until() {
+  local deadline=$((SECONDS + STACK_TIMEOUT))
+  until "$@"; do
+    ((SECONDS < deadline)) || return 1
+    sleep 0.5
+  done
+}
+
+stack_make_dirs() {
+  mkdir -p "$SLUICE_DATA_DIR" "$STACK_RUN_DIR" "$STACK_LOG_DIR"
+}
+
+# Serialise concurrent `start`/`stop` runs (two terminals running `npm test`)
+# so they do not both launch a server on the same port. The lock lives on fd 9,
+# which every daemon we spawn must close (`9>&-`): an inherited fd would keep
+# the lock held for the daemon's whole life.
+stack_lock() {
+  command -v flock >/dev/null 2>&1 || return 0
+  exec 9>"$STACK_RUN_DIR/stack.lock"
+  flock -w 600 9 || die "another 'stack.sh' is still running (lock $STACK_RUN_DIR/stack.lock)"
+}

@@ -1,0 +1,67 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database';
+import type { Embedder } from '../embedders/embedder';
+import { sparseQueryFromTokens } from '../sparse/sparseVector';
+import type { KeywordIndex, TenantScope, VectorStore } from '../stores/ports';
+import { tokenize } from '../tokenizer/tokenize';
+import { reciprocalRankFusion } from './reciprocalRankFusion';
+
+export interface SearchResult {
+  chunkId: string;
+  documentId: string;
+  fileName: string;
+  sectionPath: string[];
+  text: string;
+  score: number;
+  ranks: Record<string, number>;
+}
+
+/** Each retriever looks deeper than the final page, so fusion has candidates to reorder. */
+const CANDIDATES_PER_RETRIEVER = 50;
+
+/**
+ * Dense + sparse + keyword retrieval, fused by reciprocal rank. Every retriever is filtered by
+ * user and dataset, and the final join drops chunks of documents that are being deleted.
+ */
+export async function hybridSearch(
+  deps: { db: Kysely<Database>; vectors: VectorStore; keywords: KeywordIndex; embedder: Embedder },
+  scope: TenantScope,
+  query: string,
+  limit = 10,
+): Promise<SearchResult[]> {
+  const tokens = tokenize(query);
+  const [queryVector] = await deps.embedder.embed([query]);
+  const [dense, sparse, keyword] = await Promise.all([
+    queryVector ? deps.vectors.searchDense(scope, queryVector, CANDIDATES_PER_RETRIEVER) : Promise.resolve([]),
+    deps.vectors.searchSparse(scope, sparseQueryFromTokens(tokens), CANDIDATES_PER_RETRIEVER),
+    deps.keywords.search(scope, tokens, CANDIDATES_PER_RETRIEVER),
+  ]);
+  const fused = reciprocalRankFusion({ dense, sparse, keyword });
+  if (fused.length === 0) return [];
+  const rows = await deps.db
+    .selectFrom('chunks')
+    .innerJoin('documents', 'documents.id', 'chunks.document_id')
+    .select(['chunks.chunk_id', 'chunks.document_id', 'chunks.section_path', 'chunks.text', 'documents.file_name'])
+    .where('chunks.chunk_id', 'in', fused.map((f) => f.chunkId))
+    .where('chunks.user_id', '=', scope.userId)
+    .where('chunks.dataset_id', '=', scope.datasetId)
+    .where('documents.lifecycle', '=', 'ACTIVE')
+    .execute();
+  const byId = new Map(rows.map((r) => [r.chunk_id, r]));
+  const results: SearchResult[] = [];
+  for (const hit of fused) {
+    const row = byId.get(hit.chunkId);
+    if (!row) continue;
+    results.push({
+      chunkId: hit.chunkId,
+      documentId: row.document_id,
+      fileName: row.file_name,
+      sectionPath: row.section_path,
+      text: row.text,
+      score: hit.score,
+      ranks: hit.ranks,
+    });
+    if (results.length >= limit) break;
+  }
+  return results;
+}

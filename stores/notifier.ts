@@ -1,0 +1,21 @@
+/** The notifier port: tells the outside world that a task reached a terminal state. */
+export interface ResultNotification {
+  event: 'ingest.succeeded' | 'ingest.failed';
+  documentId: string;
+  taskId: string;
+  payload: Record<string, unknown>;
+}
+
+export interface Notifier {
+  deliver(notification: ResultNotification): Promise<void>;
+}
+
+/** The embedded default: a structured log line is the notification. */
+export function createLogNotifier(log: (message: string, attrs: Record<string, unknown>) => void): Notifier {
+  return {
+    deliver(notification) {
+      log('ingestion result', { ...notification.payload, event: notification.event });
+      return Promise.resolve();
+    },
+  };
+}

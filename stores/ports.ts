@@ -1,0 +1,80 @@
+import type { Readable } from 'node:stream';
+import type { SparseVector } from '../contracts/chunk';
+
+/** Every write and every search is scoped by user and dataset (DESIGN.md §6). */
+export interface TenantScope {
+  userId: string;
+  datasetId: string;
+}
+
+export interface ObjectStore {
+  /** Streams the body to the key; returns what was stored. Overwrites. */
+  putStream(key: string, body: Readable): Promise<{ sizeBytes: number }>;
+  putText(key: string, text: string): Promise<void>;
+  /** Throws ObjectNotFoundError when the key does not exist. */
+  getStream(key: string): Promise<Readable>;
+  getText(key: string): Promise<string>;
+  exists(key: string): Promise<boolean>;
+  /** Deletes every object under the prefix; returns how many were deleted. */
+  deletePrefix(prefix: string): Promise<number>;
+}
+
+export class ObjectNotFoundError extends Error {
+  override readonly name = 'ObjectNotFoundError';
+  constructor(readonly key: string) {
+    super(`object not found: ${key}`);
+  }
+}
+
+export interface EmbeddingModelRef {
+  model: string;
+  dimension: number;
+}
+
+export interface DenseRecord {
+  chunkId: string;
+  documentId: string;
+  vector: number[];
+}
+
+export interface SparseRecord {
+  chunkId: string;
+  documentId: string;
+  sparse: SparseVector;
+}
+
+export interface SearchHit {
+  chunkId: string;
+  score: number;
+}
+
+export interface VectorStore {
+  /** Upsert keyed by chunk id: writing the same chunk twice leaves one vector. */
+  upsertDense(scope: TenantScope, model: EmbeddingModelRef, records: DenseRecord[]): Promise<void>;
+  upsertSparse(scope: TenantScope, records: SparseRecord[]): Promise<void>;
+  deleteDocument(scope: TenantScope, documentId: string): Promise<void>;
+  /** Removes the vectors of chunks that a rebuild dropped. */
+  deleteChunks(scope: TenantScope, chunkIds: string[]): Promise<void>;
+  searchDense(scope: TenantScope, vector: number[], limit: number): Promise<SearchHit[]>;
+  searchSparse(scope: TenantScope, sparse: SparseVector, limit: number): Promise<SearchHit[]>;
+  countForDocument(documentId: string): Promise<{ dense: number; sparse: number }>;
+}
+
+export interface KeywordEntry {
+  chunkId: string;
+  documentId: string;
+  fileName: string;
+  /** The chunk's text, for a standard analysed field. */
+  text: string;
+  /** The pretokenized terms of the chunk (the same ones that feed the sparse vectors). */
+  tokens: string[];
+}
+
+export interface KeywordIndex {
+  ensureIndex(): Promise<void>;
+  deleteDocument(scope: TenantScope, documentId: string): Promise<void>;
+  /** Writes every entry; returns the chunk ids that failed (empty on full success). */
+  bulkIndex(scope: TenantScope, entries: KeywordEntry[]): Promise<{ failedChunkIds: string[] }>;
+  search(scope: TenantScope, queryTokens: string[], limit: number): Promise<SearchHit[]>;
+  countForDocument(documentId: string): Promise<number>;
+}

@@ -1,0 +1,138 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/database';
+import type { VectorStore } from './ports';
+
+const UPSERT_BATCH = 200;
+
+/**
+ * The embedded-default vector store: dense and sparse vectors in Postgres, searched exactly.
+ * Fine for one machine and tens of thousands of chunks; Qdrant is the production adapter.
+ */
+export function createPostgresVectorStore(db: Kysely<Database>): VectorStore {
+  return {
+    async upsertDense(scope, model, records) {
+      for (const r of records) {
+        if (r.vector.length !== model.dimension) {
+          throw new Error(`vector of chunk ${r.chunkId} has ${r.vector.length} dimensions, expected ${model.dimension}`);
+        }
+      }
+      for (let i = 0; i < records.length; i += UPSERT_BATCH) {
+        const rows = records.slice(i, i + UPSERT_BATCH).map((r) => ({
+          chunk_id: r.chunkId,
+          document_id: r.documentId,
+          user_id: scope.userId,
+          dataset_id: scope.datasetId,
+          model: model.model,
+          dimension: model.dimension,
+          vector: r.vector,
+        }));
+        await db
+          .insertInto('dense_vectors')
+          .values(rows)
+          .onConflict((oc) =>
+            oc.column('chunk_id').doUpdateSet((eb) => ({
+              vector: eb.ref('excluded.vector'),
+              model: eb.ref('excluded.model'),
+              dimension: eb.ref('excluded.dimension'),
+              updated_at: sql`now()`,
+            })),
+          )
+          .execute();
+      }
+    },
+
+    async upsertSparse(scope, records) {
+      for (let i = 0; i < records.length; i += UPSERT_BATCH) {
+        const rows = records.slice(i, i + UPSERT_BATCH).map((r) => ({
+          chunk_id: r.chunkId,
+          document_id: r.documentId,
+          user_id: scope.userId,
+          dataset_id: scope.datasetId,
+          indices: r.sparse.indices,
+          weights: r.sparse.values,
+        }));
+        await db
+          .insertInto('sparse_vectors')
+          .values(rows)
+          .onConflict((oc) =>
+            oc.column('chunk_id').doUpdateSet((eb) => ({
+              indices: eb.ref('excluded.indices'),
+              weights: eb.ref('excluded.weights'),
+              updated_at: sql`now()`,
+            })),
+          )
+          .execute();
+      }
+    },
+
+    async deleteDocument(scope, documentId) {
+      for (const table of ['dense_vectors', 'sparse_vectors'] as const) {
+        await db
+          .deleteFrom(table)
+          .where('document_id', '=', documentId)
+          .where('user_id', '=', scope.userId)
+          .where('dataset_id', '=', scope.datasetId)
+          .execute();
+      }
+    },
+
+    async deleteChunks(scope, chunkIds) {
+      if (chunkIds.length === 0) return;
+      for (const table of ['dense_vectors', 'sparse_vectors'] as const) {
+        await db
+          .deleteFrom(table)
+          .where('chunk_id', 'in', chunkIds)
+          .where('user_id', '=', scope.userId)
+          .where('dataset_id', '=', scope.datasetId)
+          .execute();
+      }
+    },
+
+    async searchDense(scope, vector, limit) {
+      const query = sql`${sql.val(vector)}::real[]`;
+      const { rows } = await sql<{ chunk_id: string; score: number }>`
+        SELECT chunk_id,
+               (SELECT sum(a * b) / nullif(sqrt(sum(a * a)) * sqrt(sum(b * b)), 0)
+                  FROM unnest(vector, ${query}) AS t(a, b)) AS score
+          FROM dense_vectors
+         WHERE user_id = ${scope.userId} AND dataset_id = ${scope.datasetId} AND dimension = ${vector.length}
+         ORDER BY score DESC NULLS LAST
+         LIMIT ${limit}`.execute(db);
+      return rows.map((r) => ({ chunkId: r.chunk_id, score: Number(r.score) }));
+    },
+
+    async searchSparse(scope, sparse, limit) {
+      if (sparse.indices.length === 0) return [];
+      // IDF is computed at query time over the tenant's dataset, like Qdrant's IDF modifier, so a
+      // term found in every chunk counts for little.
+      const { rows } = await sql<{ chunk_id: string; score: number }>`
+        WITH scoped AS (
+          SELECT chunk_id, indices, weights FROM sparse_vectors
+           WHERE user_id = ${scope.userId} AND dataset_id = ${scope.datasetId}
+        ), total AS (SELECT count(*)::float8 AS n FROM scoped),
+        q AS (SELECT * FROM unnest(${sql.val(sparse.indices)}::int[], ${sql.val(sparse.values)}::real[]) AS q(i, w)),
+        df AS (
+          SELECT q.i, count(s.chunk_id)::float8 AS df FROM q
+            LEFT JOIN scoped s ON s.indices @> ARRAY[q.i]
+           GROUP BY q.i
+        )
+        SELECT s.chunk_id,
+               sum(q.w * d.w * ln(1 + ((SELECT n FROM total) - df.df + 0.5) / (df.df + 0.5))) AS score
+          FROM scoped s
+          CROSS JOIN LATERAL unnest(s.indices, s.weights) AS d(i, w)
+          JOIN q ON q.i = d.i
+          JOIN df ON df.i = d.i
+         WHERE s.indices && ${sql.val(sparse.indices)}::int[]
+         GROUP BY s.chunk_id
+         ORDER BY score DESC
+         LIMIT ${limit}`.execute(db);
+      return rows.map((r) => ({ chunkId: r.chunk_id, score: Number(r.score) }));
+    },
+
+    async countForDocument(documentId) {
+      const dense = await db.selectFrom('dense_vectors').select((eb) => eb.fn.countAll<number>().as('n')).where('document_id', '=', documentId).executeTakeFirstOrThrow();
+      const sparse = await db.selectFrom('sparse_vectors').select((eb) => eb.fn.countAll<number>().as('n')).where('document_id', '=', documentId).executeTakeFirstOrThrow();
+      return { dense: dense.n, sparse: sparse.n };
+    },
+  };
+}

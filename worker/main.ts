@@ -1,0 +1,30 @@
+import { loadConfig } from '../config/config';
+import { migrateToLatest } from '../db/migrate';
+import { createAdapters } from './adapters';
+import { createSluiceWorker } from './createWorker';
+
+/** The worker process: the only composition root of the activities. */
+export async function runWorker(): Promise<void> {
+  const config = loadConfig();
+  const adapters = createAdapters(config);
+  try {
+    await migrateToLatest(adapters.db);
+    const { worker, connection } = await createSluiceWorker(config, adapters);
+    console.log(`sluice worker polling ${config.temporal.taskQueue} on ${config.temporal.address} (Web UI: ${config.temporal.uiUrl})`);
+    try {
+      // Worker.run() resolves after SIGINT/SIGTERM once in-flight tasks are drained.
+      await worker.run();
+    } finally {
+      await connection.close();
+    }
+  } finally {
+    await adapters.close();
+  }
+}
+
+if (require.main === module) {
+  runWorker().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,32 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { IngestActivities } from '../activities';
+
+// Bookkeeping is a few Postgres statements: short timeouts, and enough patient attempts to ride
+// out a database restart (1 s doubling to 30 s, 10 attempts ≈ 4 minutes).
+export const bookkeeping = proxyActivities<IngestActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
+});
+
+// Parsing is deterministic, so retrying a bad file cannot help: permanent errors are
+// non-retryable anyway, and 3 attempts cover a worker crash or a storage blip. 15 minutes is
+// room for a very large document.
+export const cleaningStage = proxyActivities<IngestActivities>({
+  startToCloseTimeout: '15 minutes',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
+});
+
+// CHUNKING and PRETOKENIZE are CPU work over one document plus one transaction.
+export const cpuStage = proxyActivities<IngestActivities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
+});
+
+// Embedding and indexing talk to external services that rate-limit and go down: they heartbeat
+// every batch, so a dead worker is noticed in 30 s and the next attempt resumes from the last
+// heartbeat; 8 attempts backing off to 2 minutes ride out a provider outage of ~10 minutes.
+export const batchStage = proxyActivities<IngestActivities>({
+  startToCloseTimeout: '2 hours',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8 },
+});
