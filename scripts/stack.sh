@@ -104,6 +104,10 @@ main() {
     env) cmd_env "$@" ;;
     logs) cmd_logs "$@" ;;
     -h | --help | help) usage ;;
+    "")
+      usage >&2
+      die "missing command (use start, stop, status, env or logs)"
+      ;;
     *)
       usage >&2
       die "unknown command '${cmd}' (use start, stop, status, env or logs)"

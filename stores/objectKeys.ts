@@ -8,7 +8,10 @@ export const objectKeys = {
   documentPrefix: (userId: string, documentId: string) => `documents/${encodeId(userId)}/${documentId}/`,
 };
 
-/** User ids come from the caller; keep only key-safe characters, hex-escaping the rest. */
+/**
+ * User ids come from the caller; keep only key-safe characters and escape each other UTF-16
+ * unit as `.` + 4 hex digits. Fixed width keeps the encoding injective: no two ids share a key.
+ */
 function encodeId(id: string): string {
-  return id.replace(/[^A-Za-z0-9_-]/g, (ch) => `.${ch.charCodeAt(0).toString(16)}`);
+  return id.replace(/[^A-Za-z0-9_-]/g, (ch) => `.${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

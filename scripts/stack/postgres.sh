@@ -91,9 +91,15 @@ postgres_prepare_dirs() {
   fi
 }
 
+# Running = postmaster.pid names a live process whose command line has our
+# data dir. Stricter than `pg_ctl status`, which trusts any live pid: after a
+# SIGKILL (CI ends leftover processes) the pid may belong to something else.
 postgres_running() {
-  [[ -n "${PG_BINDIR:-}" && -f "$PG_DATA/PG_VERSION" ]] || return 1
-  pg_run pg_ctl -D "$PG_DATA" status >/dev/null 2>&1
+  [[ -r "$PG_DATA/postmaster.pid" ]] || return 1
+  local pid
+  pid="$(head -n 1 "$PG_DATA/postmaster.pid")"
+  [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$PG_DATA"
 }
 
 postgres_start() {
@@ -113,6 +119,9 @@ postgres_start() {
     say "postgres: already running"
     return 0
   fi
+  # Not running, so any lock file left is stale (server killed): postgres would
+  # refuse to start if its recorded pid now belongs to another process.
+  rm -f "$PG_DATA/postmaster.pid" "$STACK_RUN_DIR/.s.PGSQL.$SLUICE_PG_PORT.lock"
   say "postgres: starting on 127.0.0.1:$SLUICE_PG_PORT"
   # Options go through pg_ctl's shell, hence the inner single quotes.
   # 9>&-: the postmaster must not inherit (and so hold) the stack lock.

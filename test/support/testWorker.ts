@@ -1,13 +1,12 @@
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Runtime, Worker, DefaultLogger } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { createStageActivities, type IngestActivities } from '../../activities';
 import type { SluiceConfig } from '../../config/config';
 import { createAdapters, type Adapters } from '../../worker/adapters';
 import { activityDepsFrom } from '../../worker/createWorker';
 import { ingestWorkflowId } from '../../contracts/ingest';
+import { installQuietRuntime } from './quietRuntime';
 import { testConfig, WORKFLOW_BUNDLE_PATH } from './testConfig';
-
-let runtimeInstalled = false;
 
 export interface TestWorker {
   config: Readonly<SluiceConfig>;
@@ -29,10 +28,7 @@ export async function startTestWorker(
     wrapActivities?: (real: IngestActivities) => Partial<IngestActivities>;
   } = {},
 ): Promise<TestWorker> {
-  if (!runtimeInstalled) {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
-    runtimeInstalled = true;
-  }
+  installQuietRuntime();
   const config = options.config ?? testConfig();
   const adapters = createAdapters(config);
   const real = createStageActivities(activityDepsFrom(config, adapters));

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { startIngestion } from '../../client/ingestClient';
+import { ingestWorkflowId, type IngestResult, type StageInput } from '../../contracts/ingest';
+import { getPipeline } from '../../db/repositories/pipelines';
+import type { ingestDocument } from '../../workflows/ingestDocument';
+import { historyBytes, ingestBuffer, waitTerminal } from '../support/ingestHelpers';
+import { startTestWorker, type TestWorker } from '../support/testWorker';
+
+const scope = { userId: `user-${randomUUID()}`, datasetId: 'idempotency' };
+const cleaningCalls = new Map<string, number>();
+let tw: TestWorker;
+
+beforeAll(async () => {
+  tw = await startTestWorker({
+    wrapActivities: (real) => ({
+      cleaning: async (input: StageInput) => {
+        cleaningCalls.set(input.documentId, (cleaningCalls.get(input.documentId) ?? 0) + 1);
+        return real.cleaning(input);
+      },
+    }),
+  });
+});
+afterAll(() => tw.shutdown());
+
+it('processes a task id once: a second start of the same task is answered from its state', async () => {
+  const taskId = randomUUID();
+  const { documentId } = await ingestBuffer(tw, '# Once\n\nProcessed exactly one time.\n', 'once.md', scope, taskId);
+  // A concurrent start while the run is open joins that run instead of starting another.
+  const concurrent = await startIngestion(tw.client, tw.config, { documentId, ...scope, taskId });
+  expect(concurrent.alreadyRunning).toBe(true);
+  const handle = tw.client.workflow.getHandle<typeof ingestDocument>(ingestWorkflowId(documentId));
+  const first: IngestResult = await handle.result();
+  expect(first).toMatchObject({ status: 'SUCCESS', duplicate: false });
+  const before = await getPipeline(tw.adapters.db, taskId);
+
+  // The run has closed; the same task id again starts a new run, which must not redo the work.
+  const again = await startIngestion(tw.client, tw.config, { documentId, ...scope, taskId });
+  expect(again.alreadyRunning).toBe(false);
+  const second = await again.handle.result();
+  expect(second).toMatchObject({ status: 'SUCCESS', duplicate: true, taskId });
+
+  expect(cleaningCalls.get(documentId)).toBe(1);
+  const after = await getPipeline(tw.adapters.db, taskId);
+  expect(after.cleaning_started_at).toEqual(before.cleaning_started_at);
+  expect(after.finished_at).toEqual(before.finished_at);
+  const tasks = await tw.adapters.db.selectFrom('parse_tasks').select('task_id').where('document_id', '=', documentId).execute();
+  expect(tasks).toHaveLength(1);
+  const notifications = await tw.adapters.db.selectFrom('notifications').select('id').where('document_id', '=', documentId).execute();
+  expect(notifications).toHaveLength(1);
+});
+
+it('keeps workflow history flat: a 5 MB document costs within 20 % of a 1 KB one (claim check)', async () => {
+  const small = '# Small\n\n' + 'A short note about durable ingestion. '.repeat(25);
+  const paragraph = (i: number) => `## Section ${i}\n\n${`Paragraph ${i} talks about retries, checkpoints and vectors in some depth. `.repeat(12)}\n\n`;
+  let large = '# Large\n\n';
+  for (let i = 0; large.length < 5 * 1024 * 1024; i++) large += paragraph(i);
+  expect(Buffer.byteLength(small)).toBeLessThan(1200);
+
+  const a = await ingestBuffer(tw, small, 'small.md', scope);
+  const b = await ingestBuffer(tw, large, 'large.md', scope);
+  expect((await waitTerminal(tw.client, a.documentId)).status).toBe('SUCCESS');
+  const bigProgress = await waitTerminal(tw.client, b.documentId, 600_000);
+  expect(bigProgress.status).toBe('SUCCESS');
+  expect(bigProgress.chunkCount).toBeGreaterThan(1000);
+
+  const smallBytes = await historyBytes(tw.client, a.documentId);
+  const largeBytes = await historyBytes(tw.client, b.documentId);
+  expect(largeBytes / smallBytes).toBeLessThanOrEqual(1.2);
+  expect(largeBytes / smallBytes).toBeGreaterThanOrEqual(1 / 1.2);
+}, 600_000);

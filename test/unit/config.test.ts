@@ -1,0 +1,22 @@
+import { ConfigError, loadConfig } from '../../config/config';
+
+describe('loadConfig', () => {
+  it('gives working defaults for the local stack and freezes the result', () => {
+    const config = loadConfig({});
+    expect(config.temporal.address).toBe('127.0.0.1:7233');
+    expect(config.database.url).toMatch(/^postgres:\/\/.*:54329\/sluice$/);
+    expect(config.objectsDir.endsWith('/.sluice/objects')).toBe(true);
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.chunking)).toBe(true);
+  });
+
+  it('names every wrong setting in one message', () => {
+    const load = () => loadConfig({ DATABASE_URL: 'mysql://x', SLUICE_EMBED_DIMENSION: 'lots', SLUICE_RETRY_WAIT: 'forever' });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(/DATABASE_URL: must be a postgres:\/\/ connection URL.*SLUICE_EMBED_DIMENSION.*SLUICE_RETRY_WAIT/);
+  });
+
+  it('refuses an overlap that is not smaller than the chunk size', () => {
+    expect(() => loadConfig({ SLUICE_CHUNK_MAX_TOKENS: '100', SLUICE_CHUNK_OVERLAP_TOKENS: '100' })).toThrow(/OVERLAP/);
+  });
+});

@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/common';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import type { IngestActivities } from '../../activities';
+import type { PrepareInput } from '../../activities/prepareTask';
+import type { TaskFailure } from '../../activities/recordTaskFailure';
+import { ingestWorkflowId, type IngestInput, type IngestResult, type PrepareResult, type StageInput } from '../../contracts/ingest';
+import { progressQuery, retrySignal } from '../../contracts/ingestApi';
+import { allPending, STAGES, type Stage, type StageStatuses } from '../../contracts/stages';
+import type { ingestDocument } from '../../workflows/ingestDocument';
+import { installQuietRuntime } from '../support/quietRuntime';
+import { WORKFLOW_BUNDLE_PATH } from '../support/testConfig';
+
+// Workflow logic on the real dev server, with stubbed activities: ordering, skipping,
+// failure recording, retry as continue-as-new. The real activities are tested end to end.
+
+const ACTIVITY_OF: Record<Stage, keyof IngestActivities> = {
+  CLEANING: 'cleaning',
+  CHUNKING: 'chunking',
+  VECTORIZING: 'vectorizing',
+  PRETOKENIZE: 'pretokenize',
+  KEYWORD_INDEXING: 'keywordIndexing',
+  SPARSE_VECTORIZING: 'sparseVectorizing',
+};
+
+interface Script {
+  calls: string[];
+  prepares: PrepareInput[];
+  failures: TaskFailure[];
+  notified: IngestResult[];
+  inherited: (input: PrepareInput) => Stage[];
+  failAt: (stage: Stage, input: StageInput) => Error | null;
+}
+
+const scripts = new Map<string, Script>();
+const scriptOf = (documentId: string): Script => {
+  const script = scripts.get(documentId);
+  if (!script) throw new Error(`no script for ${documentId}`);
+  return script;
+};
+
+function stubActivities(): IngestActivities {
+  const stage = (name: Stage) => async (input: StageInput) => {
+    const script = scriptOf(input.documentId);
+    script.calls.push(`${name}:${input.taskId}`);
+    const error = script.failAt(name, input);
+    if (error) throw error;
+    return { stage: name, skipped: false, items: name === 'CHUNKING' ? 7 : 1 };
+  };
+  const stages = Object.fromEntries(STAGES.map((s) => [ACTIVITY_OF[s], stage(s)])) as unknown as Pick<
+    IngestActivities,
+    'cleaning' | 'chunking' | 'vectorizing' | 'pretokenize' | 'keywordIndexing' | 'sparseVectorizing'
+  >;
+  return {
+    ...stages,
+    async prepareTask(input: PrepareInput): Promise<PrepareResult> {
+      const script = scriptOf(input.documentId);
+      script.prepares.push(input);
+      const statuses: StageStatuses = allPending();
+      const inherited = script.inherited(input);
+      for (const s of inherited) statuses[s] = 'SUCCESS';
+      return { kind: 'run', taskId: input.taskId, stages: statuses, inherited, chunkCount: 0 };
+    },
+    async recordTaskFailure(failure: TaskFailure) {
+      scriptOf(failure.taskId.split('|')[0] ?? '').failures.push(failure);
+    },
+    async notifyResult(result: IngestResult) {
+      scriptOf(result.documentId).notified.push(result);
+    },
+  };
+}
+
+let worker: Worker;
+let running: Promise<void>;
+let nativeConnection: NativeConnection;
+let client: Client;
+const taskQueue = `wf-logic-${randomUUID()}`;
+
+beforeAll(async () => {
+  installQuietRuntime();
+  nativeConnection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
+  worker = await Worker.create({ connection: nativeConnection, taskQueue, workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH }, activities: stubActivities() });
+  running = worker.run();
+  client = new Client({ connection: await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' }) });
+});
+
+afterAll(async () => {
+  worker.shutdown();
+  await running;
+  await nativeConnection.close();
+  await client.connection.close();
+});
+
+function start(script: Partial<Script>): { documentId: string; handle: Promise<WorkflowHandle<typeof ingestDocument>>; script: Script } {
+  const documentId = randomUUID();
+  const full: Script = { calls: [], prepares: [], failures: [], notified: [], inherited: () => [], failAt: () => null, ...script };
+  scripts.set(documentId, full);
+  // Task ids carry the document id so the failure stub can find the script.
+  const input: IngestInput = { documentId, userId: 'u', datasetId: 'ds', taskId: `${documentId}|first`, retryWait: '1 hour' };
+  const handle = client.workflow.start<typeof ingestDocument>('ingestDocument', { workflowId: ingestWorkflowId(documentId), taskQueue, args: [input] });
+  return { documentId, handle, script: full };
+}
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 20000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+it('runs the six stages in order, once each, and notifies once', async () => {
+  const { handle, script } = start({});
+  const result = await (await handle).result();
+  expect(result.status).toBe('SUCCESS');
+  expect(result.chunkCount).toBe(7);
+  expect(script.calls.map((c) => c.split(':')[0])).toEqual([...STAGES]);
+  expect(script.notified).toHaveLength(1);
+  expect(script.prepares[0]?.ownerRunChain).toBeTruthy();
+});
+
+it('skips inherited stages but still runs the last one so the pipeline can succeed', async () => {
+  const { handle, script } = start({ inherited: () => ['CLEANING', 'CHUNKING', 'SPARSE_VECTORIZING'] });
+  expect((await (await handle).result()).status).toBe('SUCCESS');
+  expect(script.calls.map((c) => c.split(':')[0])).toEqual(['VECTORIZING', 'PRETOKENIZE', 'KEYWORD_INDEXING', 'SPARSE_VECTORIZING']);
+});
+
+it('records a classified failure once, waits for retry, and continues as new as a take-over', async () => {
+  let failed = false;
+  const { handle, script, documentId } = start({
+    failAt: (stage) => {
+      if (stage !== 'VECTORIZING' || failed) return null;
+      failed = true;
+      return ApplicationFailure.create({ type: 'EMBEDDING_DIMENSION_UNSUPPORTED', message: 'model returned 3 dims', nonRetryable: true });
+    },
+    // The retry run inherits what the first run finished.
+    inherited: (input) => (input.retryOfTaskId ? ['CLEANING', 'CHUNKING'] : []),
+  });
+  const h = await handle;
+  await waitUntil(async () => (await h.query(progressQuery)).waitingForRetry);
+  const progress = await h.query(progressQuery);
+  expect(progress.status).toBe('FAILED');
+  expect(progress.failureCode).toBe('EMBEDDING_DIMENSION_UNSUPPORTED');
+  expect(progress.stages.VECTORIZING).toBe('FAILED');
+  expect(script.failures).toEqual([
+    { taskId: `${documentId}|first`, stage: 'VECTORIZING', code: 'EMBEDDING_DIMENSION_UNSUPPORTED', message: 'model returned 3 dims' },
+  ]);
+  expect(script.notified.map((n) => n.status)).toEqual(['FAILED']);
+
+  await h.signal(retrySignal);
+  const result = await client.workflow.getHandle<typeof ingestDocument>(ingestWorkflowId(documentId)).result();
+  expect(result.status).toBe('SUCCESS');
+  const retry = script.prepares[1];
+  expect(retry?.retryOfTaskId).toBe(`${documentId}|first`);
+  expect(retry?.taskId).not.toBe(`${documentId}|first`);
+  // Stages inherited by the retry are not executed again.
+  const retried = script.calls.filter((c) => c.endsWith(`:${retry?.taskId}`)).map((c) => c.split(':')[0]);
+  expect(retried).toEqual(['VECTORIZING', 'PRETOKENIZE', 'KEYWORD_INDEXING', 'SPARSE_VECTORIZING']);
+  expect(script.notified.map((n) => n.status)).toEqual(['FAILED', 'SUCCESS']);
+});
+
+it('classifies an error with no known code as INTERNAL_UNKNOWN_ERROR, keeping its message', async () => {
+  const { handle, script } = start({
+    failAt: (stage) => (stage === 'PRETOKENIZE' ? ApplicationFailure.create({ type: 'TypeError', message: 'x is undefined', nonRetryable: true }) : null),
+  });
+  const h = await handle;
+  await waitUntil(async () => (await h.query(progressQuery)).waitingForRetry);
+  expect(script.failures[0]).toMatchObject({ stage: 'PRETOKENIZE', code: 'INTERNAL_UNKNOWN_ERROR', message: 'x is undefined' });
+  await h.terminate('test done');
+});
