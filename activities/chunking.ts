@@ -1,7 +1,7 @@
 import type { StageInput, StageResult } from '../contracts/ingest';
 import { permanentError } from '../contracts/sluiceError';
 import { chunkMarkdown } from '../chunker/chunkMarkdown';
-import { replaceChunks } from '../db/repositories/chunks';
+import { countChunks, replaceChunks } from '../db/repositories/chunks';
 import { getTask } from '../db/repositories/tasks';
 import { ObjectNotFoundError } from '../stores/ports';
 import type { ActivityDeps } from './deps';
@@ -32,6 +32,6 @@ export function createChunkingActivity(deps: ActivityDeps) {
       const { removedChunkIds } = await replaceChunks(deps.db, scope, drafts);
       await deps.vectors.deleteChunks({ userId: input.userId, datasetId: input.datasetId }, removedChunkIds);
       return children;
-    });
+    }, async () => (await countChunks(deps.db, input.documentId)).active);
   };
 }

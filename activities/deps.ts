@@ -3,6 +3,7 @@ import type { Database } from '../db/database';
 import type { EmbedderResolver } from '../embedders/embedderResolver';
 import type { KeywordIndex, ObjectStore, VectorStore } from '../stores/ports';
 import type { Notifier } from '../stores/notifier';
+import type { IngestionRuns } from './ingestionRuns';
 
 /** Everything the activities touch, handed in by the worker (the only composition root). */
 export interface ActivityDeps {
@@ -12,6 +13,7 @@ export interface ActivityDeps {
   keywords: KeywordIndex;
   embedders: EmbedderResolver;
   notifier: Notifier;
+  runs: IngestionRuns;
   settings: {
     tmpDir: string;
     maxFileBytes: number;

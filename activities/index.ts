@@ -1,8 +1,10 @@
 import { createChunkingActivity } from './chunking';
 import { createCleaningActivity } from './cleaning';
 import type { ActivityDeps } from './deps';
+import { createDeletionActivities } from './deletion';
+import { createSweepStuckTasksActivity } from './sweepStuckTasks';
 import { createKeywordIndexingActivity } from './keywordIndexing';
-import { createNotifyResultActivity } from './notifyResult';
+import { createNotifyResultActivity, createRecordNotifyFailureActivity } from './notifyResult';
 import { createPrepareTaskActivity } from './prepareTask';
 import { createPretokenizeActivity } from './pretokenize';
 import { createRecordTaskFailureActivity } from './recordTaskFailure';
@@ -10,6 +12,7 @@ import { createSparseVectorizingActivity } from './sparseVectorizing';
 import { createVectorizingActivity } from './vectorizing';
 
 export type { ActivityDeps } from './deps';
+export type { IngestionRuns } from './ingestionRuns';
 
 /** All ingestion activities, bound to their dependencies. Names are the Temporal activity types. */
 export function createStageActivities(deps: ActivityDeps) {
@@ -23,6 +26,9 @@ export function createStageActivities(deps: ActivityDeps) {
     sparseVectorizing: createSparseVectorizingActivity(deps),
     recordTaskFailure: createRecordTaskFailureActivity(deps),
     notifyResult: createNotifyResultActivity(deps),
+    recordNotifyFailure: createRecordNotifyFailureActivity(deps),
+    ...createDeletionActivities(deps),
+    sweepStuckTasks: createSweepStuckTasksActivity(deps),
   };
 }
 

@@ -32,8 +32,25 @@ export function createNotifyResultActivity(deps: ActivityDeps) {
         .executeTakeFirstOrThrow();
       if (row.status === 'DELIVERED') return;
       await deps.db.updateTable('notifications').set({ attempts: sql`attempts + 1` }).where('id', '=', row.id).execute();
-      await deps.notifier.deliver({ event, documentId: result.documentId, taskId: result.taskId, payload });
+      // Between delivery and this mark a crash would redeliver: the delivery id lets receivers dedupe.
+      await deps.notifier.deliver({ event, deliveryId: String(row.id), documentId: result.documentId, taskId: result.taskId, payload });
       await deps.db.updateTable('notifications').set({ status: 'DELIVERED', delivered_at: new Date() }).where('id', '=', row.id).execute();
+    } catch (error) {
+      throw toApplicationFailure(error);
+    }
+  };
+}
+
+/** Delivery finally failed: the outbox row says so; the pipeline keeps the status it had. */
+export function createRecordNotifyFailureActivity(deps: ActivityDeps) {
+  return async function recordNotifyFailure(failure: { taskId: string; message: string }): Promise<void> {
+    try {
+      await deps.db
+        .updateTable('notifications')
+        .set({ status: 'FAILED', failure_code: 'RESULT_NOTIFY_FAILED', last_error: failure.message.slice(0, 1000) })
+        .where('task_id', '=', failure.taskId)
+        .where('status', '=', 'PENDING')
+        .execute();
     } catch (error) {
       throw toApplicationFailure(error);
     }

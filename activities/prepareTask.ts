@@ -34,7 +34,10 @@ export function createPrepareTaskActivity(deps: ActivityDeps) {
 
 async function prepareIn(trx: Transaction<Database>, input: PrepareInput): Promise<PrepareResult> {
   const doc = await lockDocument(trx, input.documentId);
+  // A retry of a document that is gone is a refused retry, not a new kind of failure.
+  if (!doc && input.retryOfTaskId) throw refuseRetry(`document ${input.documentId} does not exist`);
   if (!doc) throw permanentError('DOCUMENT_NOT_FOUND', `document ${input.documentId} does not exist`);
+  if (doc.lifecycle === 'DELETING' && input.retryOfTaskId) throw refuseRetry(`document ${input.documentId} is being deleted`);
   if (doc.lifecycle === 'DELETING') throw permanentError('DOCUMENT_DELETING', `document ${input.documentId} is being deleted`);
 
   const existing = await findTask(trx, input.taskId);
@@ -79,10 +82,15 @@ async function takeOver(
   oldTaskId: string,
   lastTaskId: string | null,
 ): Promise<PrepareResult> {
-  const refuse = (reason: string) => permanentError('RETRY_VALIDATION_FAILED', `RETRY_VALIDATION_FAILED:${reason}`);
+  const refuse = refuseRetry;
   if (lastTaskId !== oldTaskId) throw refuse(`task ${oldTaskId} is not the document's latest task`);
   const old = await findPipeline(trx, oldTaskId);
   if (!old || old.document_id !== input.documentId) throw refuse(`task ${oldTaskId} does not belong to document ${input.documentId}`);
+  if (old.pipeline_status === 'PENDING' || old.pipeline_status === 'PROCESSING') {
+    // This run holds the document's workflow id, so the run that left the task unfinished is gone.
+    await markTaskFailedIn(trx, oldTaskId, { stage: null, code: 'INTERRUPTED_TASK', message: 'the run that owned this task ended without finishing it' });
+    return takeOver(trx, input, oldTaskId, lastTaskId);
+  }
   if (old.pipeline_status !== 'FAILED') throw refuse(`task ${oldTaskId} is ${old.pipeline_status}, not FAILED`);
   if (!(await supersedePipeline(trx, oldTaskId, input.taskId))) throw refuse(`task ${oldTaskId} was already taken over`);
 
@@ -106,6 +114,10 @@ async function takeOver(
   await setLastTask(trx, input.documentId, input.taskId);
   const stages = stageStatusesOf(await getPipelineIn(trx, input.taskId));
   return { kind: 'run', taskId: input.taskId, stages, inherited, chunkCount: (await countChunks(trx, input.documentId)).active };
+}
+
+function refuseRetry(reason: string) {
+  return permanentError('RETRY_VALIDATION_FAILED', `RETRY_VALIDATION_FAILED:${reason}`);
 }
 
 async function getPipelineIn(trx: Transaction<Database>, taskId: string) {

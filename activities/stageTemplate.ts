@@ -18,6 +18,7 @@ export async function runStage(
   input: StageInput,
   stage: Stage,
   work: () => Promise<number>,
+  itemsWhenSkipped: () => Promise<number> = () => Promise.resolve(0),
 ): Promise<StageResult> {
   try {
     const pipeline = await getPipeline(deps.db, input.taskId);
@@ -27,7 +28,7 @@ export async function runStage(
     if (pipeline[stageColumns(stage).status] === 'SUCCESS') {
       if (stage === STAGES[STAGES.length - 1]) await markPipelineSucceeded(deps.db, input.taskId);
       log.info('stage already succeeded for this task; skipping', { stage, taskId: input.taskId });
-      return { stage, skipped: true, items: 0 };
+      return { stage, skipped: true, items: await itemsWhenSkipped() };
     }
     await markStageStarted(deps.db, input.taskId, stage);
     const items = await work();

@@ -9,6 +9,7 @@ import { runDemo } from './commands/demo';
 import { documentStatus, formatStatus } from './commands/documentStatus';
 import { formatHits } from './commands/formatHits';
 import { ingestFiles } from './commands/ingestFiles';
+import { deleteDocument, listFailedDocuments, retryDocument, RetryRefusedError } from './documentAdmin';
 import { connectClient } from './ingestClient';
 import { startLocalStack } from './stack';
 
@@ -85,18 +86,65 @@ program
   });
 
 program
+  .command('retry')
+  .argument('<documentId>')
+  .description('retry a failed document from the first stage that did not succeed')
+  .action(async (documentId: string) => {
+    await withAdapters(async (adapters) => {
+      const client = await connectClient(config);
+      try {
+        const { taskId, via } = await retryDocument({ client, db: adapters.db, config }, documentId);
+        console.log(`retry accepted: new task ${taskId} (via ${via})`);
+      } catch (error) {
+        if (!(error instanceof RetryRefusedError)) throw error;
+        console.error(error.message);
+        process.exitCode = 1;
+      } finally {
+        await client.connection.close();
+      }
+    });
+  });
+
+program
+  .command('delete')
+  .argument('<documentId>')
+  .description('durably delete a document: vectors, keyword entries, objects and rows')
+  .action(async (documentId: string) => {
+    const client = await connectClient(config);
+    try {
+      const result = await deleteDocument({ client, config }, documentId);
+      console.log(result.existed ? `deleted ${documentId} (${result.objectsDeleted} objects)` : `${documentId} did not exist`);
+    } finally {
+      await client.connection.close();
+    }
+  });
+
+program
+  .command('failed')
+  .option('-d, --dataset <name>', 'only this dataset')
+  .description('failed documents with their stage and failure code (a Temporal visibility query)')
+  .action(async (opts: { dataset?: string }) => {
+    const client = await connectClient(config);
+    try {
+      const failed = await listFailedDocuments(client, opts.dataset);
+      if (failed.length === 0) console.log('no failed documents');
+      for (const f of failed) console.log(`${f.documentId}  ${f.datasetId.padEnd(16)} ${f.stage.padEnd(20)} ${f.failureCode}`);
+    } finally {
+      await client.connection.close();
+    }
+  });
+
+program
   .command('demo')
   .description('start the local stack and a worker, ingest the sample documents and print search hits')
   .action(async () => {
     startLocalStack();
     const ok = await withAdapters(async (adapters) => {
-      const { worker, connection } = await createSluiceWorker(config, adapters);
-      const client = await connectClient(config);
+      const running = await createSluiceWorker(config, adapters);
       try {
-        return await worker.runUntil(runDemo(config, adapters, client, config.defaultUserId));
+        return await running.worker.runUntil(runDemo(config, adapters, running.client, config.defaultUserId));
       } finally {
-        await client.connection.close();
-        await connection.close();
+        await running.close();
       }
     });
     if (!ok) process.exitCode = 1;

@@ -24,9 +24,20 @@ const envSchema = z.object({
   SLUICE_CHUNK_MAX_TOKENS: z.coerce.number().int().min(16).max(8192).default(400),
   SLUICE_CHUNK_OVERLAP_TOKENS: z.coerce.number().int().min(0).max(4096).default(60),
   SLUICE_RETRY_WAIT: z.string().regex(durationPattern, 'must look like 30d, 12h, 90s or 500ms').default('30d'),
+  SLUICE_WEBHOOK_URL: z.url().optional(),
+  SLUICE_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  SLUICE_STUCK_AFTER: z.string().regex(durationPattern, 'must look like 30d, 12h, 90s or 500ms').default('15m'),
+  SLUICE_SWEEP_EVERY: z.union([z.literal('off'), z.string().regex(durationPattern, "must be 'off' or look like 5m")]).default('5m'),
   SLUICE_USER_ID: z.string().min(1).default('local'),
   SLUICE_LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
 });
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+function durationMs(value: string): number {
+  const [, amount, unit] = durationPattern.exec(value) ?? [];
+  return Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS];
+}
 
 export type EnvInput = Record<string, string | undefined>;
 
@@ -41,6 +52,12 @@ export interface SluiceConfig {
   chunking: { maxTokens: number; overlapTokens: number };
   /** How long a failed run waits for a `retry` before it closes (a Temporal duration string). */
   retryWait: string;
+  /** Result webhook; absent → results are logged. The secret signs bodies and is never logged. */
+  webhook: { url: string; secret: string } | null;
+  /** A PROCESSING task untouched this long, whose run is gone, is swept to INTERRUPTED_TASK. */
+  stuckAfterMs: number;
+  /** How often the stuck-task sweep schedule fires; null disables it (test workers). */
+  sweepEveryMs: number | null;
   defaultUserId: string;
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 }
@@ -67,6 +84,9 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
   if (e.SLUICE_CHUNK_OVERLAP_TOKENS >= e.SLUICE_CHUNK_MAX_TOKENS) {
     throw new ConfigError('invalid configuration — SLUICE_CHUNK_OVERLAP_TOKENS must be smaller than SLUICE_CHUNK_MAX_TOKENS');
   }
+  if (e.SLUICE_WEBHOOK_URL && !e.SLUICE_WEBHOOK_SECRET) {
+    throw new ConfigError('invalid configuration — SLUICE_WEBHOOK_SECRET is required when SLUICE_WEBHOOK_URL is set');
+  }
   return deepFreeze({
     temporal: {
       address: e.TEMPORAL_ADDRESS,
@@ -82,6 +102,9 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
     embedding: { dimension: e.SLUICE_EMBED_DIMENSION, batchSize: e.SLUICE_EMBED_BATCH_SIZE },
     chunking: { maxTokens: e.SLUICE_CHUNK_MAX_TOKENS, overlapTokens: e.SLUICE_CHUNK_OVERLAP_TOKENS },
     retryWait: e.SLUICE_RETRY_WAIT,
+    webhook: e.SLUICE_WEBHOOK_URL && e.SLUICE_WEBHOOK_SECRET ? { url: e.SLUICE_WEBHOOK_URL, secret: e.SLUICE_WEBHOOK_SECRET } : null,
+    stuckAfterMs: durationMs(e.SLUICE_STUCK_AFTER),
+    sweepEveryMs: e.SLUICE_SWEEP_EVERY === 'off' ? null : durationMs(e.SLUICE_SWEEP_EVERY),
     defaultUserId: e.SLUICE_USER_ID,
     logLevel: e.SLUICE_LOG_LEVEL,
   });

@@ -1,6 +1,8 @@
 /** The notifier port: tells the outside world that a task reached a terminal state. */
 export interface ResultNotification {
   event: 'ingest.succeeded' | 'ingest.failed';
+  /** The outbox row id: receivers use it to drop a redelivery. */
+  deliveryId: string;
   documentId: string;
   taskId: string;
   payload: Record<string, unknown>;

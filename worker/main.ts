@@ -2,6 +2,7 @@ import { loadConfig } from '../config/config';
 import { migrateToLatest } from '../db/migrate';
 import { createAdapters } from './adapters';
 import { createSluiceWorker } from './createWorker';
+import { ensureSweepSchedule } from './sweepSchedule';
 
 /** The worker process: the only composition root of the activities. */
 export async function runWorker(): Promise<void> {
@@ -9,13 +10,14 @@ export async function runWorker(): Promise<void> {
   const adapters = createAdapters(config);
   try {
     await migrateToLatest(adapters.db);
-    const { worker, connection } = await createSluiceWorker(config, adapters);
+    const running = await createSluiceWorker(config, adapters);
+    await ensureSweepSchedule(running.client, config);
     console.log(`sluice worker polling ${config.temporal.taskQueue} on ${config.temporal.address} (Web UI: ${config.temporal.uiUrl})`);
     try {
       // Worker.run() resolves after SIGINT/SIGTERM once in-flight tasks are drained.
-      await worker.run();
+      await running.worker.run();
     } finally {
-      await connection.close();
+      await running.close();
     }
   } finally {
     await adapters.close();

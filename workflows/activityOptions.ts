@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
 import type { IngestActivities } from '../activities';
 
 // Bookkeeping is a few Postgres statements: short timeouts, and enough patient attempts to ride
@@ -8,16 +8,29 @@ export const bookkeeping = proxyActivities<IngestActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
 });
 
+// Result notification goes to a webhook that may be down for a while: back off to 5 minutes,
+// 12 attempts (about half an hour); after that the outbox row records RESULT_NOTIFY_FAILED.
+export const notification = proxyActivities<IngestActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 12 },
+});
+
+// Stages wait for a cancelled activity to actually stop before the run closes: a deletion that
+// follows must not race an activity still writing vectors or entries for the document.
+const WAIT_FOR_STOP = ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
+
 // Parsing is deterministic, so retrying a bad file cannot help: permanent errors are
 // non-retryable anyway, and 3 attempts cover a worker crash or a storage blip. 15 minutes is
 // room for a very large document.
 export const cleaningStage = proxyActivities<IngestActivities>({
+  cancellationType: WAIT_FOR_STOP,
   startToCloseTimeout: '15 minutes',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
 });
 
 // CHUNKING and PRETOKENIZE are CPU work over one document plus one transaction.
 export const cpuStage = proxyActivities<IngestActivities>({
+  cancellationType: WAIT_FOR_STOP,
   startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
 });
@@ -26,6 +39,7 @@ export const cpuStage = proxyActivities<IngestActivities>({
 // every batch, so a dead worker is noticed in 30 s and the next attempt resumes from the last
 // heartbeat; 8 attempts backing off to 2 minutes ride out a provider outage of ~10 minutes.
 export const batchStage = proxyActivities<IngestActivities>({
+  cancellationType: WAIT_FOR_STOP,
   startToCloseTimeout: '2 hours',
   heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8 },

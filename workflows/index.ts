@@ -1,1 +1,3 @@
 export { ingestDocument } from './ingestDocument';
+export { deleteDocument } from './deleteDocument';
+export { sweepStuckTasks } from './sweepStuckTasks';

@@ -1,18 +1,11 @@
-import {
-  condition,
-  continueAsNew,
-  isCancellation,
-  setHandler,
-  upsertSearchAttributes,
-  uuid4,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, isCancellation, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { IngestInput, IngestProgress, IngestResult, StageInput, StageResult } from '../contracts/ingest';
-import { progressQuery, retrySignal } from '../contracts/ingestApi';
-import { PipelineStageKey, PipelineStatusKey, FailureCodeKey, DocumentIdKey, DatasetIdKey } from '../contracts/searchAttributes';
+import { progressQuery } from '../contracts/ingestApi';
+import { DatasetIdKey, DocumentIdKey, FailureCodeKey, PipelineStageKey, PipelineStatusKey } from '../contracts/searchAttributes';
 import { allPending, STAGES, type Stage } from '../contracts/stages';
-import { batchStage, bookkeeping, cleaningStage, cpuStage } from './activityOptions';
+import { batchStage, bookkeeping, cleaningStage, cpuStage, notification } from './activityOptions';
 import { classifyFailure, type ClassifiedFailure } from './classifyFailure';
+import { installRetryGate } from './retryGate';
 
 const runStageActivity: Record<Stage, (input: StageInput) => Promise<StageResult>> = {
   CLEANING: cleaningStage.cleaning,
@@ -23,10 +16,12 @@ const runStageActivity: Record<Stage, (input: StageInput) => Promise<StageResult
   SPARSE_VECTORIZING: batchStage.sparseVectorizing,
 };
 
+type Failure = ClassifiedFailure & { stage: Stage | null };
+
 /**
  * One document = one workflow (id `ingest:<documentId>`). History carries ids and counts only;
- * every stage reads and writes its data by reference. A failed run stays open waiting for
- * `retry`, which continues-as-new as a take-over of the failed task.
+ * every stage reads and writes its data by reference. A failed run stays open waiting for a
+ * retry, which continues-as-new as a take-over of the failed task.
  */
 export async function ingestDocument(input: IngestInput): Promise<IngestResult> {
   const progress: IngestProgress = {
@@ -39,11 +34,8 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
     failureCode: null,
     waitingForRetry: false,
   };
-  let retryRequested = false;
   setHandler(progressQuery, () => progress);
-  setHandler(retrySignal, () => {
-    if (progress.waitingForRetry) retryRequested = true;
-  });
+  const retryGate = installRetryGate(progress);
   upsertSearchAttributes([
     { key: DocumentIdKey, value: input.documentId },
     { key: DatasetIdKey, value: input.datasetId },
@@ -51,7 +43,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
     { key: FailureCodeKey, value: null },
   ]);
 
-  let failure: (ClassifiedFailure & { stage: Stage | null }) | null = null;
+  let failure: Failure | null = null;
   let duplicate = false;
   try {
     const prepared = await bookkeeping.prepareTask({ ...input, ownerRunChain: workflowInfo().firstExecutionRunId });
@@ -71,6 +63,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
 
   if (!duplicate) progress.status = failure ? 'FAILED' : 'SUCCESS';
   progress.failureCode = failure?.code ?? null;
+  progress.currentStage = null;
   upsertSearchAttributes([
     { key: PipelineStatusKey, value: progress.status },
     { key: FailureCodeKey, value: failure?.code ?? null },
@@ -84,17 +77,17 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
     chunkCount: progress.chunkCount,
     duplicate,
   };
-  if (!duplicate) await bookkeeping.notifyResult(result);
+  if (!duplicate) await notify(result);
+  // A refused take-over changed nothing: the failed task stays retryable from the client.
   if (!failure || failure.code === 'RETRY_VALIDATION_FAILED') return result;
 
-  progress.waitingForRetry = true;
-  if (await condition(() => retryRequested, input.retryWait)) {
-    return continueAsNew<typeof ingestDocument>({ ...input, taskId: uuid4(), retryOfTaskId: input.taskId });
-  }
-  return result;
+  const retry = await retryGate.wait(input.retryWait);
+  if (!retry) return result;
+  await condition(allHandlersFinished);
+  return continueAsNew<typeof ingestDocument>({ ...input, taskId: retry.taskId, retryOfTaskId: retry.retryOfTaskId });
 }
 
-async function runStages(input: IngestInput, progress: IngestProgress): Promise<(ClassifiedFailure & { stage: Stage }) | null> {
+async function runStages(input: IngestInput, progress: IngestProgress): Promise<Failure | null> {
   const stageInput: StageInput = { taskId: input.taskId, documentId: input.documentId, userId: input.userId, datasetId: input.datasetId };
   const lastStage = STAGES[STAGES.length - 1];
   for (const stage of STAGES) {
@@ -106,7 +99,7 @@ async function runStages(input: IngestInput, progress: IngestProgress): Promise<
     try {
       const result = await runStageActivity[stage](stageInput);
       progress.stages[stage] = 'SUCCESS';
-      if (stage === 'CHUNKING' && !result.skipped) progress.chunkCount = result.items;
+      if (stage === 'CHUNKING') progress.chunkCount = result.items;
     } catch (error) {
       if (isCancellation(error)) throw error;
       const failure = { ...classifyFailure(error, stage), stage };
@@ -115,6 +108,15 @@ async function runStages(input: IngestInput, progress: IngestProgress): Promise<
       return failure;
     }
   }
-  progress.currentStage = null;
   return null;
+}
+
+/** Notification never changes the pipeline's status: a delivery that finally fails is recorded on the outbox row. */
+async function notify(result: IngestResult): Promise<void> {
+  try {
+    await notification.notifyResult(result);
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    await bookkeeping.recordNotifyFailure({ taskId: result.taskId, message: classifyFailure(error, null).message });
+  }
 }

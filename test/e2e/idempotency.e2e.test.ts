@@ -24,7 +24,7 @@ afterAll(() => tw.shutdown());
 
 it('processes a task id once: a second start of the same task is answered from its state', async () => {
   const taskId = randomUUID();
-  const { documentId } = await ingestBuffer(tw, '# Once\n\nProcessed exactly one time.\n', 'once.md', scope, taskId);
+  const { documentId } = await ingestBuffer(tw, '# Once\n\nProcessed exactly one time.\n', 'once.md', scope, { taskId });
   // A concurrent start while the run is open joins that run instead of starting another.
   const concurrent = await startIngestion(tw.client, tw.config, { documentId, ...scope, taskId });
   expect(concurrent.alreadyRunning).toBe(true);

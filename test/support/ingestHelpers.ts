@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { temporal } from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
-import { startIngestion } from '../../client/ingestClient';
+import { queryProgress, startIngestion } from '../../client/ingestClient';
 import { registerDocument } from '../../client/registerDocument';
 import { waitForDocuments } from '../../client/waitForDocuments';
 import { ingestWorkflowId, type IngestProgress } from '../../contracts/ingest';
@@ -12,11 +12,12 @@ export async function ingestBuffer(
   content: Buffer | string,
   fileName: string,
   scope: { userId: string; datasetId: string },
-  taskId?: string,
+  options: { taskId?: string; beforeStart?: (documentId: string) => void } = {},
 ): Promise<{ documentId: string; taskId: string }> {
   const doc = await registerDocument(tw.adapters, { ...scope, fileName, body: Readable.from([Buffer.from(content)]) });
   tw.track(doc.id);
-  const started = await startIngestion(tw.client, tw.config, { documentId: doc.id, ...scope, taskId });
+  options.beforeStart?.(doc.id);
+  const started = await startIngestion(tw.client, tw.config, { documentId: doc.id, ...scope, taskId: options.taskId });
   return { documentId: doc.id, taskId: started.taskId };
 }
 
@@ -29,4 +30,35 @@ export async function waitTerminal(client: Client, documentId: string, timeoutMs
 export async function historyBytes(client: Client, documentId: string): Promise<number> {
   const history = await client.workflow.getHandle(ingestWorkflowId(documentId)).fetchHistory();
   return temporal.api.history.v1.History.encode(history).finish().length;
+}
+
+/** Waits until the document's current run is the given task and has reached a terminal state. */
+export async function waitForTask(client: Client, documentId: string, taskId: string, timeoutMs = 180_000): Promise<IngestProgress> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const progress = await queryProgress(client, documentId).catch(() => null);
+    if (progress?.taskId === taskId && (progress.status === 'SUCCESS' || progress.status === 'FAILED')) return progress;
+    if (Date.now() > deadline) throw new Error(`task ${taskId} did not finish in time (last: ${JSON.stringify(progress)})`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Polls until `check` holds; for conditions on rows that a running pipeline writes. */
+export async function eventually<T>(probe: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 60_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (check(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not reached in ${timeoutMs} ms (last: ${JSON.stringify(value)})`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+/** A markdown document of `sections` small sections: one child chunk each. */
+export function sectionedMarkdown(sections: number, tag = 'part'): string {
+  let text = `# Document ${tag}\n\n`;
+  for (let i = 0; i < sections; i++) {
+    text += `## ${tag} section ${i}\n\nThe ${tag} paragraph number ${i} mentions token${i} and ends here.\n\n`;
+  }
+  return text;
 }

@@ -14,6 +14,7 @@ export function testConfig(overrides: Record<string, string> = {}): Readonly<Slu
     SLUICE_DATA_DIR: dataDir,
     SLUICE_TASK_QUEUE: `sluice-test-${randomUUID()}`,
     SLUICE_RETRY_WAIT: '1h',
+    SLUICE_SWEEP_EVERY: 'off',
     ...overrides,
   });
 }

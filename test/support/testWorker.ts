@@ -1,10 +1,10 @@
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { createStageActivities, type IngestActivities } from '../../activities';
+import type { Client } from '@temporalio/client';
+import type { Worker } from '@temporalio/worker';
+import type { IngestActivities } from '../../activities';
 import type { SluiceConfig } from '../../config/config';
-import { createAdapters, type Adapters } from '../../worker/adapters';
-import { activityDepsFrom } from '../../worker/createWorker';
 import { ingestWorkflowId } from '../../contracts/ingest';
+import { createAdapters, type Adapters } from '../../worker/adapters';
+import { createSluiceWorker } from '../../worker/createWorker';
 import { installQuietRuntime } from './quietRuntime';
 import { testConfig, WORKFLOW_BUNDLE_PATH } from './testConfig';
 
@@ -19,49 +19,41 @@ export interface TestWorker {
 }
 
 /**
- * A real worker on the real dev server, on a task queue of its own, with the real activities
- * (or some of them wrapped, to inject failures or count calls).
+ * A real worker on the real dev server, on a task queue of its own, built by the production
+ * composition root, with the real activities (or some wrapped, to inject faults or count calls).
  */
 export async function startTestWorker(
   options: {
     config?: Readonly<SluiceConfig>;
+    adapters?: (config: Readonly<SluiceConfig>) => Adapters;
     wrapActivities?: (real: IngestActivities) => Partial<IngestActivities>;
   } = {},
 ): Promise<TestWorker> {
   installQuietRuntime();
   const config = options.config ?? testConfig();
-  const adapters = createAdapters(config);
-  const real = createStageActivities(activityDepsFrom(config, adapters));
-  const activities = { ...real, ...(options.wrapActivities?.(real) ?? {}) };
-  const nativeConnection = await NativeConnection.connect({ address: config.temporal.address });
-  const worker = await Worker.create({
-    connection: nativeConnection,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
+  const adapters = options.adapters?.(config) ?? createAdapters(config);
+  const running = await createSluiceWorker(config, adapters, {
     workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-    activities,
+    wrapActivities: options.wrapActivities,
   });
-  const running = worker.run();
-  const connection = await Connection.connect({ address: config.temporal.address });
-  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const done = running.worker.run();
   const tracked = new Set<string>();
   return {
     config,
     adapters,
-    client,
-    worker,
+    client: running.client,
+    worker: running.worker,
     track: (documentId) => tracked.add(documentId),
     async shutdown() {
       for (const documentId of tracked) {
-        await client.workflow
+        await running.client.workflow
           .getHandle(ingestWorkflowId(documentId))
           .terminate('test suite finished')
           .catch(() => undefined);
       }
-      worker.shutdown();
-      await running;
-      await nativeConnection.close();
-      await connection.close();
+      running.worker.shutdown();
+      await done;
+      await running.close();
       await adapters.close();
     },
   };

@@ -40,7 +40,7 @@ const scriptOf = (documentId: string): Script => {
   return script;
 };
 
-function stubActivities(): IngestActivities {
+function stubActivities(): Partial<IngestActivities> {
   const stage = (name: Stage) => async (input: StageInput) => {
     const script = scriptOf(input.documentId);
     script.calls.push(`${name}:${input.taskId}`);
@@ -67,6 +67,9 @@ function stubActivities(): IngestActivities {
     },
     async notifyResult(result: IngestResult) {
       scriptOf(result.documentId).notified.push(result);
+    },
+    async recordNotifyFailure() {
+      throw new Error('notification never fails in these tests');
     },
   };
 }

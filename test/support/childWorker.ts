@@ -1,0 +1,33 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SluiceConfig } from '../../config/config';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/** The real worker entry point (`worker/main.ts`) as a child process, so a test can SIGKILL it. */
+export function spawnWorker(config: Readonly<SluiceConfig>, extraEnv: Record<string, string> = {}): ChildProcess {
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const log = fs.openSync(path.join(config.dataDir, `worker-${Date.now()}.log`), 'a');
+  return spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [path.join(ROOT, 'worker', 'main.ts')], {
+    cwd: ROOT,
+    stdio: ['ignore', log, log],
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: config.temporal.address,
+      DATABASE_URL: config.database.url,
+      SLUICE_DATA_DIR: config.dataDir,
+      SLUICE_TASK_QUEUE: config.temporal.taskQueue,
+      SLUICE_EMBED_BATCH_SIZE: String(config.embedding.batchSize),
+      SLUICE_SWEEP_EVERY: 'off',
+      ...extraEnv,
+    },
+  });
+}
+
+export async function killHard(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}

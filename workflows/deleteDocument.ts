@@ -1,0 +1,34 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { IngestActivities } from '../activities';
+import type { DeleteInput, DeleteResult } from '../contracts/deletion';
+
+// Deletion must finish whatever happens: every step is idempotent and retried without an
+// attempt limit, backing off to 5 minutes, so a store that is down only delays it.
+const steps = proxyActivities<IngestActivities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 0 },
+});
+
+// Waiting for the ingestion run to close can take as long as its current activity; it
+// heartbeats while it waits so a dead worker is noticed.
+const cancelSteps = proxyActivities<IngestActivities>({
+  startToCloseTimeout: '3 hours',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 0 },
+});
+
+/**
+ * Durable deletion (DESIGN.md §7): mark DELETING (search stops returning the document), cancel
+ * the ingestion run and wait until it has closed, then delete vectors → keyword entries →
+ * objects → rows. Rows go last because they are how every earlier step finds its data.
+ */
+export async function deleteDocument(input: DeleteInput): Promise<DeleteResult> {
+  const owner = await steps.markDocumentDeleting(input.documentId);
+  await cancelSteps.cancelIngestion(input.documentId);
+  if (!owner) return { documentId: input.documentId, existed: false, objectsDeleted: 0 };
+  await steps.deleteDocumentVectors(owner);
+  await steps.deleteDocumentKeywords(owner);
+  const objectsDeleted = await steps.deleteDocumentObjects(owner);
+  await steps.deleteDocumentRows(input.documentId);
+  return { documentId: input.documentId, existed: true, objectsDeleted };
+}

@@ -1,0 +1,13 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { IngestActivities } from '../activities';
+
+// One sweep is a query and a few updates; a failed sweep is simply redone by the next tick.
+const sweep = proxyActivities<IngestActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 3 },
+});
+
+/** Run by a Temporal schedule: converges tasks whose run is gone to INTERRUPTED_TASK. */
+export async function sweepStuckTasks(input: { stuckAfterMs: number }): Promise<{ swept: string[] }> {
+  return sweep.sweepStuckTasks(input);
+}
