@@ -9,7 +9,6 @@ const BOILERPLATE = [
   'noscript',
   'template',
   'iframe',
-  'form',
   'nav',
   'aside',
   'footer',
@@ -20,15 +19,31 @@ const BOILERPLATE = [
   '[aria-hidden=true]',
 ].join(', ');
 
+const CONTENT_CONTAINERS = 'main, [role=main], article';
+
+/**
+ * A source line break between two Chinese/Japanese characters. Browsers drop it (CSS Text's
+ * segment break rules), but turndown turns it into a space, which splits words ("组成， 每个").
+ * Hangul is excluded: Korean separates words with spaces.
+ */
+const CJK_LINE_BREAK =
+  /(?<=[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff00-\uffef])[ \t]*\r?\n\s*(?=[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff00-\uffef])/gu;
+
 const turndown = createTurndown();
 
 export function htmlToMarkdown(html: string): string {
   const $ = load(html);
   $(BOILERPLATE).remove();
-  // A page header is chrome, but an article's own <header> usually carries its title.
+  // A page header is chrome, but the content's own <header> usually carries its title.
   $('header')
-    .filter((_, el) => $(el).closest('article').length === 0)
+    .filter((_, el) => $(el).closest(CONTENT_CONTAINERS).length === 0)
     .remove();
+  // Search boxes and sign-up forms are chrome, but ASP.NET WebForms pages wrap everything in one.
+  $('form')
+    .filter((_, el) => $(el).find(`${CONTENT_CONTAINERS}, h1`).length === 0)
+    .remove();
+
+  joinCjkLineBreaks($);
 
   const root = pickContentRoot($);
   const title = $('title').first().text().trim();
@@ -50,6 +65,25 @@ function pickContentRoot($: CheerioAPI) {
   return articles.length === 1 ? articles : $('body');
 }
 
+/** Code keeps its line breaks. */
+function joinCjkLineBreaks($: CheerioAPI): void {
+  $('body, body *')
+    .not('pre, pre *, code, textarea')
+    .contents()
+    .each((_, node) => {
+      if (node.nodeType === 3) node.data = node.data.replace(CJK_LINE_BREAK, '');
+    });
+}
+
+/**
+ * Turndown escapes every `_`, which would turn identifiers such as pg_stat_activity into
+ * pg\_stat\_activity in every chunk and in the keyword index. An underscore inside a word cannot
+ * start emphasis in CommonMark, so it needs no escape.
+ */
+function escapeMarkdown(service: TurndownService, text: string): string {
+  return TurndownService.prototype.escape.call(service, text).replace(/(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu, '_');
+}
+
 function createTurndown(): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
@@ -57,6 +91,7 @@ function createTurndown(): TurndownService {
     bulletListMarker: '-',
     hr: '---',
   });
+  service.escape = (text) => escapeMarkdown(service, text);
   addMarkdownTableRule(service);
   return service;
 }

@@ -11,7 +11,7 @@ export function textToMarkdown(bytes: Uint8Array): string {
   return plainTextToMarkdown(decodeText(bytes));
 }
 
-export function plainTextToMarkdown(text: string): string {
+function plainTextToMarkdown(text: string): string {
   return text
     .replace(/\r\n?/g, '\n')
     .replace(/[ \t]+$/gm, '')

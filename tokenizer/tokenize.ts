@@ -13,6 +13,12 @@ const JOINERS = new Set(['_', '-', '.']);
 /** CJK words never merge through joiners: "文档-切分" is two words, not one identifier. */
 const CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u;
 
+/**
+ * V8's segment iterator gets slower the longer its input (quadratic overall: a 200 KB string
+ * takes tens of seconds), so text is fed to it in windows of about this many characters.
+ */
+const SEGMENT_WINDOW = 1024;
+
 const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /**
@@ -39,24 +45,53 @@ export function tokenize(text: string): string[] {
     pendingJoiner = '';
   };
 
-  for (const { segment, isWordLike } of segmenter.segment(normalized)) {
-    if (isWordLike) {
-      if (pendingJoiner !== '' && !CJK.test(segment)) {
-        word += pendingJoiner + segment;
-        pendingJoiner = '';
+  for (const window of segmentWindows(normalized)) {
+    for (const { segment, isWordLike } of segmenter.segment(window)) {
+      if (isWordLike) {
+        if (pendingJoiner !== '' && !CJK.test(segment)) {
+          word += pendingJoiner + segment;
+          pendingJoiner = '';
+        } else {
+          flush();
+          word = segment;
+        }
+      } else if (word !== '' && pendingJoiner === '' && JOINERS.has(segment) && !CJK.test(word)) {
+        pendingJoiner = segment;
       } else {
         flush();
-        word = segment;
       }
-    } else if (word !== '' && pendingJoiner === '' && JOINERS.has(segment) && !CJK.test(word)) {
-      pendingJoiner = segment;
-    } else {
-      flush();
     }
   }
   flush();
   return tokens;
 }
+
+/**
+ * Cuts after whitespace (always a word boundary) or else after punctuation (an identifier joiner
+ * left pending carries over to the next window), so windows rarely change the result; only a run
+ * of over half a window with neither is cut blindly.
+ */
+function* segmentWindows(text: string): Generator<string> {
+  let start = 0;
+  while (text.length - start > SEGMENT_WINDOW) {
+    const limit = start + SEGMENT_WINDOW;
+    let cut = lastIndexMatching(text, start + SEGMENT_WINDOW / 2, limit, isWhitespace);
+    if (cut < 0) cut = lastIndexMatching(text, start + SEGMENT_WINDOW / 2, limit, isPunctuation);
+    if (cut < 0) cut = isHighSurrogate(text.charCodeAt(limit - 1)) ? limit - 2 : limit - 1;
+    yield text.slice(start, cut + 1);
+    start = cut + 1;
+  }
+  yield text.slice(start);
+}
+
+function lastIndexMatching(text: string, from: number, to: number, test: (char: string) => boolean): number {
+  for (let i = to - 1; i >= from; i--) if (test(text.charAt(i))) return i;
+  return -1;
+}
+
+const isWhitespace = (char: string): boolean => /\s/.test(char);
+const isPunctuation = (char: string): boolean => /[\p{P}]/u.test(char);
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 
 function isKept(token: string): boolean {
   return token.length <= MAX_TOKEN_LENGTH && !STOP_WORDS.has(token) && HAS_LETTER_OR_DIGIT.test(token);

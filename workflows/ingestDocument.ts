@@ -64,6 +64,10 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   if (!duplicate) progress.status = failure ? 'FAILED' : 'SUCCESS';
   progress.failureCode = failure?.code ?? null;
   progress.currentStage = null;
+  // A refused take-over changed nothing: the failed task stays retryable from the client.
+  const retryable = failure !== null && failure.code !== 'RETRY_VALIDATION_FAILED';
+  // Retryable from the moment the run is seen FAILED, so an admin reacting at once is not refused.
+  if (retryable) retryGate.open();
   upsertSearchAttributes([
     { key: PipelineStatusKey, value: progress.status },
     { key: FailureCodeKey, value: failure?.code ?? null },
@@ -78,8 +82,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
     duplicate,
   };
   if (!duplicate) await notify(result);
-  // A refused take-over changed nothing: the failed task stays retryable from the client.
-  if (!failure || failure.code === 'RETRY_VALIDATION_FAILED') return result;
+  if (!retryable) return result;
 
   const retry = await retryGate.wait(input.retryWait);
   if (!retry) return result;

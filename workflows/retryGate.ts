@@ -29,9 +29,12 @@ export function installRetryGate(progress: IngestProgress) {
     },
   });
   return {
+    /** From now on a retry is accepted. */
+    open(): void {
+      if (!accepted) progress.waitingForRetry = true;
+    },
     /** Waits until a retry is accepted (→ it) or the wait runs out (→ null). */
     async wait(timeout: string): Promise<RetryAccepted | null> {
-      progress.waitingForRetry = true;
       await condition(() => accepted !== null, timeout);
       return accepted;
     },

@@ -1,0 +1,140 @@
+import { countTokens } from '../tokenizer/countTokens';
+
+interface Piece {
+  /** Verbatim text including its trailing separator, so concatenated pieces rebuild the input. */
+  text: string;
+  tokens: number;
+}
+
+/**
+ * Separators from coarsest to finest. Each match ends a piece: blank lines end paragraphs, line
+ * breaks end list items and code lines, terminal punctuation ends sentences (an English one
+ * needs following whitespace so that `v1.2.3` or `3.14` stay whole; Chinese ones do not, as
+ * Chinese puts no space after them).
+ */
+const SEPARATORS: readonly RegExp[] = [
+  /\n[ \t]*\n\s*/g,
+  /\n\s*/g,
+  /[.!?]+["'”’)\]]*\s+|[。！？；]+[”’」』）]*\s*/g,
+];
+
+/**
+ * A hard cut first tries a window this many characters per token wide (generous: Latin prose runs
+ * about 4–5 characters per token, whitespace included), then narrows it until it fits.
+ */
+const HARD_CUT_CHARS_PER_TOKEN = 6;
+
+/**
+ * Splits a section body into child texts of at most maxTokens, each starting with about
+ * overlapTokens of the previous child's end so a fact that straddles a boundary stays findable.
+ */
+export function splitText(body: string, maxTokens: number, overlapTokens: number): string[] {
+  // Pieces leave room for the overlap, so an overlap plus any one piece always fits.
+  const pieces = atomize(body, maxTokens - overlapTokens, 0);
+  const children: string[] = [];
+  let raw = '';
+  let rawTokens = 0;
+  let hasNewContent = false;
+
+  for (const piece of pieces) {
+    if (hasNewContent && rawTokens + piece.tokens > maxTokens) {
+      children.push(raw.trim());
+      raw = tailWithin(raw, overlapTokens);
+      rawTokens = countTokens(raw);
+      hasNewContent = false;
+    }
+    raw += piece.text;
+    // Summing is an upper bound of countTokens(raw): the estimate is subadditive.
+    rawTokens += piece.tokens;
+    hasNewContent ||= piece.text.trim() !== '';
+  }
+  if (hasNewContent) children.push(raw.trim());
+  return children;
+}
+
+/** Breaks text into pieces of at most `budget` tokens, using the coarsest separator that helps. */
+function atomize(text: string, budget: number, level: number, tokens = countTokens(text)): Piece[] {
+  if (tokens <= budget) return [{ text, tokens }];
+  const separator = SEPARATORS[level];
+  if (!separator) return hardCut(text, budget);
+  const parts = splitAfter(text, separator);
+  if (parts.length === 1) return atomize(text, budget, level + 1, tokens);
+  return parts.flatMap((part) => atomize(part, budget, level + 1));
+}
+
+function splitAfter(text: string, separator: RegExp): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (const match of text.matchAll(separator)) {
+    const end = match.index + match[0].length;
+    if (end >= text.length) break;
+    parts.push(text.slice(start, end));
+    start = end;
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+/** Last resort for text with no usable separator (a minified line, a 2 MB base64 blob). */
+function hardCut(text: string, budget: number): Piece[] {
+  const pieces: Piece[] = [];
+  let start = 0;
+  while (start < text.length) {
+    const { end, tokens } = longestFittingPrefix(text, start, budget);
+    pieces.push({ text: text.slice(start, end), tokens });
+    start = end;
+  }
+  return pieces;
+}
+
+function longestFittingPrefix(text: string, start: number, budget: number): { end: number; tokens: number } {
+  let length = Math.min(text.length - start, budget * HARD_CUT_CHARS_PER_TOKEN);
+  for (;;) {
+    const end = preferWordBoundary(text, start, safeEnd(text, start, start + length));
+    const tokens = countTokens(text.slice(start, end));
+    if (tokens <= budget) return { end, tokens };
+    // Shrink in proportion to the overshoot; always by at least one character.
+    length = Math.max(1, Math.min(end - start - 1, Math.floor(((end - start) * budget) / tokens)));
+  }
+}
+
+/** Within the last half of a window, prefer to cut after whitespace than inside a word. */
+function preferWordBoundary(text: string, start: number, end: number): number {
+  if (end >= text.length) return end;
+  for (let i = end - 1; i > start + (end - start) / 2; i--) {
+    if (isSpace(text.charCodeAt(i))) return i + 1;
+  }
+  return end;
+}
+
+/** Never split a surrogate pair (half an emoji is not text); a lone pair is kept whole. */
+function safeEnd(text: string, start: number, end: number): number {
+  const code = text.charCodeAt(end - 1);
+  if (code < 0xd800 || code > 0xdbff) return end;
+  return end - 1 > start ? end - 1 : Math.min(end + 1, text.length);
+}
+
+/** The end of a child worth about `overlapTokens`, starting at a word boundary when there is one. */
+function tailWithin(text: string, overlapTokens: number): string {
+  if (overlapTokens === 0) return '';
+  let length = Math.min(text.length, overlapTokens * HARD_CUT_CHARS_PER_TOKEN);
+  let tail = text.slice(text.length - length);
+  let tokens = countTokens(tail);
+  while (tokens > overlapTokens && length > 0) {
+    length = Math.min(length - 1, Math.floor((length * overlapTokens) / tokens));
+    tail = text.slice(text.length - length);
+    tokens = countTokens(tail);
+  }
+  if (isLowSurrogate(tail.charCodeAt(0))) tail = tail.slice(1);
+  const cutsWord = tail.length < text.length && !isSpace(text.charCodeAt(text.length - tail.length - 1));
+  const wordStart = cutsWord ? tail.search(/\s\S/) : -1;
+  return wordStart >= 0 && wordStart < tail.length / 2 ? tail.slice(wordStart + 1) : tail;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+function isSpace(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0x3000;
+}

@@ -1,0 +1,81 @@
+import { SluiceError } from '../../../contracts/sluiceError';
+import { detectFileType } from '../../../parsers/detectFileType';
+
+function thrownBy(action: () => unknown): SluiceError {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof SluiceError) return error;
+    throw error;
+  }
+  throw new Error('expected a SluiceError, nothing was thrown');
+}
+
+const utf8 = (text: string): Buffer => Buffer.from(text, 'utf8');
+
+describe('detectFileType', () => {
+  it('rejects PDF bytes even when the file is named .txt, naming the detected kind', () => {
+    const error = thrownBy(() => detectFileType(utf8('%PDF-1.7\n%\u00e2\u00e3\n1 0 obj'), 'notes.txt'));
+    expect(error.code).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(error.permanent).toBe(true);
+    expect(error.message).toContain('PDF');
+  });
+
+  it.each([
+    ['DOCX (zip)', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00]), 'report.md', 'ZIP'],
+    ['PNG', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), 'image.html', 'PNG'],
+    ['JPEG', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), 'photo.txt', 'JPEG'],
+    ['GIF', utf8('GIF89a\u0001\u0000'), 'anim.txt', 'GIF'],
+    ['gzip', Buffer.from([0x1f, 0x8b, 0x08, 0x00]), 'data.txt', 'gzip'],
+    ['ELF', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01]), 'tool', 'ELF'],
+  ])('rejects %s content whatever the extension', (_kind, head, fileName, label) => {
+    const error = thrownBy(() => detectFileType(head, fileName));
+    expect(error.code).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(error.message).toContain(label);
+  });
+
+  it('detects an HTML document named .txt as html', () => {
+    expect(detectFileType(utf8('\ufeff  \n<!DOCTYPE html>\n<html><body>x</body></html>'), 'page.txt')).toBe('html');
+    expect(detectFileType(utf8('<!-- saved page -->\n<html lang="en">'), 'page.txt')).toBe('html');
+  });
+
+  it('keeps a .txt that merely mentions a tag as txt', () => {
+    expect(detectFileType(utf8('Use the <html> element as the root.\n'), 'notes.txt')).toBe('txt');
+  });
+
+  it('trusts text extensions for text content', () => {
+    expect(detectFileType(utf8('<p>fragment</p>'), 'fragment.HTM')).toBe('html');
+    expect(detectFileType(utf8('<html><body>inline</body></html>'), 'readme.md')).toBe('md');
+    expect(detectFileType(utf8('# Title\n'), 'notes.markdown')).toBe('md');
+    expect(detectFileType(utf8('plain words'), 'notes.txt')).toBe('txt');
+  });
+
+  it('treats valid text with an unknown extension as txt, or html when it is an HTML document', () => {
+    expect(detectFileType(utf8('key = value\n中文也可以\n'), 'settings.conf')).toBe('txt');
+    expect(detectFileType(utf8('<!doctype html><title>x</title>'), 'download')).toBe('html');
+  });
+
+  it('accepts UTF-16 text announced by a BOM', () => {
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('hello 世界', 'utf16le')]);
+    expect(detectFileType(le, 'greeting.txt')).toBe('txt');
+    const be = Buffer.from(le.subarray(2)).swap16();
+    expect(detectFileType(Buffer.concat([Buffer.from([0xfe, 0xff]), be]), 'greeting.txt')).toBe('txt');
+  });
+
+  it('tolerates a multi-byte character cut off at the end of the head', () => {
+    const head = utf8('文档处理').subarray(0, 10);
+    expect(detectFileType(head, 'guide.txt')).toBe('txt');
+  });
+
+  it('rejects binary-looking content: NUL bytes or invalid UTF-8', () => {
+    expect(thrownBy(() => detectFileType(Buffer.from([0x41, 0x00, 0x42, 0x43]), 'a.txt')).code).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(thrownBy(() => detectFileType(Buffer.from([0x41, 0xc3, 0x28, 0x42]), 'b.md')).code).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(thrownBy(() => detectFileType(Buffer.from([0x01, 0x02, 0x03, 0x04, 0x41]), 'c.bin')).code).toBe('UNSUPPORTED_FILE_TYPE');
+  });
+
+  it('reports an empty head as EMPTY_DOCUMENT', () => {
+    const error = thrownBy(() => detectFileType(Buffer.alloc(0), 'empty.txt'));
+    expect(error.code).toBe('EMPTY_DOCUMENT');
+    expect(error.permanent).toBe(true);
+  });
+});

@@ -1,0 +1,74 @@
+import { htmlToMarkdown } from '../../../parsers/htmlToMarkdown';
+
+const page = (body: string, title = 'Page title'): string =>
+  `<!DOCTYPE html><html><head><title>${title}</title><style>.x{color:red}</style></head><body>${body}</body></html>`;
+
+describe('htmlToMarkdown', () => {
+  it('drops page boilerplate and keeps the main content', () => {
+    const markdown = htmlToMarkdown(
+      page(`
+        <header><a href="/">Acme Home</a></header>
+        <nav><a href="/pricing">Pricing menu</a></nav>
+        <main><h1>Release notes</h1><p>The importer now resumes after a crash.</p>
+          <form><input name="q"><button>Search site</button></form>
+          <script>trackPageView()</script><noscript>Enable JavaScript</noscript></main>
+        <aside>Related: billing FAQ</aside>
+        <footer>Copyright Acme</footer>`),
+    );
+    expect(markdown).toContain('# Release notes');
+    expect(markdown).toContain('The importer now resumes after a crash.');
+    for (const boilerplate of ['Acme Home', 'Pricing menu', 'Search site', 'trackPageView', 'Enable JavaScript', 'billing FAQ', 'Copyright', 'color:red']) {
+      expect(markdown).not.toContain(boilerplate);
+    }
+  });
+
+  it('prefers a single <article> over the rest of the body', () => {
+    const markdown = htmlToMarkdown(
+      page('<div class="promo">Subscribe now</div><article><header><h1>Story</h1></header><p>Body text.</p></article>'),
+    );
+    expect(markdown).toBe('# Story\n\nBody text.');
+  });
+
+  it('keeps content wrapped in a page-wide form (ASP.NET WebForms) and the main header', () => {
+    expect(htmlToMarkdown(page('<form id="aspnetForm"><h1>Invoice help</h1><p>Pay by card.</p></form>'))).toBe(
+      '# Invoice help\n\nPay by card.',
+    );
+    expect(htmlToMarkdown(page('<header>Site</header><main><header><h1>Title</h1></header><p>Text.</p></main>'))).toBe(
+      '# Title\n\nText.',
+    );
+  });
+
+  it('uses the <title> as top heading when the content has no h1', () => {
+    expect(htmlToMarkdown(page('<main><h2>Part</h2><p>Text.</p></main>', 'Guide'))).toMatch(/^# Guide\n\n## Part\n\nText\.$/);
+  });
+
+  it('converts a simple table to a pipe table', () => {
+    const markdown = htmlToMarkdown(
+      page(`<main><table>
+        <thead><tr><th>Stage</th><th>Failure code</th></tr></thead>
+        <tbody><tr><td>CLEANING</td><td>EMPTY_DOCUMENT</td></tr>
+        <tr><td>CHUNKING</td><td>a | b <b>bold</b></td></tr></tbody></table></main>`),
+    );
+    expect(markdown).toContain(
+      ['| Stage | Failure code |', '| --- | --- |', '| CLEANING | EMPTY_DOCUMENT |', '| CHUNKING | a \\| b **bold** |'].join('\n'),
+    );
+  });
+
+  it('does not force merged-cell tables into a pipe table but keeps their text', () => {
+    const markdown = htmlToMarkdown(page('<main><table><tr><td colspan="2">Merged header</td></tr><tr><td>1</td><td>2</td></tr></table></main>'));
+    expect(markdown).not.toContain('| --- |');
+    expect(markdown).toContain('Merged header');
+  });
+
+  it('uses ATX headings and fenced code, keeping # lines inside code', () => {
+    const markdown = htmlToMarkdown(page('<main><h2>Setup</h2><pre><code class="language-sh"># install\nnpm ci</code></pre></main>'));
+    expect(markdown).toContain('## Setup');
+    expect(markdown).toContain('```sh\n# install\nnpm ci\n```');
+  });
+
+  it('keeps identifiers readable and joins line breaks inside Chinese text', () => {
+    const markdown = htmlToMarkdown(page('<main><h1>说明</h1><p>查询 pg_stat_activity 视图，\n  然后继续处理。</p></main>'));
+    expect(markdown).toContain('pg_stat_activity');
+    expect(markdown).toContain('视图，然后继续处理。');
+  });
+});
