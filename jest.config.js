@@ -2,12 +2,13 @@ const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   testPathIgnorePatterns: ['/node_modules/', '/.sluice/'],
-  testTimeout: 120000,
   modulePathIgnorePatterns: ['<rootDir>/.sluice/', '<rootDir>/dist/'],
 };
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // A global option: projects do not carry their own. End-to-end tests wait for real pipelines.
+  testTimeout: 120000,
   projects: [
     // Pure units: no servers needed.
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },

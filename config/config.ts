@@ -81,8 +81,8 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
     throw new ConfigError(`invalid configuration — ${problems.join('; ')}`);
   }
   const e = parsed.data;
-  if (e.SLUICE_CHUNK_OVERLAP_TOKENS >= e.SLUICE_CHUNK_MAX_TOKENS) {
-    throw new ConfigError('invalid configuration — SLUICE_CHUNK_OVERLAP_TOKENS must be smaller than SLUICE_CHUNK_MAX_TOKENS');
+  if (e.SLUICE_CHUNK_OVERLAP_TOKENS * 2 > e.SLUICE_CHUNK_MAX_TOKENS) {
+    throw new ConfigError('invalid configuration — SLUICE_CHUNK_OVERLAP_TOKENS must be at most half of SLUICE_CHUNK_MAX_TOKENS');
   }
   if (e.SLUICE_WEBHOOK_URL && !e.SLUICE_WEBHOOK_SECRET) {
     throw new ConfigError('invalid configuration — SLUICE_WEBHOOK_SECRET is required when SLUICE_WEBHOOK_URL is set');

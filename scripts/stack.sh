@@ -24,10 +24,14 @@ source "$STACK_SELF_DIR/stack/lib.sh"
 source "$STACK_SELF_DIR/stack/temporal.sh"
 # shellcheck source=stack/postgres.sh
 source "$STACK_SELF_DIR/stack/postgres.sh"
+# shellcheck source=stack/seaweedfs.sh
+source "$STACK_SELF_DIR/stack/seaweedfs.sh"
+# shellcheck source=stack/opensearch.sh
+source "$STACK_SELF_DIR/stack/opensearch.sh"
 
 # Start order (stop goes in reverse). Postgres first: its checks are cheap, so
 # a missing prerequisite there fails before the slower Temporal install.
-STACK_SERVICES=(postgres temporal)
+STACK_SERVICES=(postgres temporal opensearch seaweedfs)
 
 cmd_start() {
   stack_make_dirs

@@ -3,10 +3,10 @@ import type { IngestActivities } from '../activities';
 import type { DeleteInput, DeleteResult } from '../contracts/deletion';
 
 // Deletion must finish whatever happens: every step is idempotent and retried without an
-// attempt limit, backing off to 5 minutes, so a store that is down only delays it.
+// attempt limit (none is set), backing off to 5 minutes, so a store that is down only delays it.
 const steps = proxyActivities<IngestActivities>({
   startToCloseTimeout: '5 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 0 },
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
 
 // Waiting for the ingestion run to close can take as long as its current activity; it
@@ -14,7 +14,7 @@ const steps = proxyActivities<IngestActivities>({
 const cancelSteps = proxyActivities<IngestActivities>({
   startToCloseTimeout: '3 hours',
   heartbeatTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 0 },
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
 /**

@@ -24,5 +24,8 @@ export default async function globalSetup(): Promise<void> {
     logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
   });
   await fs.mkdir(path.dirname(WORKFLOW_BUNDLE_PATH), { recursive: true });
-  await fs.writeFile(WORKFLOW_BUNDLE_PATH, code);
+  // Written aside and renamed, so a worker of a concurrent run never loads half a bundle.
+  const partial = `${WORKFLOW_BUNDLE_PATH}.${process.pid}.partial`;
+  await fs.writeFile(partial, code);
+  await fs.rename(partial, WORKFLOW_BUNDLE_PATH);
 }

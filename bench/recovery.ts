@@ -1,0 +1,156 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { retryDocument } from '../client/documentAdmin';
+import { connectClient } from '../client/ingestClient';
+import { loadConfig } from '../config/config';
+import { permanentError } from '../contracts/sluiceError';
+import { STAGES, type Stage } from '../contracts/stages';
+import { countChunks } from '../db/repositories/chunks';
+import { migrateToLatest } from '../db/migrate';
+import type { Embedder } from '../embedders/embedder';
+import { createAdapters } from '../worker/adapters';
+import { createSluiceWorker } from '../worker/createWorker';
+import { killHard, spawnWorker } from '../test/support/childWorker';
+import { injectStageFaults } from '../test/support/faultInjection';
+import { eventually, ingestBuffer, sectionedMarkdown, waitForTask, waitTerminal } from '../test/support/ingestHelpers';
+import { installQuietRuntime } from '../test/support/quietRuntime';
+import type { TestWorker } from '../test/support/testWorker';
+
+/**
+ * `npm run bench:recovery`: what recovery costs, measured on the real dev server and Postgres.
+ * Prints JSON and writes bench-results/recovery.json.
+ */
+const PARTIAL_CHUNKS = Number(process.env.BENCH_PARTIAL_CHUNKS ?? 200);
+const CRASH_CHUNKS = Number(process.env.BENCH_CRASH_CHUNKS ?? 1500);
+
+function baseConfig(extra: Record<string, string> = {}) {
+  return loadConfig({
+    ...process.env,
+    SLUICE_DATA_DIR: path.join(os.tmpdir(), `sluice-bench-${randomUUID()}`),
+    SLUICE_TASK_QUEUE: `bench-recovery-${randomUUID()}`,
+    SLUICE_SWEEP_EVERY: 'off',
+    ...extra,
+  });
+}
+
+async function inProcessWorker(config: ReturnType<typeof loadConfig>, failAfter: { texts: number | null }, failOnce: Map<string, Stage>, executions: Map<string, number>, embedded: string[]): Promise<TestWorker & { stop(): Promise<void> }> {
+  const base = createAdapters(config);
+  await migrateToLatest(base.db);
+  const flaky: Embedder = {
+    model: base.embedder.model,
+    dimension: base.embedder.dimension,
+    async embed(texts) {
+      if (failAfter.texts !== null && embedded.length >= failAfter.texts) {
+        failAfter.texts = null;
+        throw permanentError('VECTORIZING_FAILED', 'provider went away (injected)');
+      }
+      embedded.push(...texts);
+      return base.embedder.embed(texts);
+    },
+  };
+  const adapters = { ...base, embedder: flaky };
+  const running = await createSluiceWorker(config, adapters, { wrapActivities: injectStageFaults(failOnce, executions) });
+  const done = running.worker.run();
+  return {
+    config,
+    adapters,
+    client: running.client,
+    worker: running.worker,
+    track: () => undefined,
+    shutdown: async () => undefined,
+    async stop() {
+      running.worker.shutdown();
+      await done;
+      await running.close();
+      await base.close();
+    },
+  };
+}
+
+async function partialAndSkips() {
+  const config = baseConfig({ SLUICE_EMBED_BATCH_SIZE: '10' });
+  const failAfter = { texts: null as number | null };
+  const failOnce = new Map<string, Stage>();
+  const executions = new Map<string, number>();
+  const embedded: string[] = [];
+  const tw = await inProcessWorker(config, failAfter, failOnce, executions, embedded);
+  const scope = { userId: 'bench', datasetId: `bench-${Date.now()}` };
+  const admin = { client: tw.client, db: tw.adapters.db, config };
+  try {
+    failAfter.texts = Math.floor(PARTIAL_CHUNKS * 0.8);
+    const a = await ingestBuffer(tw, sectionedMarkdown(PARTIAL_CHUNKS, 'bench-partial'), 'partial.md', scope);
+    await waitTerminal(tw.client, a.documentId);
+    const remaining = PARTIAL_CHUNKS - (await countChunks(tw.adapters.db, a.documentId)).dense;
+    const before = embedded.length;
+    const retryA = await retryDocument(admin, a.documentId);
+    await waitForTask(tw.client, a.documentId, retryA.taskId);
+
+    const b = await ingestBuffer(tw, sectionedMarkdown(50, 'bench-skip'), 'skip.md', scope, { beforeStart: (id) => failOnce.set(id, 'SPARSE_VECTORIZING') });
+    await waitTerminal(tw.client, b.documentId);
+    const runsBefore = STAGES.map((s) => executions.get(`${b.documentId}:${s}`) ?? 0);
+    const retryB = await retryDocument(admin, b.documentId);
+    await waitForTask(tw.client, b.documentId, retryB.taskId);
+    const rerun = STAGES.filter((s, i) => (executions.get(`${b.documentId}:${s}`) ?? 0) > (runsBefore[i] ?? 0));
+    return {
+      partialEmbedding: { chunks: PARTIAL_CHUNKS, chunksRemainingAtFailure: remaining, textsEmbeddedOnRetry: embedded.length - before, textsEmbeddedTwice: embedded.length - new Set(embedded).size },
+      stageSkips: { failedAt: 'SPARSE_VECTORIZING', stagesRerunOnRetry: rerun, stagesSkippedOnRetry: STAGES.length - rerun.length },
+    };
+  } finally {
+    await tw.stop();
+  }
+}
+
+async function sigkill() {
+  const config = baseConfig({ SLUICE_EMBED_BATCH_SIZE: '2' });
+  const tw = await inProcessClientOnly(config);
+  const scope = { userId: 'bench', datasetId: `bench-crash-${Date.now()}` };
+  let child = spawnWorker(config);
+  try {
+    const cleanStart = Date.now();
+    const clean = await ingestBuffer(tw, sectionedMarkdown(CRASH_CHUNKS, 'bench-clean'), 'clean.md', scope);
+    await waitTerminal(tw.client, clean.documentId, 600_000);
+    const cleanMs = Date.now() - cleanStart;
+
+    const crashed = await ingestBuffer(tw, sectionedMarkdown(CRASH_CHUNKS, 'bench-crash'), 'crash.md', scope);
+    const atKill = await eventually(() => countChunks(tw.adapters.db, crashed.documentId), (c) => c.dense > CRASH_CHUNKS / 4, 300_000, 10);
+    await killHard(child);
+    const killedAt = Date.now();
+    child = spawnWorker(config);
+    const outcome = await waitTerminal(tw.client, crashed.documentId, 600_000);
+    return {
+      chunks: CRASH_CHUNKS,
+      denseAtKill: atKill.dense,
+      status: outcome.status,
+      recoverMsAfterSigkill: Date.now() - killedAt,
+      cleanRunMs: cleanMs,
+      note: 'recovery includes the 30 s heartbeat timeout after which Temporal retries the killed attempt',
+    };
+  } finally {
+    await killHard(child);
+    await tw.adapters.close();
+    await tw.client.connection.close();
+  }
+}
+
+async function inProcessClientOnly(config: ReturnType<typeof loadConfig>): Promise<TestWorker> {
+  const adapters = createAdapters(config);
+  await migrateToLatest(adapters.db);
+  const client = await connectClient(config);
+  return { config, adapters, client, worker: undefined as never, track: () => undefined, shutdown: async () => undefined };
+}
+
+async function main(): Promise<void> {
+  installQuietRuntime();
+  const result = { at: new Date().toISOString(), ...(await partialAndSkips()), sigkill: await sigkill() };
+  const json = JSON.stringify(result, null, 2);
+  console.log(json);
+  fs.mkdirSync('bench-results', { recursive: true });
+  fs.writeFileSync(path.join('bench-results', 'recovery.json'), `${json}\n`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

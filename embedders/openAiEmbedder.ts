@@ -1,0 +1,167 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { permanentError, transientError } from '../contracts/sluiceError';
+import type { Embedder } from './embedder';
+import { backoffMs, describeFetchError, isErrorLike, isRetryableStatus, providerMessage, redactor, retryAfterMs } from './providerHttp';
+
+export interface OpenAiEmbedderOptions {
+  /** e.g. `https://api.openai.com/v1`; requests go to `${baseUrl}/embeddings`. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer …`; null for local servers that need none. Never logged. */
+  apiKey: string | null;
+  model: string;
+  dimension: number;
+  /** Texts per request (default 64). */
+  batchSize?: number;
+  /** Requests in flight at most (default 4). */
+  concurrency?: number;
+  /** Per request, including reading the body (default 60 s). */
+  timeoutMs?: number;
+  /** Retries after the first attempt on network errors, timeouts, 408, 429 and 5xx (default 5). */
+  maxRetries?: number;
+  /** Send `dimensions` (models that can shorten their vectors). Default: only for text-embedding-3*. */
+  sendDimensions?: boolean;
+}
+
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 20_000;
+/** A provider asking for a longer pause than this gets a transient failure: Temporal retries the activity later. */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+/** A failure worth another attempt; becomes a transient VECTORIZING_FAILED when attempts run out. */
+class RetryableFailure extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * An Embedder for any OpenAI-compatible `/embeddings` endpoint (DESIGN.md §6): batches of
+ * `batchSize` texts, at most `concurrency` requests in flight, a timeout per request, retries with
+ * exponential back-off and jitter that honour Retry-After, and results put back in input order.
+ *
+ * Failures are classified for the VECTORIZING stage: vectors of the wrong length →
+ * EMBEDDING_DIMENSION_UNSUPPORTED (permanent); a refused request (4xx such as 400/401/403/404) →
+ * VECTORIZING_FAILED (permanent); retries exhausted → VECTORIZING_FAILED (transient). The API key
+ * never appears in a message: it is only put in a header, and every message is redacted in case
+ * the provider echoes it back.
+ */
+export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
+  const { model, dimension, apiKey } = options;
+  const batchSize = options.batchSize ?? 64;
+  const concurrency = options.concurrency ?? 4;
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const maxRetries = options.maxRetries ?? 5;
+  const sendDimensions = options.sendDimensions ?? /^text-embedding-3/.test(model);
+  for (const [name, value, min] of [['dimension', dimension, 1], ['batchSize', batchSize, 1], ['concurrency', concurrency, 1], ['timeoutMs', timeoutMs, 1], ['maxRetries', maxRetries, 0]] as const) {
+    if (!Number.isInteger(value) || value < min) throw new Error(`OpenAI embedder: ${name} must be an integer ≥ ${min}, got ${value}`);
+  }
+  const url = `${options.baseUrl.replace(/\/+$/, '')}/embeddings`;
+  const redact = redactor(apiKey);
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (apiKey !== null) headers.authorization = `Bearer ${apiKey}`;
+
+  async function attempt(texts: string[], stop: AbortSignal): Promise<number[][]> {
+    const body = JSON.stringify({ model, input: texts, encoding_format: 'float', ...(sendDimensions ? { dimensions: dimension } : {}) });
+    let status: number;
+    let text: string;
+    let responseHeaders: Headers;
+    try {
+      const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.any([stop, AbortSignal.timeout(timeoutMs)]) });
+      status = response.status;
+      responseHeaders = response.headers;
+      text = await response.text();
+    } catch (err) {
+      if (stop.aborted) throw err;
+      if (isErrorLike(err) && err.name === 'TimeoutError') throw new RetryableFailure(`no answer within ${timeoutMs} ms`);
+      throw new RetryableFailure(`network error: ${describeFetchError(err)}`);
+    }
+    if (status !== 200) {
+      const reason = `HTTP ${status}: ${providerMessage(text)}`;
+      if (isRetryableStatus(status)) throw new RetryableFailure(reason, retryAfterMs(responseHeaders));
+      throw permanentError('VECTORIZING_FAILED', redact(`embedding provider refused the request for model ${model}: ${reason}`));
+    }
+    return parseEmbeddings(text, texts.length);
+  }
+
+  function parseEmbeddings(text: string, expected: number): number[][] {
+    let data: unknown;
+    try {
+      data = (JSON.parse(text) as { data?: unknown } | null)?.data;
+    } catch {
+      throw new RetryableFailure('the response is not JSON');
+    }
+    if (!Array.isArray(data) || data.length !== expected) {
+      throw new RetryableFailure(`expected ${expected} embeddings, got ${Array.isArray(data) ? data.length : 'none'}`);
+    }
+    const vectors: (number[] | undefined)[] = new Array<number[] | undefined>(expected).fill(undefined);
+    data.forEach((item: unknown, position) => {
+      const { index = position, embedding } = (item ?? {}) as { index?: unknown; embedding?: unknown };
+      if (!Array.isArray(embedding) || !embedding.every((v) => typeof v === 'number' && Number.isFinite(v))) {
+        throw new RetryableFailure('an embedding is not an array of numbers');
+      }
+      if (embedding.length !== dimension) {
+        throw permanentError(
+          'EMBEDDING_DIMENSION_UNSUPPORTED',
+          redact(`model ${model} returned ${embedding.length}-dimensional vectors, but the embedding config says ${dimension}`),
+        );
+      }
+      if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= expected || vectors[index] !== undefined) {
+        throw new RetryableFailure(`invalid or repeated embedding index ${String(index)}`);
+      }
+      vectors[index] = embedding as number[];
+    });
+    return vectors as number[][];
+  }
+
+  async function embedBatch(texts: string[], stop: AbortSignal): Promise<number[][]> {
+    for (let attemptNo = 0; ; attemptNo++) {
+      try {
+        return await attempt(texts, stop);
+      } catch (err) {
+        if (!(err instanceof RetryableFailure)) throw err;
+        const attempts = attemptNo + 1;
+        if (err.retryAfterMs !== null && err.retryAfterMs > MAX_RETRY_AFTER_MS) {
+          throw transientError('VECTORIZING_FAILED', redact(`embedding provider asked to wait ${Math.ceil(err.retryAfterMs / 1000)} s (${err.message})`));
+        }
+        if (attemptNo >= maxRetries) {
+          throw transientError('VECTORIZING_FAILED', redact(`embedding request for model ${model} failed after ${attempts} attempts: ${err.message}`));
+        }
+        const delay = err.retryAfterMs !== null ? err.retryAfterMs + Math.round(Math.random() * 0.1 * err.retryAfterMs) : backoffMs(attemptNo, BACKOFF_BASE_MS, BACKOFF_CAP_MS);
+        await sleep(delay, undefined, { signal: stop });
+      }
+    }
+  }
+
+  return {
+    model,
+    dimension,
+    async embed(texts) {
+      const batches: string[][] = [];
+      for (let i = 0; i < texts.length; i += batchSize) batches.push(texts.slice(i, i + batchSize));
+      const results: number[][][] = new Array<number[][]>(batches.length);
+      // The first failure stops the others: in-flight requests and back-off sleeps are aborted.
+      const stop = new AbortController();
+      let failure: { error: unknown } | null = null;
+      let next = 0;
+      const worker = async () => {
+        while (failure === null && next < batches.length) {
+          const index = next++;
+          try {
+            results[index] = await embedBatch(batches[index] as string[], stop.signal);
+          } catch (error) {
+            if (failure === null) {
+              failure = { error };
+              stop.abort();
+            }
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+      if (failure !== null) throw (failure as { error: unknown }).error;
+      return results.flat();
+    },
+  };
+}

@@ -1,0 +1,238 @@
+# shellcheck shell=bash
+# SeaweedFS for scripts/stack.sh: the S3 server the production object-store
+# adapter (stores/s3ObjectStore.ts) is tested against. One `weed server`
+# process runs master, volume server, filer and S3 gateway, all on 127.0.0.1,
+# data under $SLUICE_DATA_DIR/seaweedfs. Sourced after lib.sh.
+
+SLUICE_S3_PORT="${SLUICE_S3_PORT:-8333}"
+# Clear of Temporal (7233/8233), Postgres (54329) and OpenSearch (9200/9300).
+# Each component also listens for gRPC on its port + 10000 (SeaweedFS's own
+# convention, passed explicitly below so every port we open is named here).
+SLUICE_SEAWEEDFS_MASTER_PORT="${SLUICE_SEAWEEDFS_MASTER_PORT:-9333}"
+SLUICE_SEAWEEDFS_VOLUME_PORT="${SLUICE_SEAWEEDFS_VOLUME_PORT:-8380}"
+SLUICE_SEAWEEDFS_FILER_PORT="${SLUICE_SEAWEEDFS_FILER_PORT:-8888}"
+
+# Pinned. SeaweedFS tags its releases "3.xx" without a "v" and its module path
+# has no /v3, so the Go proxy serves pseudo-versions only; this is the newest
+# one there that builds with Go 1.26 (checked with `go list -m`).
+SEAWEEDFS_MODULE="github.com/seaweedfs/seaweedfs"
+SEAWEEDFS_VERSION="v0.0.0-20261109003541-7506e5f91cd6"
+
+SEAWEEDFS_S3_ACCESS_KEY="sluice"
+SEAWEEDFS_S3_SECRET_KEY="sluice-local-secret"
+SEAWEEDFS_S3_REGION="us-east-1"
+SEAWEEDFS_BUCKET="sluice"
+
+SEAWEEDFS_BIN="$SLUICE_DATA_DIR/bin/weed"
+SEAWEEDFS_BUILD_DIR="$SLUICE_DATA_DIR/build/seaweedfs"
+SEAWEEDFS_DATA="$SLUICE_DATA_DIR/seaweedfs"
+SEAWEEDFS_S3_CONFIG="$SEAWEEDFS_DATA/s3.json"
+SEAWEEDFS_PIDFILE="$STACK_RUN_DIR/seaweedfs.pid"
+SEAWEEDFS_LOG="$STACK_LOG_DIR/seaweedfs.log"
+SEAWEEDFS_S3_URL="http://127.0.0.1:$SLUICE_S3_PORT"
+
+seaweedfs_ports() {
+  local port
+  for port in "$SLUICE_S3_PORT" "$SLUICE_SEAWEEDFS_MASTER_PORT" "$SLUICE_SEAWEEDFS_VOLUME_PORT" "$SLUICE_SEAWEEDFS_FILER_PORT"; do
+    printf '%s\n%s\n' "$port" "$((port + 10000))"
+  done
+}
+
+# The binary's embedded build info names the module version it was built from,
+# so a binary left by an older pin is rebuilt rather than trusted.
+seaweedfs_binary_current() {
+  [[ -x "$SEAWEEDFS_BIN" ]] || return 1
+  # Without Go we cannot read the build info (nor rebuild): use what is there.
+  command -v go >/dev/null 2>&1 || return 0
+  go version -m "$SEAWEEDFS_BIN" 2>/dev/null \
+    | grep -Eq "^[[:space:]]+(mod|dep)[[:space:]]+${SEAWEEDFS_MODULE}[[:space:]]+${SEAWEEDFS_VERSION}([[:space:]]|$)"
+}
+
+seaweedfs_install() {
+  seaweedfs_binary_current && return 0
+  command -v go >/dev/null 2>&1 \
+    || die "seaweedfs: Go is not installed; it is needed once to build weed $SEAWEEDFS_VERSION (install Go 1.26+ and re-run, or put a weed binary at $SEAWEEDFS_BIN)"
+  say "seaweedfs: building weed $SEAWEEDFS_VERSION with Go into $SEAWEEDFS_BIN (several minutes the first time)"
+  mkdir -p "$SEAWEEDFS_BUILD_DIR" "$(dirname "$SEAWEEDFS_BIN")"
+  # `go install weed@version` is refused: SeaweedFS's go.mod has a replace
+  # directive (go-bip39 moved to cosmos/go-bip39). So build it as a dependency
+  # of a throwaway module that repeats that replace.
+  cat >"$SEAWEEDFS_BUILD_DIR/go.mod" <<EOF
+module sluice.local/weedbuild
+
+go 1.26
+
+replace github.com/tyler-smith/go-bip39 => github.com/cosmos/go-bip39 v1.0.0
+EOF
+  rm -f "$SEAWEEDFS_BUILD_DIR/go.sum"
+  # -buildvcs=false: the build dir sits inside the repo's checkout, whose git
+  # state has nothing to do with weed. Build to a temp name, then rename, so an
+  # interrupted build never leaves a half-written binary that looks installed.
+  if ! (cd "$SEAWEEDFS_BUILD_DIR" \
+    && go get "$SEAWEEDFS_MODULE/weed@$SEAWEEDFS_VERSION" \
+    && go build -buildvcs=false -o "$SEAWEEDFS_BIN.partial" "$SEAWEEDFS_MODULE/weed") >>"$STACK_INSTALL_LOG" 2>&1; then
+    rm -f "$SEAWEEDFS_BIN.partial"
+    die "seaweedfs: building weed $SEAWEEDFS_VERSION failed (details in $STACK_INSTALL_LOG)"
+  fi
+  mv -f "$SEAWEEDFS_BIN.partial" "$SEAWEEDFS_BIN"
+  seaweedfs_binary_current || die "seaweedfs: built $SEAWEEDFS_BIN but it does not report $SEAWEEDFS_VERSION"
+}
+
+seaweedfs_running() {
+  pidfile_alive "$SEAWEEDFS_PIDFILE" "$SEAWEEDFS_DATA"
+}
+
+seaweedfs_preflight() {
+  seaweedfs_running && return 0
+  command -v curl >/dev/null 2>&1 || die "seaweedfs: curl is required for its health check (apt-get install curl)"
+  local port
+  for port in $(seaweedfs_ports); do
+    if port_in_use "$port"; then
+      die "port $port is already in use by another process; stop it or set SLUICE_S3_PORT / SLUICE_SEAWEEDFS_{MASTER,VOLUME,FILER}_PORT (each also uses port+10000)"
+    fi
+  done
+}
+
+# Identities with credentials make weed verify every request's signature;
+# without an "anonymous" identity, unsigned requests are refused.
+seaweedfs_write_s3_config() {
+  mkdir -p "$SEAWEEDFS_DATA"
+  cat >"$SEAWEEDFS_S3_CONFIG" <<EOF
+{
+  "identities": [
+    {
+      "name": "sluice",
+      "credentials": [{ "accessKey": "$SEAWEEDFS_S3_ACCESS_KEY", "secretKey": "$SEAWEEDFS_S3_SECRET_KEY" }],
+      "actions": ["Admin", "Read", "List", "Tagging", "Write"]
+    }
+  ]
+}
+EOF
+  chmod 600 "$SEAWEEDFS_S3_CONFIG"
+}
+
+seaweedfs_start() {
+  if seaweedfs_running; then
+    say "seaweedfs: already running (pid $(<"$SEAWEEDFS_PIDFILE"))"
+    return 0
+  fi
+  rm -f "$SEAWEEDFS_PIDFILE"
+  seaweedfs_write_s3_config
+
+  # -master.telemetry=false: it would phone home (and this machine has no
+  # internet). Iceberg/Lance catalog listeners are off: ports we do not need.
+  # 1 GiB volumes (default 30 GiB), up to 100 of them: a dev box's disk.
+  # -volume.preStopSeconds=0: no 10 s drain on stop; there are no other nodes.
+  local args=(server
+    -ip=127.0.0.1 -ip.bind=127.0.0.1
+    -dir="$SEAWEEDFS_DATA"
+    -master.port="$SLUICE_SEAWEEDFS_MASTER_PORT" -master.port.grpc="$((SLUICE_SEAWEEDFS_MASTER_PORT + 10000))"
+    -master.telemetry=false -master.volumeSizeLimitMB=1024
+    -volume.port="$SLUICE_SEAWEEDFS_VOLUME_PORT" -volume.port.grpc="$((SLUICE_SEAWEEDFS_VOLUME_PORT + 10000))"
+    -volume.max=100 -volume.preStopSeconds=0
+    -filer -filer.port="$SLUICE_SEAWEEDFS_FILER_PORT" -filer.port.grpc="$((SLUICE_SEAWEEDFS_FILER_PORT + 10000))"
+    -s3 -s3.port="$SLUICE_S3_PORT" -s3.port.grpc="$((SLUICE_S3_PORT + 10000))"
+    -s3.port.iceberg=0 -s3.port.lance=0
+    -s3.config="$SEAWEEDFS_S3_CONFIG")
+
+  say "seaweedfs: starting S3 on $SEAWEEDFS_S3_URL"
+  printf '\n==== %s stack.sh: %s %s\n' "$(date -u +%FT%TZ)" "$SEAWEEDFS_BIN" "${args[*]}" >>"$SEAWEEDFS_LOG"
+  # Same launch as temporal.sh: detached from this script's session, the pid
+  # file names weed itself, and fd 9 (the stack lock) is not inherited.
+  # shellcheck disable=SC2016 # $$ and $1 are for the inner bash
+  setsid nohup bash -c 'echo "$$" >"$1"; shift; exec "$@"' seaweedfs-start \
+    "$SEAWEEDFS_PIDFILE" "$SEAWEEDFS_BIN" "${args[@]}" \
+    >>"$SEAWEEDFS_LOG" 2>&1 </dev/null 9>&- &
+  wait_until test -s "$SEAWEEDFS_PIDFILE" || die "seaweedfs: failed to launch (see $SEAWEEDFS_LOG)"
+}
+
+# Signed request (SigV4 by curl) against the bucket; prints the HTTP status.
+seaweedfs_s3_request() {
+  local method="$1"
+  curl -s -o /dev/null -w '%{http_code}' -m 10 -X "$method" \
+    --aws-sigv4 "aws:amz:$SEAWEEDFS_S3_REGION:s3" \
+    --user "$SEAWEEDFS_S3_ACCESS_KEY:$SEAWEEDFS_S3_SECRET_KEY" \
+    -H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' \
+    "$SEAWEEDFS_S3_URL/$SEAWEEDFS_BUCKET/" 2>/dev/null || true
+}
+
+# The S3 gateway answers its probe only once it is serving; the filer and
+# volume server behind it come up in the same process.
+seaweedfs_serving() {
+  [[ "$(curl -s -o /dev/null -w '%{http_code}' -m 5 "$SEAWEEDFS_S3_URL/status" 2>/dev/null)" == 200 ]]
+}
+
+seaweedfs_up_or_dead() {
+  seaweedfs_running || return 0
+  seaweedfs_serving
+}
+
+seaweedfs_bucket_exists() {
+  [[ "$(seaweedfs_s3_request HEAD)" == 200 ]]
+}
+
+SEAWEEDFS_LAST_STATUS=""
+seaweedfs_create_bucket() {
+  SEAWEEDFS_LAST_STATUS="$(seaweedfs_s3_request PUT)"
+  # 409: it exists already (another `start`, or the app's ensureBucket, won the race).
+  [[ "$SEAWEEDFS_LAST_STATUS" == 200 || "$SEAWEEDFS_LAST_STATUS" == 409 ]]
+}
+
+seaweedfs_health() {
+  wait_until seaweedfs_up_or_dead || true
+  seaweedfs_running || die "seaweedfs: weed exited during startup (see $SEAWEEDFS_LOG)"
+  seaweedfs_serving || die "seaweedfs: S3 not answering on $SEAWEEDFS_S3_URL after ${STACK_TIMEOUT}s (see $SEAWEEDFS_LOG)"
+  # Creating the bucket here, with a signed request like the app's, also proves
+  # the credentials work. Retried: the filer may still be joining the master.
+  if ! seaweedfs_bucket_exists; then
+    say "seaweedfs: creating bucket $SEAWEEDFS_BUCKET"
+    wait_until seaweedfs_create_bucket \
+      || die "seaweedfs: cannot create bucket $SEAWEEDFS_BUCKET (last HTTP status $SEAWEEDFS_LAST_STATUS; see $SEAWEEDFS_LOG)"
+  fi
+  wait_until seaweedfs_bucket_exists \
+    || die "seaweedfs: bucket $SEAWEEDFS_BUCKET not reachable with the configured credentials (see $SEAWEEDFS_LOG)"
+}
+
+seaweedfs_stop() {
+  if ! seaweedfs_running; then
+    rm -f "$SEAWEEDFS_PIDFILE"
+    say "seaweedfs: not running"
+    return 0
+  fi
+  local pid
+  pid="$(<"$SEAWEEDFS_PIDFILE")"
+  kill -TERM "$pid" 2>/dev/null || true
+  if ! STACK_TIMEOUT=30 wait_until pid_gone "$pid"; then
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$SEAWEEDFS_PIDFILE"
+  say "seaweedfs: stopped"
+}
+
+seaweedfs_status() {
+  if seaweedfs_running && seaweedfs_serving; then
+    say "seaweedfs: up (pid $(<"$SEAWEEDFS_PIDFILE"), S3 $SEAWEEDFS_S3_URL, bucket $SEAWEEDFS_BUCKET, data $SEAWEEDFS_DATA)"
+  elif seaweedfs_running; then
+    say "seaweedfs: down (pid $(<"$SEAWEEDFS_PIDFILE") alive but S3 not answering on $SEAWEEDFS_S3_URL)"
+    return 1
+  else
+    say "seaweedfs: down"
+    return 1
+  fi
+}
+
+seaweedfs_env() {
+  printf 'export S3_ENDPOINT=%q\n' "$SEAWEEDFS_S3_URL"
+  printf 'export S3_ACCESS_KEY_ID=%q\n' "$SEAWEEDFS_S3_ACCESS_KEY"
+  printf 'export S3_SECRET_ACCESS_KEY=%q\n' "$SEAWEEDFS_S3_SECRET_KEY"
+  printf 'export S3_BUCKET=%q\n' "$SEAWEEDFS_BUCKET"
+  printf 'export S3_REGION=%q\n' "$SEAWEEDFS_S3_REGION"
+}
+
+seaweedfs_logs() {
+  printf '%s\n' "$SEAWEEDFS_LOG"
+}
+
+seaweedfs_ready_message() {
+  say "SeaweedFS S3: $SEAWEEDFS_S3_URL (bucket $SEAWEEDFS_BUCKET, key $SEAWEEDFS_S3_ACCESS_KEY)"
+}
