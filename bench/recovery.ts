@@ -5,15 +5,14 @@ import { randomUUID } from 'node:crypto';
 import { retryDocument } from '../client/documentAdmin';
 import { connectClient } from '../client/ingestClient';
 import { loadConfig } from '../config/config';
-import { permanentError } from '../contracts/sluiceError';
 import { STAGES, type Stage } from '../contracts/stages';
 import { countChunks } from '../db/repositories/chunks';
 import { migrateToLatest } from '../db/migrate';
-import type { Embedder } from '../embedders/embedder';
 import { createAdapters } from '../worker/adapters';
 import { createSluiceWorker } from '../worker/createWorker';
 import { killHard, spawnWorker } from '../test/support/childWorker';
 import { injectStageFaults } from '../test/support/faultInjection';
+import { flakyEmbedders, type FlakyProviderState } from '../test/support/flakyEmbedder';
 import { eventually, ingestBuffer, sectionedMarkdown, waitForTask, waitTerminal } from '../test/support/ingestHelpers';
 import { installQuietRuntime } from '../test/support/quietRuntime';
 import type { TestWorker } from '../test/support/testWorker';
@@ -35,22 +34,10 @@ function baseConfig(extra: Record<string, string> = {}) {
   });
 }
 
-async function inProcessWorker(config: ReturnType<typeof loadConfig>, failAfter: { texts: number | null }, failOnce: Map<string, Stage>, executions: Map<string, number>, embedded: string[]): Promise<TestWorker & { stop(): Promise<void> }> {
+async function inProcessWorker(config: ReturnType<typeof loadConfig>, provider: FlakyProviderState, failOnce: Map<string, Stage>, executions: Map<string, number>): Promise<TestWorker & { stop(): Promise<void> }> {
   const base = createAdapters(config);
   await migrateToLatest(base.db);
-  const flaky: Embedder = {
-    model: base.embedder.model,
-    dimension: base.embedder.dimension,
-    async embed(texts) {
-      if (failAfter.texts !== null && embedded.length >= failAfter.texts) {
-        failAfter.texts = null;
-        throw permanentError('VECTORIZING_FAILED', 'provider went away (injected)');
-      }
-      embedded.push(...texts);
-      return base.embedder.embed(texts);
-    },
-  };
-  const adapters = { ...base, embedder: flaky };
+  const adapters = { ...base, embedders: flakyEmbedders(base.embedders, provider) };
   const running = await createSluiceWorker(config, adapters, { wrapActivities: injectStageFaults(failOnce, executions) });
   const done = running.worker.run();
   return {
@@ -71,15 +58,15 @@ async function inProcessWorker(config: ReturnType<typeof loadConfig>, failAfter:
 
 async function partialAndSkips() {
   const config = baseConfig({ SLUICE_EMBED_BATCH_SIZE: '10' });
-  const failAfter = { texts: null as number | null };
+  const provider: FlakyProviderState = { failAfter: null, embedded: [] };
+  const embedded = provider.embedded;
   const failOnce = new Map<string, Stage>();
   const executions = new Map<string, number>();
-  const embedded: string[] = [];
-  const tw = await inProcessWorker(config, failAfter, failOnce, executions, embedded);
+  const tw = await inProcessWorker(config, provider, failOnce, executions);
   const scope = { userId: 'bench', datasetId: `bench-${Date.now()}` };
   const admin = { client: tw.client, db: tw.adapters.db, config };
   try {
-    failAfter.texts = Math.floor(PARTIAL_CHUNKS * 0.8);
+    provider.failAfter = Math.floor(PARTIAL_CHUNKS * 0.8);
     const a = await ingestBuffer(tw, sectionedMarkdown(PARTIAL_CHUNKS, 'bench-partial'), 'partial.md', scope);
     await waitTerminal(tw.client, a.documentId);
     const remaining = PARTIAL_CHUNKS - (await countChunks(tw.adapters.db, a.documentId)).dense;

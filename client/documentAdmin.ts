@@ -4,13 +4,14 @@ import {
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   type Client,
+  type WorkflowHandle,
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Kysely } from 'kysely';
 import type { SluiceConfig } from '../config/config';
 import { deleteWorkflowId, DELETE_WORKFLOW_TYPE, type DeleteResult } from '../contracts/deletion';
 import { ingestWorkflowId, INGEST_WORKFLOW_TYPE } from '../contracts/ingest';
-import { requestRetryUpdate, retrySignal } from '../contracts/ingestApi';
+import { requestRetryUpdate } from '../contracts/ingestApi';
 import type { Database } from '../db/database';
 import { findDocument } from '../db/repositories/documents';
 import { findPipeline } from '../db/repositories/pipelines';
@@ -33,10 +34,14 @@ interface AdminDeps {
 
 /**
  * Retries a failed document. An open run that waits for retry gets the `requestRetry` update,
- * whose validator answers at once; a run that has already closed is restarted with
- * signal-with-start as a take-over of the failed task.
+ * whose validator answers at once; when the run has already closed, a new run is started as a
+ * take-over of the failed task — with a start that fails if any run is open, rather than
+ * signal-with-start, so that of many concurrent retries exactly one is told it was accepted.
  */
-export async function retryDocument(deps: AdminDeps, documentId: string): Promise<{ taskId: string; via: 'update' | 'signal-with-start' }> {
+export async function retryDocument(
+  deps: AdminDeps,
+  documentId: string,
+): Promise<{ taskId: string; via: 'update' | 'start' }> {
   const doc = await findDocument(deps.db, documentId);
   if (!doc) throw refuse(`document ${documentId} does not exist`);
   if (doc.lifecycle === 'DELETING') throw refuse(`document ${documentId} is being deleted`);
@@ -44,34 +49,45 @@ export async function retryDocument(deps: AdminDeps, documentId: string): Promis
   if (!pipeline) throw refuse(`document ${documentId} has no task to retry`);
 
   const handle = deps.client.workflow.getHandle<typeof ingestDocument>(ingestWorkflowId(documentId));
-  const open = await handle.describe().then(
-    (d) => d.status.name === 'RUNNING',
-    (error: unknown) => {
-      if (error instanceof WorkflowNotFoundError) return false;
-      throw error;
-    },
-  );
-  if (open) {
+  // Each turn either gets an answer or learns the run changed state under it (closed, or
+  // continued-as-new for someone else's retry); three turns cover any such interleaving.
+  for (let turn = 0; turn < 3; turn++) {
+    if (await isRunning(handle)) {
+      try {
+        const accepted = await handle.executeUpdate(requestRetryUpdate);
+        return { taskId: accepted.taskId, via: 'update' };
+      } catch (error) {
+        if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) throw new RetryRefusedError(error.cause.message);
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+        continue;
+      }
+    }
+    // With no open run, a PENDING/PROCESSING task was interrupted: the take-over converges it.
+    const latest = (await findPipeline(deps.db, pipeline.task_id)) ?? pipeline;
+    if (latest.pipeline_status === 'SUCCESS') throw refuse(`task ${pipeline.task_id} succeeded; there is nothing to retry`);
+    if (latest.superseded_by_task_id) throw refuse(`task ${pipeline.task_id} was already taken over`);
+    const taskId = randomUUID();
     try {
-      const accepted = await handle.executeUpdate(requestRetryUpdate);
-      return { taskId: accepted.taskId, via: 'update' };
+      await deps.client.workflow.start<typeof ingestDocument>(INGEST_WORKFLOW_TYPE, {
+        workflowId: ingestWorkflowId(documentId),
+        taskQueue: deps.config.temporal.taskQueue,
+        args: [{ documentId, userId: doc.user_id, datasetId: doc.dataset_id, taskId, retryOfTaskId: pipeline.task_id, retryWait: deps.config.retryWait }],
+      });
+      return { taskId, via: 'start' };
     } catch (error) {
-      if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) throw new RetryRefusedError(error.cause.message);
-      throw error;
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     }
   }
-  // With no open run, a PENDING/PROCESSING task was interrupted: the take-over converges it.
-  if (pipeline.pipeline_status === 'SUCCESS') throw refuse(`task ${pipeline.task_id} succeeded; there is nothing to retry`);
-  if (pipeline.superseded_by_task_id) throw refuse(`task ${pipeline.task_id} was already taken over`);
-  const taskId = randomUUID();
-  await deps.client.workflow.signalWithStart<typeof ingestDocument, []>(INGEST_WORKFLOW_TYPE, {
-    workflowId: ingestWorkflowId(documentId),
-    taskQueue: deps.config.temporal.taskQueue,
-    args: [{ documentId, userId: doc.user_id, datasetId: doc.dataset_id, taskId, retryOfTaskId: pipeline.task_id, retryWait: deps.config.retryWait }],
-    signal: retrySignal,
-    signalArgs: [],
-  });
-  return { taskId, via: 'signal-with-start' };
+  throw refuse(`a retry of task ${pipeline.task_id} was already accepted`);
+}
+
+async function isRunning(handle: WorkflowHandle): Promise<boolean> {
+  try {
+    return (await handle.describe()).status.name === 'RUNNING';
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return false;
+    throw error;
+  }
 }
 
 /** Starts (or joins) the durable deletion of a document; resolves when it has finished. */

@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseEncryptionKey } from '../embedders/secretBox';
+import { resolveStores, storesEnvSchema, type StoresConfig } from './storesConfig';
 
 const repoRoot = path.resolve(__dirname, '..');
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
 
-const envSchema = z.object({
+const baseEnvSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   SLUICE_TASK_QUEUE: z.string().min(1).default('sluice-ingest'),
@@ -39,6 +41,8 @@ function durationMs(value: string): number {
   return Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS];
 }
 
+const envSchema = baseEnvSchema.extend(storesEnvSchema.shape);
+
 export type EnvInput = Record<string, string | undefined>;
 
 export interface SluiceConfig {
@@ -60,6 +64,8 @@ export interface SluiceConfig {
   sweepEveryMs: number | null;
   defaultUserId: string;
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  /** Adapter per port and their settings. Holds secrets: never log the config. */
+  stores: StoresConfig;
 }
 
 export class ConfigError extends Error {
@@ -81,12 +87,20 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
     throw new ConfigError(`invalid configuration — ${problems.join('; ')}`);
   }
   const e = parsed.data;
+  const problems: string[] = [];
   if (e.SLUICE_CHUNK_OVERLAP_TOKENS * 2 > e.SLUICE_CHUNK_MAX_TOKENS) {
-    throw new ConfigError('invalid configuration — SLUICE_CHUNK_OVERLAP_TOKENS must be at most half of SLUICE_CHUNK_MAX_TOKENS');
+    problems.push('SLUICE_CHUNK_OVERLAP_TOKENS: must be at most half of SLUICE_CHUNK_MAX_TOKENS');
   }
-  if (e.SLUICE_WEBHOOK_URL && !e.SLUICE_WEBHOOK_SECRET) {
-    throw new ConfigError('invalid configuration — SLUICE_WEBHOOK_SECRET is required when SLUICE_WEBHOOK_URL is set');
+  if (e.SLUICE_WEBHOOK_URL && !e.SLUICE_WEBHOOK_SECRET) problems.push('SLUICE_WEBHOOK_SECRET: required when SLUICE_WEBHOOK_URL is set');
+  const stores = resolveStores(e, problems);
+  if (stores.embedder.kind === 'user-config' && stores.embedder.secretKey) {
+    try {
+      parseEncryptionKey(stores.embedder.secretKey);
+    } catch (error) {
+      problems.push(`SLUICE_SECRET_KEY: ${error instanceof Error ? error.message : 'invalid'}`);
+    }
   }
+  if (problems.length > 0) throw new ConfigError(`invalid configuration — ${problems.join('; ')}`);
   return deepFreeze({
     temporal: {
       address: e.TEMPORAL_ADDRESS,
@@ -107,5 +121,6 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
     sweepEveryMs: e.SLUICE_SWEEP_EVERY === 'off' ? null : durationMs(e.SLUICE_SWEEP_EVERY),
     defaultUserId: e.SLUICE_USER_ID,
     logLevel: e.SLUICE_LOG_LEVEL,
+    stores,
   });
 }

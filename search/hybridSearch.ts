@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database';
-import type { Embedder } from '../embedders/embedder';
+import type { EmbedderResolver } from '../embedders/embedderResolver';
 import { sparseQueryFromTokens } from '../sparse/sparseVector';
 import type { KeywordIndex, TenantScope, VectorStore } from '../stores/ports';
 import { tokenize } from '../tokenizer/tokenize';
@@ -24,13 +24,14 @@ const CANDIDATES_PER_RETRIEVER = 50;
  * user and dataset, and the final join drops chunks of documents that are being deleted.
  */
 export async function hybridSearch(
-  deps: { db: Kysely<Database>; vectors: VectorStore; keywords: KeywordIndex; embedder: Embedder },
+  deps: { db: Kysely<Database>; vectors: VectorStore; keywords: KeywordIndex; embedders: EmbedderResolver },
   scope: TenantScope,
   query: string,
   limit = 10,
 ): Promise<SearchResult[]> {
   const tokens = tokenize(query);
-  const [queryVector] = await deps.embedder.embed([query]);
+  // The query is embedded by the same user's model that embedded the chunks.
+  const [queryVector] = await (await deps.embedders.forUser(scope.userId)).embed([query]);
   const [dense, sparse, keyword] = await Promise.all([
     queryVector ? deps.vectors.searchDense(scope, queryVector, CANDIDATES_PER_RETRIEVER) : Promise.resolve([]),
     deps.vectors.searchSparse(scope, sparseQueryFromTokens(tokens), CANDIDATES_PER_RETRIEVER),

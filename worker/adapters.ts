@@ -2,12 +2,17 @@ import type { Kysely } from 'kysely';
 import type { SluiceConfig } from '../config/config';
 import { createDb } from '../db/connection';
 import type { Database } from '../db/database';
-import type { Embedder } from '../embedders/embedder';
+import { singleEmbedderResolver, type EmbedderResolver } from '../embedders/embedderResolver';
 import { createLocalHashEmbedder } from '../embedders/localHashEmbedder';
+import { parseEncryptionKey } from '../embedders/secretBox';
+import { createUserEmbedderResolver } from '../embedders/userEmbedderResolver';
 import { createLocalObjectStore } from '../stores/localObjectStore';
+import { createOpenSearchKeywordIndex } from '../stores/openSearchKeywordIndex';
 import { createPostgresKeywordIndex } from '../stores/postgresKeywordIndex';
 import { createPostgresVectorStore } from '../stores/postgresVectorStore';
 import type { KeywordIndex, ObjectStore, VectorStore } from '../stores/ports';
+import { createQdrantVectorStore } from '../stores/qdrantVectorStore';
+import { createS3ObjectStore } from '../stores/s3ObjectStore';
 
 /** The store adapters chosen by config; shared by the worker, the CLI and the API. */
 export interface Adapters {
@@ -15,18 +20,54 @@ export interface Adapters {
   objects: ObjectStore;
   vectors: VectorStore;
   keywords: KeywordIndex;
-  embedder: Embedder;
+  embedders: EmbedderResolver;
   close(): Promise<void>;
+}
+
+function objectStoreFor(config: Readonly<SluiceConfig>): ObjectStore {
+  const c = config.stores.objectStore;
+  if (c.kind === 'local') return createLocalObjectStore(config.objectsDir);
+  return createS3ObjectStore({
+    endpoint: c.endpoint,
+    region: c.region,
+    bucket: c.bucket,
+    accessKeyId: c.accessKeyId,
+    secretAccessKey: c.secretAccessKey,
+    forcePathStyle: c.forcePathStyle,
+  });
+}
+
+function vectorStoreFor(config: Readonly<SluiceConfig>, db: Kysely<Database>): VectorStore {
+  const c = config.stores.vectorStore;
+  if (c.kind === 'postgres') return createPostgresVectorStore(db);
+  return createQdrantVectorStore({ url: c.url, apiKey: c.apiKey, collection: c.collection, dimension: config.embedding.dimension });
+}
+
+function keywordIndexFor(config: Readonly<SluiceConfig>, db: Kysely<Database>): KeywordIndex & { close?: () => Promise<void> } {
+  const c = config.stores.keywordIndex;
+  if (c.kind === 'postgres') return createPostgresKeywordIndex(db);
+  return createOpenSearchKeywordIndex({ node: c.url, index: c.index, username: c.username, password: c.password });
+}
+
+function embeddersFor(config: Readonly<SluiceConfig>, db: Kysely<Database>): EmbedderResolver {
+  const c = config.stores.embedder;
+  const local = createLocalHashEmbedder({ dimension: config.embedding.dimension });
+  if (c.kind === 'local') return singleEmbedderResolver(local);
+  return createUserEmbedderResolver({ db, encryptionKey: parseEncryptionKey(c.secretKey), fallback: null });
 }
 
 export function createAdapters(config: Readonly<SluiceConfig>): Adapters {
   const db = createDb(config.database.url, config.database.poolSize);
+  const keywords = keywordIndexFor(config, db);
   return {
     db,
-    objects: createLocalObjectStore(config.objectsDir),
-    vectors: createPostgresVectorStore(db),
-    keywords: createPostgresKeywordIndex(db),
-    embedder: createLocalHashEmbedder({ dimension: config.embedding.dimension }),
-    close: () => db.destroy(),
+    objects: objectStoreFor(config),
+    vectors: vectorStoreFor(config, db),
+    keywords,
+    embedders: embeddersFor(config, db),
+    async close() {
+      await keywords.close?.();
+      await db.destroy();
+    },
   };
 }

@@ -3,7 +3,6 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createStageActivities, type ActivityDeps, type IngestionRuns } from '../activities';
 import type { SluiceConfig } from '../config/config';
-import { singleEmbedderResolver } from '../embedders/embedderResolver';
 import { createLogNotifier } from '../stores/notifier';
 import { createWebhookNotifier } from '../stores/webhookNotifier';
 import type { Adapters } from './adapters';
@@ -15,7 +14,7 @@ export function activityDepsFrom(config: Readonly<SluiceConfig>, adapters: Adapt
     objects: adapters.objects,
     vectors: adapters.vectors,
     keywords: adapters.keywords,
-    embedders: singleEmbedderResolver(adapters.embedder),
+    embedders: adapters.embedders,
     notifier: config.webhook
       ? createWebhookNotifier(config.webhook)
       : createLogNotifier((message, attrs) => log.info(message, attrs)),

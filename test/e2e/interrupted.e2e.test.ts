@@ -43,7 +43,7 @@ it('the stuck-task sweep converges a task whose run was terminated to FAILED / I
 it('a retry of a terminated run converges the old task and takes it over from VECTORIZING', async () => {
   const { documentId, taskId } = await terminatedMidway('retried');
   const { taskId: newTaskId, via } = await retryDocument({ client: tw.client, db: tw.adapters.db, config: tw.config }, documentId);
-  expect(via).toBe('signal-with-start');
+  expect(via).toBe('start');
   expect((await waitForTask(tw.client, documentId, newTaskId)).status).toBe('SUCCESS');
   expect(await getPipeline(tw.adapters.db, taskId)).toMatchObject({ failure_code: 'INTERRUPTED_TASK', superseded_by_task_id: newTaskId });
   const fresh = await getPipeline(tw.adapters.db, newTaskId);

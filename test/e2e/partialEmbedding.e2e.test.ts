@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { retryDocument } from '../../client/documentAdmin';
-import { permanentError } from '../../contracts/sluiceError';
 import { countChunks } from '../../db/repositories/chunks';
-import type { Embedder } from '../../embedders/embedder';
 import { createAdapters } from '../../worker/adapters';
+import { flakyEmbedders, type FlakyProviderState } from '../support/flakyEmbedder';
 import { ingestBuffer, sectionedMarkdown, waitForTask, waitTerminal } from '../support/ingestHelpers';
 import { testConfig } from '../support/testConfig';
 import { startTestWorker, type TestWorker } from '../support/testWorker';
@@ -12,24 +11,8 @@ const CHUNKS = 50;
 const BATCH = 5;
 const scope = { userId: `user-${randomUUID()}`, datasetId: 'partial' };
 
-/** Every text the provider was asked to embed, in order; the provider dies once `failAfter` is reached. */
-const embedded: string[] = [];
-let failAfter: number | null = null;
-
-function flakyProvider(real: Embedder): Embedder {
-  return {
-    model: real.model,
-    dimension: real.dimension,
-    async embed(texts) {
-      if (failAfter !== null && embedded.length >= failAfter) {
-        failAfter = null;
-        throw permanentError('VECTORIZING_FAILED', 'provider went away (injected)');
-      }
-      embedded.push(...texts);
-      return real.embed(texts);
-    },
-  };
-}
+const provider: FlakyProviderState = { failAfter: null, embedded: [] };
+const embedded = provider.embedded;
 
 let tw: TestWorker;
 beforeAll(async () => {
@@ -37,14 +20,14 @@ beforeAll(async () => {
     config: testConfig({ SLUICE_EMBED_BATCH_SIZE: String(BATCH) }),
     adapters: (config) => {
       const base = createAdapters(config);
-      return { ...base, embedder: flakyProvider(base.embedder) };
+      return { ...base, embedders: flakyEmbedders(base.embedders, provider) };
     },
   });
 });
 afterAll(() => tw.shutdown());
 
 it('the embedder fails after 80 % of the chunks; the retry embeds exactly the remaining 20 %', async () => {
-  failAfter = CHUNKS * 0.8;
+  provider.failAfter = CHUNKS * 0.8;
   const { documentId } = await ingestBuffer(tw, sectionedMarkdown(CHUNKS, 'partial'), 'doc.md', scope);
   const failed = await waitTerminal(tw.client, documentId);
   expect(failed).toMatchObject({ status: 'FAILED', failureCode: 'VECTORIZING_FAILED' });
