@@ -3,7 +3,7 @@ import type { IngestInput, PrepareResult } from '../contracts/ingest';
 import { permanentError } from '../contracts/sluiceError';
 import { STAGES, type Stage } from '../contracts/stages';
 import type { Database } from '../db/database';
-import { countChunks } from '../db/repositories/chunks';
+import { countChunks, resetChunkStatus } from '../db/repositories/chunks';
 import { lockDocument, setLastTask } from '../db/repositories/documents';
 import { findPipeline, insertPipeline, markTaskFailedIn, stageStatusesOf, supersedePipeline } from '../db/repositories/pipelines';
 import { stageColumns } from '../db/repositories/stageColumns';
@@ -43,7 +43,8 @@ async function prepareIn(trx: Transaction<Database>, input: PrepareInput): Promi
   const existing = await findTask(trx, input.taskId);
   if (existing) return answerExistingTask(trx, input, existing.owner_run_chain);
 
-  if (input.retryOfTaskId) return takeOver(trx, input, input.retryOfTaskId, doc.last_task_id);
+  if (input.retryOfTaskId) return takeOver(trx, input, { oldTaskId: input.retryOfTaskId, kind: 'retry' }, doc.last_task_id);
+  if (input.reembedOfTaskId) return takeOver(trx, input, { oldTaskId: input.reembedOfTaskId, kind: 'reembed' }, doc.last_task_id);
 
   if (doc.last_task_id) await interruptIfOrphaned(trx, doc.last_task_id);
   await insertTask(trx, { taskId: input.taskId, documentId: input.documentId, ownerRunChain: input.ownerRunChain });
@@ -76,26 +77,41 @@ async function interruptIfOrphaned(trx: Transaction<Database>, taskId: string): 
   }
 }
 
+/** What is taken over: a failed task (retry), or a succeeded one whose vectors must be redone. */
+interface TakeOver {
+  oldTaskId: string;
+  kind: 'retry' | 'reembed';
+}
+
+// A re-embedding keeps the parse, the chunks and the keyword entries; only vectors are redone.
+const KEPT_BY_REEMBED: readonly Stage[] = ['CLEANING', 'CHUNKING', 'PRETOKENIZE', 'KEYWORD_INDEXING'];
+
 async function takeOver(
   trx: Transaction<Database>,
   input: PrepareInput,
-  oldTaskId: string,
+  takeover: TakeOver,
   lastTaskId: string | null,
 ): Promise<PrepareResult> {
   const refuse = refuseRetry;
+  const { oldTaskId } = takeover;
   if (lastTaskId !== oldTaskId) throw refuse(`task ${oldTaskId} is not the document's latest task`);
   const old = await findPipeline(trx, oldTaskId);
   if (!old || old.document_id !== input.documentId) throw refuse(`task ${oldTaskId} does not belong to document ${input.documentId}`);
-  if (old.pipeline_status === 'PENDING' || old.pipeline_status === 'PROCESSING') {
+  if (takeover.kind === 'retry' && (old.pipeline_status === 'PENDING' || old.pipeline_status === 'PROCESSING')) {
     // This run holds the document's workflow id, so the run that left the task unfinished is gone.
     await markTaskFailedIn(trx, oldTaskId, { stage: null, code: 'INTERRUPTED_TASK', message: 'the run that owned this task ended without finishing it' });
-    return takeOver(trx, input, oldTaskId, lastTaskId);
+    return takeOver(trx, input, takeover, lastTaskId);
   }
-  if (old.pipeline_status !== 'FAILED') throw refuse(`task ${oldTaskId} is ${old.pipeline_status}, not FAILED`);
-  if (!(await supersedePipeline(trx, oldTaskId, input.taskId))) throw refuse(`task ${oldTaskId} was already taken over`);
+  const expected = takeover.kind === 'retry' ? 'FAILED' : 'SUCCESS';
+  if (old.pipeline_status !== expected) throw refuse(`task ${oldTaskId} is ${old.pipeline_status}, not ${expected}`);
+  if (!(await supersedePipeline(trx, oldTaskId, input.taskId, expected))) throw refuse(`task ${oldTaskId} was already taken over`);
 
   const oldStatuses = stageStatusesOf(old);
-  const inherited = STAGES.filter((s) => oldStatuses[s] === 'SUCCESS');
+  const inherited = STAGES.filter((s) => oldStatuses[s] === 'SUCCESS' && (takeover.kind === 'retry' || KEPT_BY_REEMBED.includes(s)));
+  if (takeover.kind === 'reembed') {
+    await resetChunkStatus(trx, input.documentId, 'dense_status');
+    await resetChunkStatus(trx, input.documentId, 'sparse_status');
+  }
   const durations: Partial<Record<Stage, number | null>> = {};
   for (const stage of inherited) durations[stage] = old[stageColumns(stage).ms];
   const oldTask = await getTask(trx, oldTaskId);

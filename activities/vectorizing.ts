@@ -1,6 +1,6 @@
 import type { StageInput, StageResult } from '../contracts/ingest';
 import { permanentError, SluiceError, transientError } from '../contracts/sluiceError';
-import { listPendingChunks, setChunkStatus } from '../db/repositories/chunks';
+import { listPendingChunks, markDenseEmbedded } from '../db/repositories/chunks';
 import type { ActivityDeps } from './deps';
 import { reportProgress, resumePoint } from './heartbeat';
 import { runStage } from './stageTemplate';
@@ -36,7 +36,7 @@ export function createVectorizingActivity(deps: ActivityDeps) {
         }
         const records = batch.map((c, i) => ({ chunkId: c.chunk_id, documentId: input.documentId, vector: vectors[i] as number[] }));
         await deps.vectors.upsertDense(scope, { model: embedder.model, dimension: embedder.dimension }, records);
-        await setChunkStatus(deps.db, records.map((r) => r.chunkId), 'dense_status', 'SUCCESS');
+        await markDenseEmbedded(deps.db, records.map((r) => r.chunkId), { model: embedder.model, dimension: embedder.dimension });
         embeddedNow += batch.length;
         progress.lastChunkIndex = (batch[batch.length - 1] as { chunk_index: number }).chunk_index;
         progress.done += batch.length;

@@ -11,6 +11,8 @@ import { formatHits } from './commands/formatHits';
 import { ingestFiles } from './commands/ingestFiles';
 import { deleteDocument, listFailedDocuments, retryDocument, RetryRefusedError } from './documentAdmin';
 import { connectClient } from './ingestClient';
+import { reembedDataset } from './reembed';
+import { waitForDocuments } from './waitForDocuments';
 import { startLocalStack } from './stack';
 
 const config = loadConfig();
@@ -19,6 +21,7 @@ async function withAdapters<T>(run: (adapters: Adapters) => Promise<T>): Promise
   const adapters = createAdapters(config);
   try {
     await migrateToLatest(adapters.db);
+    await adapters.ensureReady();
     return await run(adapters);
   } finally {
     await adapters.close();
@@ -132,6 +135,26 @@ program
     } finally {
       await client.connection.close();
     }
+  });
+
+program
+  .command('reembed')
+  .requiredOption('-d, --dataset <name>', 'dataset whose vectors to bring to the current model')
+  .option('-u, --user <id>', 'user the dataset belongs to', config.defaultUserId)
+  .description("re-run VECTORIZING and SPARSE_VECTORIZING for documents embedded by another model")
+  .action(async (opts: { dataset: string; user: string }) => {
+    await withAdapters(async (adapters) => {
+      const client = await connectClient(config);
+      try {
+        const report = await reembedDataset({ client, db: adapters.db, config, embedders: adapters.embedders }, { userId: opts.user, datasetId: opts.dataset });
+        console.log(`current model ${report.model} (${report.dimension} dimensions): ${report.started.length} documents re-embedding`);
+        for (const s of report.skipped) console.log(`skipped ${s.documentId}: ${s.reason}`);
+        const outcome = await waitForDocuments(client, report.started.map((s) => ({ documentId: s.documentId, label: s.documentId })));
+        if ([...outcome.values()].some((p) => p.status !== 'SUCCESS')) process.exitCode = 1;
+      } finally {
+        await client.connection.close();
+      }
+    });
   });
 
 program

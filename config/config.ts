@@ -32,6 +32,19 @@ const baseEnvSchema = z.object({
   SLUICE_SWEEP_EVERY: z.union([z.literal('off'), z.string().regex(durationPattern, "must be 'off' or look like 5m")]).default('5m'),
   SLUICE_USER_ID: z.string().min(1).default('local'),
   SLUICE_LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
+  SLUICE_API_HOST: z.string().min(1).default('127.0.0.1'),
+  SLUICE_API_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  SLUICE_API_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(64 * 1024),
+  SLUICE_API_MAX_HEADER_BYTES: z.coerce.number().int().min(1024).max(256 * 1024).default(16 * 1024),
+  SLUICE_API_BATCH_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(20),
+  SLUICE_API_SSE_POLL: z.string().regex(durationPattern, 'must look like 500ms or 2s').default('500ms'),
+  SLUICE_USER_QUOTA_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024 * 1024),
+  SLUICE_USER_QUOTA_DOCUMENTS: z.coerce.number().int().positive().default(10_000),
+  SLUICE_WORKER_METRICS_BIND: z
+    .string()
+    .regex(/^[^\s:]+:\d{1,5}$/, 'must look like 127.0.0.1:9464')
+    .optional(),
+  SLUICE_WORKER_METRICS_URL: z.url().optional(),
 });
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -66,6 +79,26 @@ export interface SluiceConfig {
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /** Adapter per port and their settings. Holds secrets: never log the config. */
   stores: StoresConfig;
+  /** The HTTP API (client/http): where it listens and what it accepts. Uploads are capped by `maxFileBytes`. */
+  api: {
+    host: string;
+    port: number;
+    /** Largest non-upload request body (JSON). */
+    bodyLimitBytes: number;
+    /** Largest request header block; beyond it Node answers 431. */
+    maxHeaderBytes: number;
+    batchMaxFiles: number;
+    /** How often an SSE stream polls the workflow's `progress` query. */
+    ssePollMs: number;
+  };
+  /** Per-user limits on what the API accepts: stored bytes and documents (ACTIVE ones). */
+  quota: { maxBytes: number; maxDocuments: number };
+  metrics: {
+    /** The worker's Temporal Runtime serves Prometheus metrics here (host:port); null → off. */
+    workerBindAddress: string | null;
+    /** The API's /metrics appends what it scrapes from here (the worker's endpoint); null → off. */
+    workerUrl: string | null;
+  };
 }
 
 export class ConfigError extends Error {
@@ -122,5 +155,18 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
     defaultUserId: e.SLUICE_USER_ID,
     logLevel: e.SLUICE_LOG_LEVEL,
     stores,
+    api: {
+      host: e.SLUICE_API_HOST,
+      port: e.SLUICE_API_PORT,
+      bodyLimitBytes: e.SLUICE_API_BODY_LIMIT_BYTES,
+      maxHeaderBytes: e.SLUICE_API_MAX_HEADER_BYTES,
+      batchMaxFiles: e.SLUICE_API_BATCH_MAX_FILES,
+      ssePollMs: durationMs(e.SLUICE_API_SSE_POLL),
+    },
+    quota: { maxBytes: e.SLUICE_USER_QUOTA_BYTES, maxDocuments: e.SLUICE_USER_QUOTA_DOCUMENTS },
+    metrics: {
+      workerBindAddress: e.SLUICE_WORKER_METRICS_BIND ?? null,
+      workerUrl: e.SLUICE_WORKER_METRICS_URL ?? null,
+    },
   });
 }

@@ -16,6 +16,8 @@ export interface IngestInput {
   taskId: string;
   /** Set on a retry run: the failed task this run takes over. */
   retryOfTaskId?: string;
+  /** Set on a re-embedding run: the succeeded task whose vectors came from another model. */
+  reembedOfTaskId?: string;
   /** How long a failed run waits for `retry` before it closes (Temporal duration string). */
   retryWait: string;
 }

@@ -74,6 +74,8 @@ export interface ChunksTable {
   dense_status: Generated<StageStatus>;
   sparse_status: Generated<StageStatus>;
   keyword_status: Generated<StageStatus>;
+  embedding_model: string | null;
+  embedding_dimension: number | null;
   created_at: Timestamp;
 }
 
@@ -140,6 +142,23 @@ export interface KeywordEntriesTable {
   updated_at: Timestamp;
 }
 
+export interface UsersTable {
+  id: string;
+  display_name: string | null;
+  created_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  /** The public lookup half of the key; the secret half is stored only as its SHA-256. */
+  id: string;
+  user_id: string;
+  label: string | null;
+  secret_sha256: string;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
 export interface Database {
   documents: DocumentsTable;
   parse_tasks: ParseTasksTable;
@@ -150,6 +169,8 @@ export interface Database {
   dense_vectors: DenseVectorsTable;
   sparse_vectors: SparseVectorsTable;
   keyword_entries: KeywordEntriesTable;
+  users: UsersTable;
+  api_keys: ApiKeysTable;
 }
 
 export type DocumentRow = Selectable<DocumentsTable>;
@@ -160,3 +181,5 @@ export type PipelineUpdate = Updateable<PipelinesTable>;
 export type ChunkRow = Selectable<ChunksTable>;
 export type NewChunk = Insertable<ChunksTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
+export type UserRow = Selectable<UsersTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;

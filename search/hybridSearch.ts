@@ -31,9 +31,10 @@ export async function hybridSearch(
 ): Promise<SearchResult[]> {
   const tokens = tokenize(query);
   // The query is embedded by the same user's model that embedded the chunks.
-  const [queryVector] = await (await deps.embedders.forUser(scope.userId)).embed([query]);
+  const embedder = await deps.embedders.forUser(scope.userId);
+  const [queryVector] = await embedder.embed([query]);
   const [dense, sparse, keyword] = await Promise.all([
-    queryVector ? deps.vectors.searchDense(scope, queryVector, CANDIDATES_PER_RETRIEVER) : Promise.resolve([]),
+    queryVector ? deps.vectors.searchDense(scope, queryVector, CANDIDATES_PER_RETRIEVER, embedder.model) : Promise.resolve([]),
     deps.vectors.searchSparse(scope, sparseQueryFromTokens(tokens), CANDIDATES_PER_RETRIEVER),
     deps.keywords.search(scope, tokens, CANDIDATES_PER_RETRIEVER),
   ]);

@@ -55,7 +55,8 @@ export interface VectorStore {
   deleteDocument(scope: TenantScope, documentId: string): Promise<void>;
   /** Removes the vectors of chunks that a rebuild dropped. */
   deleteChunks(scope: TenantScope, chunkIds: string[]): Promise<void>;
-  searchDense(scope: TenantScope, vector: number[], limit: number): Promise<SearchHit[]>;
+  /** With `model`, only vectors that model made are compared (a re-embedding may be half done). */
+  searchDense(scope: TenantScope, vector: number[], limit: number, model?: string): Promise<SearchHit[]>;
   searchSparse(scope: TenantScope, sparse: SparseVector, limit: number): Promise<SearchHit[]>;
   countForDocument(documentId: string): Promise<{ dense: number; sparse: number }>;
 }

@@ -88,7 +88,7 @@ export function createPostgresVectorStore(db: Kysely<Database>): VectorStore {
       }
     },
 
-    async searchDense(scope, vector, limit) {
+    async searchDense(scope, vector, limit, model) {
       const query = sql`${sql.val(vector)}::real[]`;
       const { rows } = await sql<{ chunk_id: string; score: number }>`
         SELECT chunk_id,
@@ -96,6 +96,7 @@ export function createPostgresVectorStore(db: Kysely<Database>): VectorStore {
                   FROM unnest(vector, ${query}) AS t(a, b)) AS score
           FROM dense_vectors
          WHERE user_id = ${scope.userId} AND dataset_id = ${scope.datasetId} AND dimension = ${vector.length}
+           AND (${model ?? null}::text IS NULL OR model = ${model ?? null})
          ORDER BY score DESC NULLS LAST
          LIMIT ${limit}`.execute(db);
       return rows.map((r) => ({ chunkId: r.chunk_id, score: Number(r.score) }));

@@ -186,9 +186,10 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       }
     },
 
-    async searchDense(scope, vector, limit) {
+    async searchDense(scope, vector, limit, model) {
       assertQueryDimension(vector);
-      return query({ query: vector, using: DENSE_VECTOR, filter: tenantFilter(scope), limit });
+      const filter = model ? tenantFilter(scope, { key: 'model', match: { value: model } }) : tenantFilter(scope);
+      return query({ query: vector, using: DENSE_VECTOR, filter, limit });
     },
 
     async searchSparse(scope, sparse, limit) {

@@ -21,10 +21,14 @@ export interface Adapters {
   vectors: VectorStore;
   keywords: KeywordIndex;
   embedders: EmbedderResolver;
+  /** Creates what the chosen stores need (bucket, collection, index) if missing; idempotent. */
+  ensureReady(): Promise<void>;
   close(): Promise<void>;
 }
 
-function objectStoreFor(config: Readonly<SluiceConfig>): ObjectStore {
+type Ensurable = { ensureBucket?: () => Promise<void>; ensureCollection?: () => Promise<void>; ensureIndex?: () => Promise<void> };
+
+function objectStoreFor(config: Readonly<SluiceConfig>): ObjectStore & Ensurable {
   const c = config.stores.objectStore;
   if (c.kind === 'local') return createLocalObjectStore(config.objectsDir);
   return createS3ObjectStore({
@@ -37,7 +41,7 @@ function objectStoreFor(config: Readonly<SluiceConfig>): ObjectStore {
   });
 }
 
-function vectorStoreFor(config: Readonly<SluiceConfig>, db: Kysely<Database>): VectorStore {
+function vectorStoreFor(config: Readonly<SluiceConfig>, db: Kysely<Database>): VectorStore & Ensurable {
   const c = config.stores.vectorStore;
   if (c.kind === 'postgres') return createPostgresVectorStore(db);
   return createQdrantVectorStore({ url: c.url, apiKey: c.apiKey, collection: c.collection, dimension: config.embedding.dimension });
@@ -59,12 +63,19 @@ function embeddersFor(config: Readonly<SluiceConfig>, db: Kysely<Database>): Emb
 export function createAdapters(config: Readonly<SluiceConfig>): Adapters {
   const db = createDb(config.database.url, config.database.poolSize);
   const keywords = keywordIndexFor(config, db);
+  const objects = objectStoreFor(config);
+  const vectors = vectorStoreFor(config, db);
   return {
     db,
-    objects: objectStoreFor(config),
-    vectors: vectorStoreFor(config, db),
+    objects,
+    vectors,
     keywords,
     embedders: embeddersFor(config, db),
+    async ensureReady() {
+      await objects.ensureBucket?.();
+      await vectors.ensureCollection?.();
+      await keywords.ensureIndex();
+    },
     async close() {
       await keywords.close?.();
       await db.destroy();

@@ -10,6 +10,7 @@ export async function runWorker(): Promise<void> {
   const adapters = createAdapters(config);
   try {
     await migrateToLatest(adapters.db);
+    await adapters.ensureReady();
     const running = await createSluiceWorker(config, adapters);
     await ensureSweepSchedule(running.client, config);
     console.log(`sluice worker polling ${config.temporal.taskQueue} on ${config.temporal.address} (Web UI: ${config.temporal.uiUrl})`);

@@ -87,7 +87,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   const retry = await retryGate.wait(input.retryWait);
   if (!retry) return result;
   await condition(allHandlersFinished);
-  return continueAsNew<typeof ingestDocument>({ ...input, taskId: retry.taskId, retryOfTaskId: retry.retryOfTaskId });
+  return continueAsNew<typeof ingestDocument>({ ...input, taskId: retry.taskId, retryOfTaskId: retry.retryOfTaskId, reembedOfTaskId: undefined });
 }
 
 async function runStages(input: IngestInput, progress: IngestProgress): Promise<Failure | null> {

@@ -1,5 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as initialSchema from './20261130T1400_initial_schema';
+import * as chunkEmbeddingModel from './20261130T1500_chunk_embedding_model';
+import * as apiKeys from './20261201T0900_api_keys';
 
 /**
  * Migrations are listed statically rather than discovered on disk, so they run the same way
@@ -7,6 +9,8 @@ import * as initialSchema from './20261130T1400_initial_schema';
  */
 const migrations: Record<string, Migration> = {
   '20261130T1400_initial_schema': initialSchema,
+  '20261130T1500_chunk_embedding_model': chunkEmbeddingModel,
+  '20261201T0900_api_keys': apiKeys,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -106,6 +106,39 @@ export async function setChunkStatus(
   return Number(result.numUpdatedRows);
 }
 
+/** Dense SUCCESS together with the model that made the vector (guarded like setChunkStatus). */
+export async function markDenseEmbedded(db: Kysely<Database>, chunkIds: string[], model: { model: string; dimension: number }): Promise<number> {
+  if (chunkIds.length === 0) return 0;
+  const result = await db
+    .updateTable('chunks')
+    .set({ dense_status: 'SUCCESS', embedding_model: model.model, embedding_dimension: model.dimension })
+    .where('chunk_id', 'in', chunkIds)
+    .where('dense_status', 'in', ALLOWED_FROM.SUCCESS)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Documents of a dataset with at least one dense vector from another model or dimension. */
+export async function documentsWithStaleVectors(
+  db: Kysely<Database>,
+  scope: { userId: string; datasetId: string },
+  model: { model: string; dimension: number },
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('chunks')
+    .select('document_id')
+    .distinct()
+    .where('user_id', '=', scope.userId)
+    .where('dataset_id', '=', scope.datasetId)
+    .where('kind', '=', 'child')
+    .where('dense_status', '=', 'SUCCESS')
+    .where((eb) =>
+      eb.or([eb('embedding_model', 'is', null), eb('embedding_model', '!=', model.model), eb('embedding_dimension', '!=', model.dimension)]),
+    )
+    .execute();
+  return rows.map((r) => r.document_id);
+}
+
 /** Resetting every chunk of the document (a keyword re-index rewrites all entries). */
 export async function resetChunkStatus(db: Kysely<Database>, documentId: string, column: ChunkStatusColumn): Promise<void> {
   await db.updateTable('chunks').set({ [column]: 'PENDING' } as Record<ChunkStatusColumn, StageStatus>).where('document_id', '=', documentId).execute();

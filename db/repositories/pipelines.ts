@@ -155,12 +155,13 @@ export async function supersedePipeline(
   db: Kysely<Database>,
   oldTaskId: string,
   newTaskId: string,
+  expectedStatus: 'FAILED' | 'SUCCESS' = 'FAILED',
 ): Promise<boolean> {
   const result = await db
     .updateTable('pipelines')
     .set({ superseded_by_task_id: newTaskId, updated_at: new Date() })
     .where('task_id', '=', oldTaskId)
-    .where('pipeline_status', '=', 'FAILED')
+    .where('pipeline_status', '=', expectedStatus)
     .where('superseded_by_task_id', 'is', null)
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;

@@ -32,6 +32,7 @@ export async function startTestWorker(
   installQuietRuntime();
   const config = options.config ?? testConfig();
   const adapters = options.adapters?.(config) ?? createAdapters(config);
+  await adapters.ensureReady();
   const running = await createSluiceWorker(config, adapters, {
     workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
     wrapActivities: options.wrapActivities,
