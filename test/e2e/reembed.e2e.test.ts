@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { reembedDataset } from '../../client/reembed';
+import { ingestWorkflowId } from '../../contracts/ingest';
 import { countChunks, documentsWithStaleVectors } from '../../db/repositories/chunks';
 import { getPipeline } from '../../db/repositories/pipelines';
 import { hybridSearch } from '../../search/hybridSearch';
@@ -26,6 +27,8 @@ it('reembed redoes only the vectors of documents made by another model, durably,
   for (const tag of ['alpha', 'beta']) {
     const started = await ingestBuffer(before, sectionedMarkdown(10, `upgrade-${tag}`), `${tag}.md`, scope);
     expect((await waitTerminal(before.client, started.documentId)).status).toBe('SUCCESS');
+    // SUCCESS is visible a moment before the run closes (it still notifies); wait for the close.
+    await before.client.workflow.getHandle(ingestWorkflowId(started.documentId)).result();
     docs.push(started);
   }
   const entriesBefore = await before.adapters.keywords.countForDocument(docs[0]?.documentId ?? '');
