@@ -5,6 +5,7 @@ import { hybridSearch } from '../search/hybridSearch';
 import { createAdapters, type Adapters } from '../worker/adapters';
 import { createSluiceWorker } from '../worker/createWorker';
 import { runWorker } from '../worker/main';
+import { installRuntimeLogging } from '../worker/runtimeLogging';
 import { runDemo } from './commands/demo';
 import { documentStatus, formatStatus } from './commands/documentStatus';
 import { formatHits } from './commands/formatHits';
@@ -162,6 +163,8 @@ program
   .description('start the local stack and a worker, ingest the sample documents and print search hits')
   .action(async () => {
     startLocalStack();
+    // Worker state changes would drown the progress bars and hits.
+    installRuntimeLogging('WARN');
     const ok = await withAdapters(async (adapters) => {
       const running = await createSluiceWorker(config, adapters);
       try {

@@ -2,11 +2,13 @@ import { loadConfig } from '../config/config';
 import { migrateToLatest } from '../db/migrate';
 import { createAdapters } from './adapters';
 import { createSluiceWorker } from './createWorker';
+import { installRuntimeLogging } from './runtimeLogging';
 import { ensureSweepSchedule } from './sweepSchedule';
 
 /** The worker process: the only composition root of the activities. */
 export async function runWorker(): Promise<void> {
   const config = loadConfig();
+  installRuntimeLogging(config.logLevel);
   const adapters = createAdapters(config);
   try {
     await migrateToLatest(adapters.db);

@@ -1,10 +1,10 @@
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { installRuntimeLogging } from '../../worker/runtimeLogging';
 
 let installed = false;
 
 /** Worker state changes at INFO drown test output; keep warnings and errors. */
 export function installQuietRuntime(): void {
   if (installed) return;
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  installRuntimeLogging('WARN');
   installed = true;
 }
