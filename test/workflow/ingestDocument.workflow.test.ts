@@ -9,20 +9,12 @@ import { ingestWorkflowId, type IngestInput, type IngestResult, type PrepareResu
 import { progressQuery, retrySignal } from '../../contracts/ingestApi';
 import { allPending, STAGES, type Stage, type StageStatuses } from '../../contracts/stages';
 import type { ingestDocument } from '../../workflows/ingestDocument';
+import { STAGE_ACTIVITY } from '../support/faultInjection';
 import { installQuietRuntime } from '../support/quietRuntime';
 import { WORKFLOW_BUNDLE_PATH } from '../support/testConfig';
 
 // Workflow logic on the real dev server, with stubbed activities: ordering, skipping,
 // failure recording, retry as continue-as-new. The real activities are tested end to end.
-
-const ACTIVITY_OF: Record<Stage, keyof IngestActivities> = {
-  CLEANING: 'cleaning',
-  CHUNKING: 'chunking',
-  VECTORIZING: 'vectorizing',
-  PRETOKENIZE: 'pretokenize',
-  KEYWORD_INDEXING: 'keywordIndexing',
-  SPARSE_VECTORIZING: 'sparseVectorizing',
-};
 
 interface Script {
   calls: string[];
@@ -48,7 +40,7 @@ function stubActivities(): Partial<IngestActivities> {
     if (error) throw error;
     return { stage: name, skipped: false, items: name === 'CHUNKING' ? 7 : 1 };
   };
-  const stages = Object.fromEntries(STAGES.map((s) => [ACTIVITY_OF[s], stage(s)])) as unknown as Pick<
+  const stages = Object.fromEntries(STAGES.map((s) => [STAGE_ACTIVITY[s], stage(s)])) as unknown as Pick<
     IngestActivities,
     'cleaning' | 'chunking' | 'vectorizing' | 'pretokenize' | 'keywordIndexing' | 'sparseVectorizing'
   >;
