@@ -20,6 +20,11 @@ export default tseslint.config(
     },
   },
   {
+    // The few CommonJS files (a Jest reporter) run in Node, not in a browser.
+    files: ['**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', process: 'readonly' } },
+  },
+  {
     files: ['config/config.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },

@@ -9,6 +9,7 @@ const shared = {
 module.exports = {
   // A global option: projects do not carry their own. End-to-end tests wait for real pipelines.
   testTimeout: 120000,
+  reporters: ['default', '<rootDir>/test/support/summaryReporter.js'],
   projects: [
     // Pure units: no servers needed.
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
