@@ -6,7 +6,7 @@ class SummaryReporter {
   onRunComplete(_contexts, results) {
     const skipped = results.numPendingTests + results.numTodoTests;
     const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
-    process.stdout.write(`tests: ${results.numPassedTests} passed, ${failed} failed, ${skipped} skipped\n`);
+    process.stderr.write(`tests: ${results.numPassedTests} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }
 
