@@ -73,6 +73,7 @@ async function partialAndSkips() {
     const before = embedded.length;
     const retryA = await retryDocument(admin, a.documentId);
     await waitForTask(tw.client, a.documentId, retryA.taskId);
+    const embeddedOnRetry = embedded.length - before;
 
     const b = await ingestBuffer(tw, sectionedMarkdown(50, 'bench-skip'), 'skip.md', scope, { beforeStart: (id) => failOnce.set(id, 'SPARSE_VECTORIZING') });
     await waitTerminal(tw.client, b.documentId);
@@ -81,7 +82,7 @@ async function partialAndSkips() {
     await waitForTask(tw.client, b.documentId, retryB.taskId);
     const rerun = STAGES.filter((s, i) => (executions.get(`${b.documentId}:${s}`) ?? 0) > (runsBefore[i] ?? 0));
     return {
-      partialEmbedding: { chunks: PARTIAL_CHUNKS, chunksRemainingAtFailure: remaining, textsEmbeddedOnRetry: embedded.length - before, textsEmbeddedTwice: embedded.length - new Set(embedded).size },
+      partialEmbedding: { chunks: PARTIAL_CHUNKS, chunksRemainingAtFailure: remaining, textsEmbeddedOnRetry: embeddedOnRetry, textsEmbeddedTwice: embedded.length - new Set(embedded).size },
       stageSkips: { failedAt: 'SPARSE_VECTORIZING', stagesRerunOnRetry: rerun, stagesSkippedOnRetry: STAGES.length - rerun.length },
     };
   } finally {
@@ -112,7 +113,7 @@ async function sigkill() {
       status: outcome.status,
       recoverMsAfterSigkill: Date.now() - killedAt,
       cleanRunMs: cleanMs,
-      note: 'recovery includes the 30 s heartbeat timeout after which Temporal retries the killed attempt',
+      note: 'recovery includes waiting out the 30 s heartbeat timeout, counted from the killed attempt\'s last (throttled) heartbeat',
     };
   } finally {
     await killHard(child);
