@@ -5,6 +5,7 @@ import type { SluiceConfig } from '../../config/config';
 import type { Adapters } from '../../worker/adapters';
 import { startIngestion } from '../ingestClient';
 import { registerDocument } from '../registerDocument';
+import { hasWorkerPolling } from '../workerPresence';
 import { waitForDocuments } from '../waitForDocuments';
 
 export interface IngestedFile {
@@ -32,6 +33,10 @@ export async function ingestFiles(
     });
     await startIngestion(client, config, { documentId: doc.id, ...scope });
     started.push({ file, documentId: doc.id, label: path.basename(file) });
+  }
+  if (!(await hasWorkerPolling(client, config.temporal.namespace, config.temporal.taskQueue))) {
+    // The documents are stored and their runs wait durably; they start when a worker comes up.
+    console.warn(`no worker polls ${config.temporal.taskQueue}: start one with \`sluice up\` (the runs wait until then)`);
   }
   const outcome = await waitForDocuments(client, started);
   return started.map((s) => {
