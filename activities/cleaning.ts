@@ -31,7 +31,7 @@ export function createCleaningActivity(deps: ActivityDeps) {
       try {
         await downloadSource(deps, doc.source_object_key, tmpFile);
         const type = detectFileType(await readHead(tmpFile), doc.file_name);
-        const markdown = await parseToMarkdown(tmpFile, type);
+        const markdown = await parseToMarkdown(tmpFile, type, deps.settings.parsing);
         const key = objectKeys.markdown(input.userId, input.documentId, input.taskId);
         try {
           await deps.objects.putText(key, markdown);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database';
+import type { ParseLimits } from '../parsers/parseLimits';
 import type { EmbedderResolver } from '../embedders/embedderResolver';
 import type { KeywordIndex, ObjectStore, VectorStore } from '../stores/ports';
 import type { Notifier } from '../stores/notifier';
@@ -17,6 +18,8 @@ export interface ActivityDeps {
   settings: {
     tmpDir: string;
     maxFileBytes: number;
+    /** Per-document parse limits (parsers/parseLimits.ts). */
+    parsing: ParseLimits;
     embedBatchSize: number;
     chunking: { maxTokens: number; overlapTokens: number };
   };

@@ -2,6 +2,7 @@ import type { FailureCode } from '../contracts/failureCodes';
 import type { Stage } from '../contracts/stages';
 import { markTaskFailed } from '../db/repositories/pipelines';
 import type { ActivityDeps } from './deps';
+import { countTaskFailure } from './stageMetrics';
 import { toApplicationFailure } from './toApplicationFailure';
 
 export interface TaskFailure {
@@ -16,6 +17,8 @@ export function createRecordTaskFailureActivity(deps: ActivityDeps) {
   return async function recordTaskFailure(failure: TaskFailure): Promise<void> {
     try {
       await markTaskFailed(deps.db, failure.taskId, failure);
+      // After the write: a retried attempt whose write failed is counted once, when it lands.
+      countTaskFailure(failure.stage, failure.code);
     } catch (error) {
       throw toApplicationFailure(error);
     }

@@ -2,9 +2,10 @@ import { log } from '@temporalio/activity';
 import type { StageInput, StageResult } from '../contracts/ingest';
 import { permanentError } from '../contracts/sluiceError';
 import { STAGES, type Stage } from '../contracts/stages';
-import { getPipeline, markPipelineSucceeded, markStageStarted, markStageSucceeded } from '../db/repositories/pipelines';
+import { getPipeline, IllegalTransitionError, markPipelineSucceeded, markStageSucceeded, tryStartStage } from '../db/repositories/pipelines';
 import { stageColumns } from '../db/repositories/stageColumns';
 import type { ActivityDeps } from './deps';
+import { stageMetrics } from './stageMetrics';
 import { toApplicationFailure } from './toApplicationFailure';
 
 /**
@@ -20,21 +21,37 @@ export async function runStage(
   work: () => Promise<number>,
   itemsWhenSkipped: () => Promise<number> = () => Promise.resolve(0),
 ): Promise<StageResult> {
+  const metrics = stageMetrics();
+  const started = performance.now();
   try {
-    const pipeline = await getPipeline(deps.db, input.taskId);
-    if (pipeline.superseded_by_task_id) {
-      throw permanentError('TASK_SUPERSEDED', `task ${input.taskId} was superseded by ${pipeline.superseded_by_task_id}`);
+    // The guarded start is the common path's only statement before the work; the row is read
+    // only when it refused, to tell a superseded task from an inherited SUCCESS.
+    if (!(await tryStartStage(deps.db, input.taskId, stage))) {
+      const items = await skipOrRefuse(deps, input, stage, itemsWhenSkipped);
+      metrics.attempt(stage, 'skipped', performance.now() - started);
+      return { stage, skipped: true, items };
     }
-    if (pipeline[stageColumns(stage).status] === 'SUCCESS') {
-      if (stage === STAGES[STAGES.length - 1]) await markPipelineSucceeded(deps.db, input.taskId);
-      log.info('stage already succeeded for this task; skipping', { stage, taskId: input.taskId });
-      return { stage, skipped: true, items: await itemsWhenSkipped() };
-    }
-    await markStageStarted(deps.db, input.taskId, stage);
     const items = await work();
     await markStageSucceeded(deps.db, input.taskId, stage);
+    metrics.attempt(stage, 'success', performance.now() - started);
+    // CLEANING counts markdown bytes, not chunks.
+    if (stage !== 'CLEANING') metrics.chunks(stage, items);
     return { stage, skipped: false, items };
   } catch (error) {
-    throw toApplicationFailure(error);
+    const failure = toApplicationFailure(error);
+    metrics.attempt(stage, 'failure', performance.now() - started, { code: failure.type ?? 'INTERNAL_UNKNOWN_ERROR', retryable: !failure.nonRetryable });
+    throw failure;
   }
+}
+
+async function skipOrRefuse(deps: ActivityDeps, input: StageInput, stage: Stage, itemsWhenSkipped: () => Promise<number>): Promise<number> {
+  const pipeline = await getPipeline(deps.db, input.taskId);
+  if (pipeline.superseded_by_task_id) {
+    throw permanentError('TASK_SUPERSEDED', `task ${input.taskId} was superseded by ${pipeline.superseded_by_task_id}`);
+  }
+  const status = pipeline[stageColumns(stage).status];
+  if (status !== 'SUCCESS') throw new IllegalTransitionError(`task ${input.taskId}: ${stage} cannot start from ${status}`);
+  if (stage === STAGES[STAGES.length - 1]) await markPipelineSucceeded(deps.db, input.taskId);
+  log.info('stage already succeeded for this task; skipping', { stage, taskId: input.taskId });
+  return itemsWhenSkipped();
 }

@@ -10,6 +10,11 @@ export interface ChunkerOptions {
   maxTokens: number;
   /** How much of the previous child each child repeats; at most half of maxTokens. */
   overlapTokens: number;
+  /**
+   * A section body below this is a fragment (a heading's one-line intro to its subsections): it
+   * is folded into the next section when that one is nested under it. Default: maxTokens / 16.
+   */
+  minTokens?: number;
 }
 
 export const DEFAULT_CHUNKER_OPTIONS: ChunkerOptions = { maxTokens: 400, overlapTokens: 60 };
@@ -19,26 +24,50 @@ const MIN_MAX_TOKENS = 8;
 
 /**
  * Structure-aware chunking: every section (heading + body) becomes a parent chunk holding the whole
- * section for answer context, followed by the child chunks it is split into for retrieval.
- * Same document id and markdown give the same chunks and ids, which keeps re-runs idempotent.
+ * section for answer context, followed by the child chunks it is split into for retrieval; the
+ * parent records the chunk_index range of its children. Same document id and markdown give the
+ * same chunks and ids, which keeps re-runs idempotent.
  */
 export function chunkMarkdown(documentId: string, markdown: string, options: ChunkerOptions): ChunkDraft[] {
   validateOptions(options);
+  const minTokens = options.minTokens ?? Math.floor(options.maxTokens / 16);
   const chunks: ChunkDraft[] = [];
-  for (const section of splitSections(markdown)) {
-    const body = section.body.trim();
-    if (body === '') continue;
-    const parent = draftChunk(documentId, chunks.length, 'parent', null, section.path, sectionText(section, body));
+  const sections = splitSections(markdown);
+  let carried = '';
+  for (const [i, section] of sections.entries()) {
+    const own = section.body.trim();
+    if (own === '' && carried === '') continue;
+    const next = sections[i + 1];
+    if (next && isNestedUnder(next, section) && countTokens(own) < minTokens) {
+      // The fragment travels with its heading, so the text still shows where it came from.
+      carried = joinBlocks(carried, sectionText(section, own));
+      continue;
+    }
+    // Folded text already carries this section's heading; otherwise the parent adds it.
+    const body = carried === '' ? own : joinBlocks(carried, sectionText(section, own));
+    const parentText = carried === '' ? sectionText(section, own) : body;
+    carried = '';
+    const parentIndex = chunks.length;
+    const parent = draftChunk(documentId, parentIndex, 'parent', null, section.path, parentText);
     chunks.push(parent);
     for (const childText of splitText(body, options.maxTokens, options.overlapTokens)) {
       chunks.push(draftChunk(documentId, chunks.length, 'child', parent.chunkId, section.path, childText));
     }
+    parent.childRange = { first: parentIndex + 1, last: chunks.length - 1 };
   }
   return chunks;
 }
 
+function isNestedUnder(next: Section, section: Section): boolean {
+  return next.path.length > section.path.length && section.path.every((title, i) => next.path[i] === title);
+}
+
 function sectionText(section: Section, body: string): string {
-  return section.heading === null ? body : `${section.heading.trim()}\n\n${body}`;
+  return section.heading === null ? body : joinBlocks(section.heading.trim(), body);
+}
+
+function joinBlocks(first: string, second: string): string {
+  return first === '' ? second : second === '' ? first : `${first}\n\n${second}`;
 }
 
 function draftChunk(
@@ -51,6 +80,7 @@ function draftChunk(
 ): ChunkDraft {
   return {
     chunkId: chunkIdOf(documentId, chunkIndex, text),
+    childRange: null,
     chunkIndex,
     kind,
     parentId,

@@ -58,7 +58,8 @@ export function splitSections(markdown: string): Section[] {
     close();
     const level = heading[1]!.length;
     while (headingStack.length > 0 && headingStack[headingStack.length - 1]!.level >= level) headingStack.pop();
-    headingStack.push({ level, title: (heading[2] ?? '').trim() });
+    // Whitespace is normalised (HTML headings often carry non-breaking spaces: "28.2.&nbsp;Title").
+    headingStack.push({ level, title: (heading[2] ?? '').replace(/\s+/g, ' ').trim() });
     current = { path: headingStack.map((h) => h.title), heading: line, bodyLines: [] };
   }
   close();

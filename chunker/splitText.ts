@@ -1,4 +1,6 @@
 import { countTokens } from '../tokenizer/countTokens';
+import { splitBlocks } from './blocks';
+import { splitCode, splitTable } from './splitBlock';
 
 interface Piece {
   /** Verbatim text including its trailing separator, so concatenated pieces rebuild the input. */
@@ -16,6 +18,8 @@ const SEPARATORS: readonly RegExp[] = [
   /\n[ \t]*\n\s*/g,
   /\n\s*/g,
   /[.!?]+["'”’)\]]*\s+|[。！？；]+[”’」』）]*\s*/g,
+  // Clauses, before a blind cut: a sentence longer than a child (legal text, a run-on line).
+  /[,;:]\s+|[，、：]\s*/g,
 ];
 
 /**
@@ -24,20 +28,54 @@ const SEPARATORS: readonly RegExp[] = [
  */
 const HARD_CUT_CHARS_PER_TOKEN = 6;
 
+/** Share of a child's balanced size that packing may exceed it by, to absorb uneven pieces. */
+const BALANCE_SLACK = 0.1;
+
 /**
  * Splits a section body into child texts of at most maxTokens, each starting with about
  * overlapTokens of the previous child's end so a fact that straddles a boundary stays findable.
+ * Children are balanced: a body of 1.1 children's worth gives two halves, not a full child and a
+ * scrap. Tables and code blocks stay whole when they fit; larger ones get children of their own,
+ * cut between rows or lines.
  */
 export function splitText(body: string, maxTokens: number, overlapTokens: number): string[] {
-  // Pieces leave room for the overlap, so an overlap plus any one piece always fits.
-  const pieces = atomize(body, maxTokens - overlapTokens, 0);
+  const budget = maxTokens - overlapTokens;
+  const children: string[] = [];
+  let pieces: Piece[] = [];
+  const hardSplit = (text: string, limit: number): string[] => atomize(text, limit, 0).map((piece) => piece.text.trim());
+  for (const block of splitBlocks(body)) {
+    const tokens = countTokens(block.text);
+    if (block.kind === 'text') {
+      pieces.push(...atomize(block.text, budget, 0, tokens));
+      continue;
+    }
+    // Pieces leave room for the overlap, so an overlap plus any one piece always fits.
+    if (tokens <= budget) {
+      pieces.push({ text: block.text, tokens });
+      continue;
+    }
+    children.push(...pack(pieces, maxTokens, overlapTokens));
+    pieces = [];
+    const parts = block.kind === 'table' ? splitTable(block.text, maxTokens, hardSplit) : splitCode(block.text, maxTokens, hardSplit);
+    children.push(...parts.filter((part) => part.trim() !== ''));
+  }
+  children.push(...pack(pieces, maxTokens, overlapTokens));
+  return children;
+}
+
+function pack(pieces: Piece[], maxTokens: number, overlapTokens: number): string[] {
+  const total = pieces.reduce((sum, piece) => sum + piece.tokens, 0);
+  const count = total <= maxTokens ? 1 : Math.ceil((total - overlapTokens) / (maxTokens - overlapTokens));
+  const share = Math.ceil(total / count);
+  const slack = Math.ceil(share * BALANCE_SLACK);
   const children: string[] = [];
   let raw = '';
   let rawTokens = 0;
   let hasNewContent = false;
 
   for (const piece of pieces) {
-    if (hasNewContent && rawTokens + piece.tokens > maxTokens) {
+    const limit = Math.min(maxTokens, share + slack + (children.length > 0 ? overlapTokens : 0));
+    if (hasNewContent && rawTokens + piece.tokens > limit) {
       children.push(raw.trim());
       raw = tailWithin(raw, overlapTokens);
       rawTokens = countTokens(raw);

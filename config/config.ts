@@ -21,6 +21,9 @@ const baseEnvSchema = z.object({
   SLUICE_OBJECTS_DIR: z.string().min(1).optional(),
   SLUICE_TMP_DIR: z.string().min(1).optional(),
   SLUICE_MAX_FILE_BYTES: z.coerce.number().int().positive().default(200 * 1024 * 1024),
+  SLUICE_PARSE_TIMEOUT: z.string().regex(durationPattern, 'must look like 10m, 90s or 500ms').default('10m'),
+  SLUICE_MAX_UNCOMPRESSED_BYTES: z.coerce.number().int().positive().default(512 * 1024 * 1024),
+  SLUICE_PARSE_HEAP_MB: z.coerce.number().int().min(64).max(16384).default(1024),
   SLUICE_EMBED_DIMENSION: z.coerce.number().int().min(8).max(4096).default(256),
   SLUICE_EMBED_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
   SLUICE_CHUNK_MAX_TOKENS: z.coerce.number().int().min(16).max(8192).default(400),
@@ -45,6 +48,10 @@ const baseEnvSchema = z.object({
     .regex(/^[^\s:]+:\d{1,5}$/, 'must look like 127.0.0.1:9464')
     .optional(),
   SLUICE_WORKER_METRICS_URL: z.url().optional(),
+  SLUICE_WORKER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(8),
+  SLUICE_WORKER_WORKFLOW_SLOTS: z.coerce.number().int().min(2).max(1000).default(20),
+  SLUICE_EMBED_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(4),
+  SLUICE_EMBED_ACTIVITIES_PER_SECOND: z.coerce.number().min(0).default(20),
 });
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -65,6 +72,8 @@ export interface SluiceConfig {
   objectsDir: string;
   tmpDir: string;
   maxFileBytes: number;
+  /** Per-document parse limits: wall clock, zip-bomb guard, parse-thread heap. */
+  parsing: { timeoutMs: number; maxUncompressedBytes: number; maxHeapMb: number };
   embedding: { dimension: number; batchSize: number };
   chunking: { maxTokens: number; overlapTokens: number };
   /** How long a failed run waits for a `retry` before it closes (a Temporal duration string). */
@@ -98,6 +107,18 @@ export interface SluiceConfig {
     workerBindAddress: string | null;
     /** The API's /metrics appends what it scrapes from here (the worker's endpoint); null → off. */
     workerUrl: string | null;
+  };
+  /** Concurrency of one worker process (worker/createWorker.ts). */
+  worker: {
+    /** Activities the main task queue's worker runs at once (every stage but VECTORIZING). */
+    activitySlots: number;
+    workflowSlots: number;
+    /** VECTORIZING runs on a task queue of its own, so a slow provider holds only these slots. */
+    embedding: {
+      activitySlots: number;
+      /** Server-side cap on VECTORIZING starts per second over all workers; null → none. */
+      activitiesPerSecond: number | null;
+    };
   };
 }
 
@@ -146,6 +167,11 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
     objectsDir: e.SLUICE_OBJECTS_DIR ?? path.join(e.SLUICE_DATA_DIR, 'objects'),
     tmpDir: e.SLUICE_TMP_DIR ?? path.join(e.SLUICE_DATA_DIR, 'tmp'),
     maxFileBytes: e.SLUICE_MAX_FILE_BYTES,
+    parsing: {
+      timeoutMs: durationMs(e.SLUICE_PARSE_TIMEOUT),
+      maxUncompressedBytes: e.SLUICE_MAX_UNCOMPRESSED_BYTES,
+      maxHeapMb: e.SLUICE_PARSE_HEAP_MB,
+    },
     embedding: { dimension: e.SLUICE_EMBED_DIMENSION, batchSize: e.SLUICE_EMBED_BATCH_SIZE },
     chunking: { maxTokens: e.SLUICE_CHUNK_MAX_TOKENS, overlapTokens: e.SLUICE_CHUNK_OVERLAP_TOKENS },
     retryWait: e.SLUICE_RETRY_WAIT,
@@ -167,6 +193,14 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
     metrics: {
       workerBindAddress: e.SLUICE_WORKER_METRICS_BIND ?? null,
       workerUrl: e.SLUICE_WORKER_METRICS_URL ?? null,
+    },
+    worker: {
+      activitySlots: e.SLUICE_WORKER_ACTIVITY_SLOTS,
+      workflowSlots: e.SLUICE_WORKER_WORKFLOW_SLOTS,
+      embedding: {
+        activitySlots: e.SLUICE_EMBED_ACTIVITY_SLOTS,
+        activitiesPerSecond: e.SLUICE_EMBED_ACTIVITIES_PER_SECOND > 0 ? e.SLUICE_EMBED_ACTIVITIES_PER_SECOND : null,
+      },
     },
   });
 }

@@ -7,6 +7,8 @@ export interface ChunkDraft {
   /** Parents hold a whole section for answer context; children are what gets retrieved. */
   kind: 'parent' | 'child';
   parentId: string | null;
+  /** A parent's children: chunk_index first..last (they follow it directly); null on children. */
+  childRange: { first: number; last: number } | null;
   sectionPath: string[];
   text: string;
   charCount: number;

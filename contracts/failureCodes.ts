@@ -26,6 +26,15 @@ export const FAILURE_CODES = [
   'RETRY_VALIDATION_FAILED',
   'RESULT_NOTIFY_FAILED',
   'INTERNAL_UNKNOWN_ERROR',
+  // Parsing real uploads (issue 5): each is a property of the file, so all are permanent.
+  /** A password is needed to read the document's text. */
+  'ENCRYPTED_DOCUMENT',
+  /** The file is damaged: truncated, or its structure cannot be read. */
+  'CORRUPT_DOCUMENT',
+  /** Text whose bytes are not valid in any encoding we detect (e.g. broken UTF-16). */
+  'INVALID_TEXT_ENCODING',
+  /** Parsing took longer than the per-document limit (SLUICE_PARSE_TIMEOUT). */
+  'PARSE_TIMEOUT',
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];

@@ -67,6 +67,9 @@ export interface ChunksTable {
   chunk_index: number;
   kind: 'parent' | 'child';
   parent_id: string | null;
+  /** On parents: chunk_index range of their children. */
+  child_first_index: number | null;
+  child_last_index: number | null;
   section_path: string[];
   text: string;
   char_count: number;

@@ -1,14 +1,25 @@
 import path from 'node:path';
 import { permanentError } from '../contracts/sluiceError';
-import { sniffEncoding } from './decodeText';
 import { detectBinaryKind } from './fileSignatures';
+import { detectEncoding, encodingFromBom } from './textEncoding';
 
-export type SourceFileType = 'md' | 'txt' | 'html';
+export type SourceFileType = 'md' | 'txt' | 'html' | 'csv' | 'pdf' | 'docx' | 'pptx' | 'xlsx';
 
-const SUPPORTED = 'supported types are markdown, plain text and HTML';
+const SUPPORTED = 'supported types are PDF, DOCX, PPTX, XLSX, CSV, HTML, markdown and plain text';
 
 const MARKDOWN_EXTENSIONS = new Set(['.md', '.markdown', '.mdown', '.mkd']);
 const HTML_EXTENSIONS = new Set(['.html', '.htm', '.xhtml']);
+const CSV_EXTENSIONS = new Set(['.csv', '.tsv']);
+const OOXML_BY_EXTENSION: Record<string, SourceFileType> = {
+  '.docx': 'docx',
+  '.docm': 'docx',
+  '.pptx': 'pptx',
+  '.pptm': 'pptx',
+  '.xlsx': 'xlsx',
+  '.xlsm': 'xlsx',
+};
+/** Extensions of binary formats: text behind one of them is a damaged or mislabelled upload. */
+const BINARY_EXTENSIONS = new Set(['.pdf', '.doc', '.xls', '.ppt', ...Object.keys(OOXML_BY_EXTENSION)]);
 
 /**
  * An HTML *document* announces itself in its first tag: a doctype or an html/head/body tag,
@@ -24,36 +35,67 @@ const HTML_DOCUMENT_START = /^(?:\s|<!--[\s\S]*?-->|<\?xml[^>]*\?>)*<(?:!doctype
 const MAX_CONTROL_CHAR_RATIO = 0.05;
 
 /**
- * Decides the real type of an upload from its first bytes, using the file name only to choose
- * between text flavours. Binary formats win over any extension.
+ * Decides the real type of an upload from its first bytes. Binary formats win over any extension;
+ * the extension only chooses between flavours the bytes cannot tell apart (text kinds, and which
+ * Office format a ZIP is, which the OOXML parser checks again from the archive's entries).
  */
 export function detectFileType(head: Buffer, fileName: string): SourceFileType {
   if (head.length === 0) throw permanentError('EMPTY_DOCUMENT', `${fileName} is empty`);
+  const extension = path.extname(fileName).toLowerCase();
 
   const binary = detectBinaryKind(head);
+  if (binary?.kind === 'pdf') return 'pdf';
+  if (binary?.kind === 'zip') return officeFlavour(head, extension, fileName);
+  // Word, Excel and PowerPoint store a password-protected OOXML file inside an OLE2 container.
+  if (binary?.kind === 'ole2' && OOXML_BY_EXTENSION[extension]) {
+    throw permanentError('ENCRYPTED_DOCUMENT', `${fileName}: a password-protected Office document`);
+  }
   if (binary) throw permanentError('UNSUPPORTED_FILE_TYPE', `${fileName}: detected ${binary.label}; ${SUPPORTED}`);
 
-  const text = decodeHead(head);
+  const text = decodeHead(head, fileName);
   if (text === null || looksBinary(text)) {
-    throw permanentError('UNSUPPORTED_FILE_TYPE', `${fileName}: content is binary or not valid UTF-8/UTF-16; ${SUPPORTED}`);
+    throw permanentError('UNSUPPORTED_FILE_TYPE', `${fileName}: content is binary or in no text encoding we recognise; ${SUPPORTED}`);
   }
-
-  const extension = path.extname(fileName).toLowerCase();
+  if (BINARY_EXTENSIONS.has(extension)) {
+    throw permanentError('UNSUPPORTED_FILE_TYPE', `${fileName}: named ${extension} but the content is plain text, not that format`);
+  }
   if (HTML_EXTENSIONS.has(extension)) return 'html';
   // Markdown may embed raw HTML, and is passed through untouched, so its extension is trusted.
   if (MARKDOWN_EXTENSIONS.has(extension)) return 'md';
+  if (CSV_EXTENSIONS.has(extension)) return 'csv';
   return HTML_DOCUMENT_START.test(text) ? 'html' : 'txt';
 }
 
-/** Returns null when the head is not valid text in the encoding its BOM (or its absence) implies. */
-function decodeHead(head: Buffer): string | null {
-  const encoding = sniffEncoding(head);
-  try {
-    // stream: true tolerates the multi-byte character the head's cut-off may have split.
-    return new TextDecoder(encoding, { fatal: true }).decode(head, { stream: true });
-  } catch {
-    return null;
+/**
+ * OOXML packages are ZIPs whose first entries usually include the main part's folder name
+ * (word/, xl/, ppt/) within the first kilobytes, which covers uploads without an extension.
+ */
+function officeFlavour(head: Buffer, extension: string, fileName: string): SourceFileType {
+  const byExtension = OOXML_BY_EXTENSION[extension];
+  if (byExtension) return byExtension;
+  const names = head.toString('latin1');
+  if (names.includes('word/')) return 'docx';
+  if (names.includes('xl/')) return 'xlsx';
+  if (names.includes('ppt/')) return 'pptx';
+  throw permanentError('UNSUPPORTED_FILE_TYPE', `${fileName}: a ZIP archive that is not a DOCX, PPTX or XLSX document; ${SUPPORTED}`);
+}
+
+/**
+ * Null when the head is no text we can decode. A byte-order mark is a promise: bytes that break
+ * it are a damaged file (INVALID_TEXT_ENCODING), not merely an unknown type.
+ */
+function decodeHead(head: Buffer, fileName: string): string | null {
+  const declared = encodingFromBom(head);
+  const encoding = detectEncoding(head);
+  if (declared && encoding === declared) {
+    try {
+      // stream: true tolerates the multi-byte character the head's cut-off may have split.
+      return new TextDecoder(declared, { fatal: true }).decode(head, { stream: true });
+    } catch {
+      throw permanentError('INVALID_TEXT_ENCODING', `${fileName}: marked as ${declared} by its byte-order mark, but the bytes are not valid ${declared}`);
+    }
   }
+  return encoding ? new TextDecoder(encoding).decode(head, { stream: true }) : null;
 }
 
 function looksBinary(text: string): boolean {

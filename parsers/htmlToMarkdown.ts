@@ -1,25 +1,7 @@
 import { load, type CheerioAPI } from 'cheerio';
 import TurndownService from 'turndown';
+import { removeBoilerplate } from './htmlBoilerplate';
 import { addMarkdownTableRule } from './markdownTableRule';
-
-/** Page chrome and non-content elements: they would pollute every chunk of the page. */
-const BOILERPLATE = [
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'iframe',
-  'nav',
-  'aside',
-  'footer',
-  '[role=navigation]',
-  '[role=banner]',
-  '[role=contentinfo]',
-  '[role=complementary]',
-  '[aria-hidden=true]',
-].join(', ');
-
-const CONTENT_CONTAINERS = 'main, [role=main], article';
 
 /**
  * A source line break between two Chinese/Japanese characters. Browsers drop it (CSS Text's
@@ -33,21 +15,18 @@ const turndown = createTurndown();
 
 export function htmlToMarkdown(html: string): string {
   const $ = load(html);
-  $(BOILERPLATE).remove();
-  // A page header is chrome, but the content's own <header> usually carries its title.
-  $('header')
-    .filter((_, el) => $(el).closest(CONTENT_CONTAINERS).length === 0)
-    .remove();
-  // Search boxes and sign-up forms are chrome, but ASP.NET WebForms pages wrap everything in one.
-  $('form')
-    .filter((_, el) => $(el).find(`${CONTENT_CONTAINERS}, h1`).length === 0)
-    .remove();
+  removeBoilerplate($);
 
   joinCjkLineBreaks($);
 
   const root = pickContentRoot($);
   const title = $('title').first().text().trim();
-  const hasOwnTitle = $(root).find('h1').length > 0;
+  // Generated docs (DocBook) often give a page no h1 but repeat its <title> as the first h2, with
+  // the page's own sections as sibling h2s: promoted, the title becomes the root of every path.
+  const firstHeading = $(root).find('h1, h2, h3').first();
+  const repeatsTitle = !firstHeading.is('h1') && title !== '' && normalizeSpace(firstHeading.text()) === normalizeSpace(title);
+  if (repeatsTitle) firstHeading.replaceWith($('<h1></h1>').html(firstHeading.html() ?? ''));
+  const hasOwnTitle = repeatsTitle || firstHeading.is('h1');
   const body = turndown.turndown($.html(root));
   // Without an h1 the chunker would have no section path at all; the <title> gives one.
   const markdown = !hasOwnTitle && title ? `# ${title}\n\n${body}` : body;
@@ -63,6 +42,10 @@ function pickContentRoot($: CheerioAPI) {
   if (main.length > 0) return main.first();
   const articles = $('article');
   return articles.length === 1 ? articles : $('body');
+}
+
+function normalizeSpace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** Code keeps its line breaks. */

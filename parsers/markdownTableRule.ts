@@ -1,4 +1,5 @@
 import type TurndownService from 'turndown';
+import { tableCell, toPipeTable } from './markdownTable';
 
 /** The slice of the DOM (domino, under turndown) that the table rule reads. */
 interface ElementLike {
@@ -41,23 +42,6 @@ function spanOf(cell: ElementLike, attribute: 'colspan' | 'rowspan'): number {
   return Number.isNaN(value) ? 1 : value;
 }
 
-/** A pipe-table cell is one line; `|` would end the cell early. */
 function cellToMarkdown(service: TurndownService, cell: ElementLike): string {
-  return service
-    .turndown(cell as unknown as TurndownService.Node)
-    .replace(/\s*\n+\s*/g, ' ')
-    .replace(/\|/g, '\\|')
-    .trim();
-}
-
-/**
- * GFM needs a header row; the first row serves as one (a table without <th> almost always has
- * its labels there anyway).
- */
-function toPipeTable(rows: string[][]): string {
-  const width = Math.max(...rows.map((cells) => cells.length));
-  const line = (cells: string[]): string =>
-    `| ${Array.from({ length: width }, (_, i) => cells[i] ?? '').join(' | ')} |`;
-  const [header = [], ...body] = rows;
-  return [line(header), line(Array<string>(width).fill('---')), ...body.map(line)].join('\n');
+  return tableCell(service.turndown(cell as unknown as TurndownService.Node));
 }

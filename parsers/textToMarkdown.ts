@@ -1,4 +1,4 @@
-import { decodeText } from './decodeText';
+import { decodeDetected } from './textEncoding';
 
 /**
  * A plain-text line the chunker would read as an ATX heading. Plain text has no headings, so a
@@ -6,9 +6,9 @@ import { decodeText } from './decodeText';
  */
 const HEADING_LIKE_LINE = /^( {0,3})(#{1,6})(?=[ \t]|$)/gm;
 
-/** Plain text (UTF-8 with or without BOM, or UTF-16 with BOM) to markdown that keeps its paragraphs. */
+/** Plain text in any detected encoding (UTF-8, UTF-16, GB18030...) to markdown that keeps its paragraphs. */
 export function textToMarkdown(bytes: Uint8Array): string {
-  return plainTextToMarkdown(decodeText(bytes));
+  return plainTextToMarkdown(decodeDetected(bytes));
 }
 
 function plainTextToMarkdown(text: string): string {

@@ -1,9 +1,10 @@
+import { chineseWords } from './chineseWords';
 import { STOP_WORDS } from './stopWords';
 
 /**
- * One segmenter for the process: construction loads ICU break data. The 'zh' locale makes ICU use
- * its CJK dictionary so Chinese runs are cut into words rather than left as one long "word";
- * Latin text segments the same under any locale.
+ * One segmenter for the process: construction loads ICU break data. It handles every script but
+ * Chinese well (Latin, Cyrillic, Japanese kana, Korean, Thai...); consecutive Han segments are
+ * gathered into a run and re-segmented by jieba (chineseWords).
  */
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 
@@ -12,6 +13,8 @@ const JOINERS = new Set(['_', '-', '.']);
 
 /** CJK words never merge through joiners: "文档-切分" is two words, not one identifier. */
 const CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u;
+
+const ALL_HAN = /^\p{sc=Han}+$/u;
 
 /**
  * V8's segment iterator gets slower the longer its input (quadratic overall: a 200 KB string
@@ -38,7 +41,12 @@ export function tokenize(text: string): string[] {
   const tokens: string[] = [];
   let word = '';
   let pendingJoiner = '';
+  let hanRun = '';
 
+  const flushHan = (): void => {
+    if (hanRun !== '') for (const han of chineseWords(hanRun)) if (isKept(han)) tokens.push(han);
+    hanRun = '';
+  };
   const flush = (): void => {
     if (word !== '' && isKept(word)) tokens.push(word);
     word = '';
@@ -47,6 +55,12 @@ export function tokenize(text: string): string[] {
 
   for (const window of segmentWindows(normalized)) {
     for (const { segment, isWordLike } of segmenter.segment(window)) {
+      if (isWordLike && ALL_HAN.test(segment)) {
+        flush();
+        hanRun += segment;
+        continue;
+      }
+      flushHan();
       if (isWordLike) {
         if (pendingJoiner !== '' && !CJK.test(segment)) {
           word += pendingJoiner + segment;
@@ -63,6 +77,7 @@ export function tokenize(text: string): string[] {
     }
   }
   flush();
+  flushHan();
   return tokens;
 }
 

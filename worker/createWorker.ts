@@ -3,10 +3,12 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createStageActivities, type ActivityDeps, type IngestionRuns } from '../activities';
 import type { SluiceConfig } from '../config/config';
+import { embeddingTaskQueue } from '../contracts/taskQueues';
 import { createLogNotifier } from '../stores/notifier';
 import { createWebhookNotifier } from '../stores/webhookNotifier';
 import type { Adapters } from './adapters';
 import { createTemporalIngestionRuns } from './temporalIngestionRuns';
+import { WorkerGroup } from './workerGroup';
 
 export function activityDepsFrom(config: Readonly<SluiceConfig>, adapters: Adapters, runs: IngestionRuns): ActivityDeps {
   return {
@@ -22,6 +24,7 @@ export function activityDepsFrom(config: Readonly<SluiceConfig>, adapters: Adapt
     settings: {
       tmpDir: config.tmpDir,
       maxFileBytes: config.maxFileBytes,
+      parsing: config.parsing,
       embedBatchSize: config.embedding.batchSize,
       chunking: config.chunking,
     },
@@ -29,7 +32,8 @@ export function activityDepsFrom(config: Readonly<SluiceConfig>, adapters: Adapt
 }
 
 export interface RunningWorker {
-  worker: Worker;
+  /** Both task queues' workers of this process: run(), runUntil() and shutdown() act on both. */
+  worker: WorkerGroup;
   client: Client;
   close(): Promise<void>;
 }
@@ -50,18 +54,28 @@ export async function createSluiceWorker(
   const clientConnection = await Connection.connect({ address: config.temporal.address });
   const client = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
   const real = createStageActivities(activityDepsFrom(config, adapters, createTemporalIngestionRuns(client)));
-  const worker = await Worker.create({
+  const activities = { ...real, ...(options.wrapActivities?.(real) ?? {}) };
+  const main = await Worker.create({
     connection: nativeConnection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    activities: { ...real, ...(options.wrapActivities?.(real) ?? {}) },
+    activities,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
-    // Two cores: a handful of concurrent activities keeps both busy without starving Postgres.
-    maxConcurrentActivityTaskExecutions: 8,
-    maxConcurrentWorkflowTaskExecutions: 20,
+    maxConcurrentActivityTaskExecutions: config.worker.activitySlots,
+    maxConcurrentWorkflowTaskExecutions: config.worker.workflowSlots,
+  });
+  // VECTORIZING only, on its own queue (the workflow sends it there): a slow or rate-limited
+  // provider holds these slots and no others, so parsing and indexing keep moving.
+  const embedding = await Worker.create({
+    connection: nativeConnection,
+    namespace: config.temporal.namespace,
+    taskQueue: embeddingTaskQueue(config.temporal.taskQueue),
+    activities: { vectorizing: activities.vectorizing },
+    maxConcurrentActivityTaskExecutions: config.worker.embedding.activitySlots,
+    ...(config.worker.embedding.activitiesPerSecond ? { maxTaskQueueActivitiesPerSecond: config.worker.embedding.activitiesPerSecond } : {}),
   });
   return {
-    worker,
+    worker: new WorkerGroup([main, embedding]),
     client,
     async close() {
       await clientConnection.close();

@@ -1,4 +1,5 @@
 import { loadConfig } from '../config/config';
+import { embeddingTaskQueue } from '../contracts/taskQueues';
 import { migrateToLatest } from '../db/migrate';
 import { createAdapters } from './adapters';
 import { createSluiceWorker } from './createWorker';
@@ -8,14 +9,14 @@ import { ensureSweepSchedule } from './sweepSchedule';
 /** The worker process: the only composition root of the activities. */
 export async function runWorker(): Promise<void> {
   const config = loadConfig();
-  installRuntimeLogging(config.logLevel);
+  installRuntimeLogging(config.logLevel, { prometheusBindAddress: config.metrics.workerBindAddress });
   const adapters = createAdapters(config);
   try {
     await migrateToLatest(adapters.db);
     await adapters.ensureReady();
     const running = await createSluiceWorker(config, adapters);
     await ensureSweepSchedule(running.client, config);
-    console.log(`sluice worker polling ${config.temporal.taskQueue} on ${config.temporal.address} (Web UI: ${config.temporal.uiUrl})`);
+    console.log(`sluice worker polling ${config.temporal.taskQueue} and ${embeddingTaskQueue(config.temporal.taskQueue)} on ${config.temporal.address} (Web UI: ${config.temporal.uiUrl})`);
     try {
       // Worker.run() resolves after SIGINT/SIGTERM once in-flight tasks are drained.
       await running.worker.run();

@@ -1,5 +1,6 @@
-import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { IngestActivities } from '../activities';
+import { embeddingTaskQueue } from '../contracts/taskQueues';
 
 // Bookkeeping is a few Postgres statements: short timeouts, and enough patient attempts to ride
 // out a database restart (1 s doubling to 30 s, 10 attempts ≈ 4 minutes).
@@ -38,9 +39,18 @@ export const cpuStage = proxyActivities<IngestActivities>({
 // Embedding and indexing talk to external services that rate-limit and go down: they heartbeat
 // every batch, so a dead worker is noticed in 30 s and the next attempt resumes from the last
 // heartbeat; 8 attempts backing off to 2 minutes ride out a provider outage of ~10 minutes.
-export const batchStage = proxyActivities<IngestActivities>({
+const batchOptions: ActivityOptions = {
   cancellationType: WAIT_FOR_STOP,
   startToCloseTimeout: '2 hours',
   heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8 },
-});
+};
+export const batchStage = proxyActivities<IngestActivities>(batchOptions);
+
+/**
+ * VECTORIZING, with the batch options, on the embedding task queue next to the run's own queue
+ * (contracts/taskQueues.ts). Built per run: the queue is only known from workflowInfo().
+ */
+export function embeddingStage(taskQueue: string) {
+  return proxyActivities<IngestActivities>({ ...batchOptions, taskQueue: embeddingTaskQueue(taskQueue) });
+}

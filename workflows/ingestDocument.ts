@@ -3,18 +3,20 @@ import type { IngestInput, IngestProgress, IngestResult, StageInput, StageResult
 import { progressQuery } from '../contracts/ingestApi';
 import { DatasetIdKey, DocumentIdKey, FailureCodeKey, PipelineStageKey, PipelineStatusKey } from '../contracts/searchAttributes';
 import { allPending, STAGES, type Stage } from '../contracts/stages';
-import { batchStage, bookkeeping, cleaningStage, cpuStage, notification } from './activityOptions';
+import { batchStage, bookkeeping, cleaningStage, cpuStage, embeddingStage, notification } from './activityOptions';
 import { classifyFailure, type ClassifiedFailure } from './classifyFailure';
 import { installRetryGate } from './retryGate';
 
-const runStageActivity: Record<Stage, (input: StageInput) => Promise<StageResult>> = {
-  CLEANING: cleaningStage.cleaning,
-  CHUNKING: cpuStage.chunking,
-  VECTORIZING: batchStage.vectorizing,
-  PRETOKENIZE: cpuStage.pretokenize,
-  KEYWORD_INDEXING: batchStage.keywordIndexing,
-  SPARSE_VECTORIZING: batchStage.sparseVectorizing,
-};
+function stageActivities(): Record<Stage, (input: StageInput) => Promise<StageResult>> {
+  return {
+    CLEANING: cleaningStage.cleaning,
+    CHUNKING: cpuStage.chunking,
+    VECTORIZING: embeddingStage(workflowInfo().taskQueue).vectorizing,
+    PRETOKENIZE: cpuStage.pretokenize,
+    KEYWORD_INDEXING: batchStage.keywordIndexing,
+    SPARSE_VECTORIZING: batchStage.sparseVectorizing,
+  };
+}
 
 type Failure = ClassifiedFailure & { stage: Stage | null };
 
@@ -93,6 +95,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
 async function runStages(input: IngestInput, progress: IngestProgress): Promise<Failure | null> {
   const stageInput: StageInput = { taskId: input.taskId, documentId: input.documentId, userId: input.userId, datasetId: input.datasetId };
   const lastStage = STAGES[STAGES.length - 1];
+  const runStageActivity = stageActivities();
   for (const stage of STAGES) {
     // Inherited stages are not run again; the last one still runs so it can flip the pipeline.
     if (progress.stages[stage] === 'SUCCESS' && stage !== lastStage) continue;

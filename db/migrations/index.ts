@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as initialSchema from './20261130T1400_initial_schema';
 import * as chunkEmbeddingModel from './20261130T1500_chunk_embedding_model';
 import * as apiKeys from './20261201T0900_api_keys';
+import * as chunkChildRange from './20261202T1000_chunk_child_range';
 
 /**
  * Migrations are listed statically rather than discovered on disk, so they run the same way
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '20261130T1400_initial_schema': initialSchema,
   '20261130T1500_chunk_embedding_model': chunkEmbeddingModel,
   '20261201T0900_api_keys': apiKeys,
+  '20261202T1000_chunk_child_range': chunkChildRange,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -3,7 +3,7 @@ import type { ChunkDraft } from '../../contracts/chunk';
 import type { StageStatus } from '../../contracts/stages';
 import type { ChunkRow, Database, NewChunk } from '../database';
 
-/** 12 columns a row; 500 rows keeps a statement far below Postgres' 65,535 parameters. */
+/** 14 columns a row; 500 rows keeps a statement far below Postgres' 65,535 parameters. */
 const INSERT_BATCH = 500;
 
 type ChunkStatusColumn = 'dense_status' | 'sparse_status' | 'keyword_status';
@@ -32,6 +32,8 @@ export async function replaceChunks(
       chunk_index: d.chunkIndex,
       kind: d.kind,
       parent_id: d.parentId,
+      child_first_index: d.childRange?.first ?? null,
+      child_last_index: d.childRange?.last ?? null,
       section_path: d.sectionPath,
       text: d.text,
       char_count: d.charCount,
@@ -41,7 +43,13 @@ export async function replaceChunks(
       await trx
         .insertInto('chunks')
         .values(rows.slice(i, i + INSERT_BATCH))
-        .onConflict((oc) => oc.column('chunk_id').doNothing())
+        // A kept row keeps its statuses; only a parent's child range can change (other chunker options).
+        .onConflict((oc) =>
+          oc.column('chunk_id').doUpdateSet((eb) => ({
+            child_first_index: eb.ref('excluded.child_first_index'),
+            child_last_index: eb.ref('excluded.child_last_index'),
+          })),
+        )
         .execute();
     }
     return { removedChunkIds };

@@ -28,7 +28,6 @@ export interface CatalogFilter {
   documentIds?: string[];
   /** Pipeline status of the latest task; a document with no task yet counts as PENDING. */
   status?: PipelineStatus;
-  /** Only documents whose latest task FAILED or is being retried etc. is expressed by status. */
   lifecycle?: 'ACTIVE' | 'DELETING';
   after?: PageCursor;
   limit: number;
@@ -56,7 +55,7 @@ export async function listCatalogRows(db: Kysely<Database>, filter: CatalogFilte
   }
   if (filter.after) {
     const { createdAt, id } = filter.after;
-    query = query.where(sql<boolean>`(documents.created_at, documents.id) < (${createdAt}::timestamptz, ${id})`, '=', true);
+    query = query.where(sql<boolean>`(documents.created_at, documents.id) < (${createdAt}::timestamptz, ${id})`);
   }
   return query.orderBy('documents.created_at', 'desc').orderBy('documents.id', 'desc').limit(filter.limit).execute();
 }

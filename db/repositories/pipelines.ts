@@ -41,7 +41,11 @@ export async function insertPipeline(
 // reset of this same task; never one that succeeded, and never on a superseded task.
 const ENTERABLE = ['PENDING', 'PROCESSING', 'FAILED'] as const;
 
-export async function markStageStarted(db: Kysely<Database>, taskId: string, stage: Stage): Promise<void> {
+/**
+ * The guarded start as one statement that both checks and claims the stage: true when it
+ * started, false when the row refused (stage SUCCESS, task superseded, or no such task).
+ */
+export async function tryStartStage(db: Kysely<Database>, taskId: string, stage: Stage): Promise<boolean> {
   const cols = stageColumns(stage);
   const now = new Date();
   const set = {
@@ -65,9 +69,7 @@ export async function markStageStarted(db: Kysely<Database>, taskId: string, sta
     .where(cols.status, 'in', ENTERABLE)
     .where('superseded_by_task_id', 'is', null)
     .executeTakeFirst();
-  if (result.numUpdatedRows === 0n) {
-    throw new IllegalTransitionError(`task ${taskId}: ${stage} cannot start (already SUCCESS, superseded or missing)`);
-  }
+  return result.numUpdatedRows === 1n;
 }
 
 const elapsedMs = (startedAtColumn: string) =>

@@ -1,10 +1,10 @@
 import type { Client } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
 import type { IngestActivities } from '../../activities';
 import type { SluiceConfig } from '../../config/config';
 import { ingestWorkflowId } from '../../contracts/ingest';
 import { createAdapters, type Adapters } from '../../worker/adapters';
 import { createSluiceWorker } from '../../worker/createWorker';
+import type { WorkerGroup } from '../../worker/workerGroup';
 import { installQuietRuntime } from './quietRuntime';
 import { testConfig, WORKFLOW_BUNDLE_PATH } from './testConfig';
 
@@ -12,7 +12,7 @@ export interface TestWorker {
   config: Readonly<SluiceConfig>;
   adapters: Adapters;
   client: Client;
-  worker: Worker;
+  worker: WorkerGroup;
   /** Documents whose workflows this suite started: closed at shutdown so none lingers. */
   track(documentId: string): void;
   shutdown(): Promise<void>;

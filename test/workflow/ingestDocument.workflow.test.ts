@@ -8,6 +8,7 @@ import type { TaskFailure } from '../../activities/recordTaskFailure';
 import { ingestWorkflowId, type IngestInput, type IngestResult, type PrepareResult, type StageInput } from '../../contracts/ingest';
 import { progressQuery, retrySignal } from '../../contracts/ingestApi';
 import { allPending, STAGES, type Stage, type StageStatuses } from '../../contracts/stages';
+import { embeddingTaskQueue } from '../../contracts/taskQueues';
 import type { ingestDocument } from '../../workflows/ingestDocument';
 import { STAGE_ACTIVITY } from '../support/faultInjection';
 import { installQuietRuntime } from '../support/quietRuntime';
@@ -66,8 +67,8 @@ function stubActivities(): Partial<IngestActivities> {
   };
 }
 
-let worker: Worker;
-let running: Promise<void>;
+let workers: Worker[];
+let running: Promise<void[]>;
 let nativeConnection: NativeConnection;
 let client: Client;
 const taskQueue = `wf-logic-${randomUUID()}`;
@@ -75,13 +76,18 @@ const taskQueue = `wf-logic-${randomUUID()}`;
 beforeAll(async () => {
   installQuietRuntime();
   nativeConnection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
-  worker = await Worker.create({ connection: nativeConnection, taskQueue, workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH }, activities: stubActivities() });
-  running = worker.run();
+  const stubs = stubActivities();
+  workers = [
+    await Worker.create({ connection: nativeConnection, taskQueue, workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH }, activities: stubs }),
+    // VECTORIZING goes to the embedding queue next to the run's own, as in production.
+    await Worker.create({ connection: nativeConnection, taskQueue: embeddingTaskQueue(taskQueue), activities: { vectorizing: stubs.vectorizing } }),
+  ];
+  running = Promise.all(workers.map((w) => w.run()));
   client = new Client({ connection: await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' }) });
 });
 
 afterAll(async () => {
-  worker.shutdown();
+  for (const w of workers) w.shutdown();
   await running;
   await nativeConnection.close();
   await client.connection.close();

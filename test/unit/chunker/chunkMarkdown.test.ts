@@ -62,7 +62,8 @@ describe('chunkMarkdown', () => {
       '# Appendix',
       'Appendix body.',
     ].join('\n\n');
-    const paths = parents(chunkMarkdown('doc', markdown, DEFAULT_CHUNKER_OPTIONS)).map((chunk) => chunk.sectionPath);
+    // minTokens 0: every body here is a one-liner that would otherwise be folded into its subsection.
+    const paths = parents(chunkMarkdown('doc', markdown, { ...DEFAULT_CHUNKER_OPTIONS, minTokens: 0 })).map((chunk) => chunk.sectionPath);
     expect(paths).toEqual([
       [],
       ['Guide'],

@@ -14,15 +14,35 @@ function thrownBy(action: () => unknown): SluiceError {
 const utf8 = (text: string): Buffer => Buffer.from(text, 'utf8');
 
 describe('detectFileType', () => {
-  it('rejects PDF bytes even when the file is named .txt, naming the detected kind', () => {
-    const error = thrownBy(() => detectFileType(utf8('%PDF-1.7\n%\u00e2\u00e3\n1 0 obj'), 'notes.txt'));
+  it('detects PDF and Office bytes whatever the file is called', () => {
+    expect(detectFileType(utf8('%PDF-1.7\n%\u00e2\u00e3\n1 0 obj'), 'notes.txt')).toBe('pdf');
+    const zipHead = (firstEntry: string): Buffer => Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(26), utf8(firstEntry)]);
+    expect(detectFileType(zipHead('word/document.xml'), 'upload')).toBe('docx');
+    expect(detectFileType(zipHead('xl/workbook.xml'), 'upload.bin')).toBe('xlsx');
+    expect(detectFileType(zipHead('[Content_Types].xml'), 'deck.pptx')).toBe('pptx');
+    expect(detectFileType(utf8('a,b\n1,2\n'), 'table.csv')).toBe('csv');
+  });
+
+  it('rejects text that claims a binary format by its extension', () => {
+    const error = thrownBy(() => detectFileType(utf8('just some words'), 'report.docx'));
     expect(error.code).toBe('UNSUPPORTED_FILE_TYPE');
-    expect(error.permanent).toBe(true);
-    expect(error.message).toContain('PDF');
+    expect(error.message).toContain('.docx');
+  });
+
+  it('names a password-protected Office file (an OLE2 container) as ENCRYPTED_DOCUMENT', () => {
+    const ole2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]);
+    expect(thrownBy(() => detectFileType(ole2, 'salary.xlsx')).code).toBe('ENCRYPTED_DOCUMENT');
+    expect(thrownBy(() => detectFileType(ole2, 'legacy.doc')).code).toBe('UNSUPPORTED_FILE_TYPE');
+  });
+
+  it('reports UTF-16 whose bytes break their byte-order mark as INVALID_TEXT_ENCODING', () => {
+    // A high surrogate followed by a letter instead of a low surrogate.
+    const broken = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('ok', 'utf16le'), Buffer.from([0x00, 0xd8, 0x41, 0x00])]);
+    expect(thrownBy(() => detectFileType(broken, 'notes.txt')).code).toBe('INVALID_TEXT_ENCODING');
   });
 
   it.each([
-    ['DOCX (zip)', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00]), 'report.md', 'ZIP'],
+    ['a ZIP that is no Office document', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00]), 'report.md', 'ZIP'],
     ['PNG', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), 'image.html', 'PNG'],
     ['JPEG', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), 'photo.txt', 'JPEG'],
     ['GIF', utf8('GIF89a\u0001\u0000'), 'anim.txt', 'GIF'],
@@ -67,9 +87,8 @@ describe('detectFileType', () => {
     expect(detectFileType(head, 'guide.txt')).toBe('txt');
   });
 
-  it('rejects binary-looking content: NUL bytes or invalid UTF-8', () => {
+  it('rejects binary-looking content: NUL bytes or control characters', () => {
     expect(thrownBy(() => detectFileType(Buffer.from([0x41, 0x00, 0x42, 0x43]), 'a.txt')).code).toBe('UNSUPPORTED_FILE_TYPE');
-    expect(thrownBy(() => detectFileType(Buffer.from([0x41, 0xc3, 0x28, 0x42]), 'b.md')).code).toBe('UNSUPPORTED_FILE_TYPE');
     expect(thrownBy(() => detectFileType(Buffer.from([0x01, 0x02, 0x03, 0x04, 0x41]), 'c.bin')).code).toBe('UNSUPPORTED_FILE_TYPE');
   });
 

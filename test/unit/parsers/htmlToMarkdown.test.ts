@@ -71,4 +71,15 @@ describe('htmlToMarkdown', () => {
     expect(markdown).toContain('pg_stat_activity');
     expect(markdown).toContain('视图，然后继续处理。');
   });
+
+  it('drops generated-docs chrome (DocBook navheader, local toc) and keeps admonition titles out of the headings', () => {
+    const markdown = htmlToMarkdown(
+      '<html><head><title>28.2. Statistics</title></head><body>' +
+        '<div class="navheader"><table><tr><td><a href="prev.html">Prev</a></td></tr></table></div>' +
+        '<div class="sect1"><h2 class="title">28.2. Statistics</h2><div class="toc"><dl><dt><a href="#a">28.2.1. Setup</a></dt></dl></div>' +
+        '<h3>28.2.1. Setup</h3><p>Enable track_counts.</p><div class="note"><h3 class="title">Note</h3><p>Superusers see all.</p></div>' +
+        '</div><div class="navfooter"><a href="next.html">Next</a></div></body></html>',
+    );
+    expect(markdown).toBe('# 28.2. Statistics\n\n### 28.2.1. Setup\n\nEnable track_counts.\n\n**Note**\n\nSuperusers see all.');
+  });
 });

@@ -1,7 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseToMarkdown } from '../../../parsers/parseToMarkdown';
+import { convertFile } from '../../../parsers/convertFile';
+import { DEFAULT_PARSE_LIMITS } from '../../../parsers/parseLimits';
 
 jest.mock('../../../parsers/htmlToMarkdown', () => ({
   htmlToMarkdown: () => {
@@ -9,13 +10,14 @@ jest.mock('../../../parsers/htmlToMarkdown', () => ({
   },
 }));
 
-describe('parseToMarkdown when the parsing library throws', () => {
+// convertFile is the in-thread half of parseToMarkdown: jest.mock cannot reach the parse thread.
+describe('convertFile when the parsing library throws', () => {
   it('classifies the failure as a permanent PARSE_ENGINE_FAILED carrying the message', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'sluice-engine-'));
     try {
       const filePath = path.join(dir, 'deep.html');
       await writeFile(filePath, '<html><body><p>deeply nested</p></body></html>');
-      await expect(parseToMarkdown(filePath, 'html')).rejects.toMatchObject({
+      await expect(convertFile(filePath, 'html', DEFAULT_PARSE_LIMITS)).rejects.toMatchObject({
         name: 'SluiceError',
         code: 'PARSE_ENGINE_FAILED',
         permanent: true,

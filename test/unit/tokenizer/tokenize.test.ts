@@ -24,6 +24,21 @@ describe('tokenize', () => {
     expect(tokens.some((token) => /[，。]/.test(token))).toBe(false);
   });
 
+  it('keeps Chinese words whole with jieba, where ICU alone cuts single characters', () => {
+    const tokens = tokenize('如何上传文档并查看数据库管理系统的状态');
+    expect(tokens).toEqual(expect.arrayContaining(['上传', '文档', '数据库', '管理系统', '状态']));
+    expect(tokens).not.toContain('文');
+    expect(tokens).not.toContain('的');
+    // The query side is cut the same way, so a part of a compound finds the compound.
+    expect(tokens).toEqual(expect.arrayContaining(tokenize('数据库')));
+  });
+
+  it('keeps identifiers whole inside Chinese text', () => {
+    expect(tokenize('请填写FORM-2024-001后查询pg_stat_activity视图')).toEqual(
+      expect.arrayContaining(['填写', 'form-2024-001', '查询', 'pg_stat_activity', '视图']),
+    );
+  });
+
   it('does not join Chinese words through a hyphen', () => {
     expect(tokenize('向量-检索')).toEqual(['向量', '检索']);
   });

@@ -1,0 +1,89 @@
+import { createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { chunkMarkdown } from '../chunker/chunkMarkdown';
+import type { SluiceConfig } from '../config/config';
+import { STAGES, type Stage } from '../contracts/stages';
+import { detectFileType } from '../parsers/detectFileType';
+import { parseToMarkdown } from '../parsers/parseToMarkdown';
+import { sparseVectorFromTokens } from '../sparse/sparseVector';
+import { objectKeys } from '../stores/objectKeys';
+import { tokenize } from '../tokenizer/tokenize';
+import type { Adapters } from '../worker/adapters';
+
+export interface BenchDoc {
+  documentId: string;
+  userId: string;
+  datasetId: string;
+  fileName: string;
+  sourceKey: string;
+}
+
+export interface PlainOutcome {
+  chunks: number;
+  stageMs: Record<Stage, number>;
+  error: string | null;
+}
+
+/**
+ * Side (a): one document through the same parse, chunk, embed, tokenize and index functions and
+ * the same store adapters as the activities, in a plain sequence. What it leaves out is exactly
+ * what durability costs: Temporal, the task/pipeline/chunk rows and their status updates, the
+ * token plan object, idempotency deletes and heartbeats.
+ */
+export async function plainDocument(config: Readonly<SluiceConfig>, adapters: Adapters, doc: BenchDoc): Promise<PlainOutcome> {
+  const stageMs = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>;
+  let mark = performance.now();
+  const lap = (stage: Stage) => {
+    const now = performance.now();
+    stageMs[stage] += now - mark;
+    mark = now;
+  };
+  const scope = { userId: doc.userId, datasetId: doc.datasetId };
+  try {
+    const markdown = await parseSource(config, adapters, doc);
+    await adapters.objects.putText(objectKeys.markdown(doc.userId, doc.documentId, 'plain'), markdown);
+    lap('CLEANING');
+    const children = chunkMarkdown(doc.documentId, markdown, config.chunking).filter((d) => d.kind === 'child');
+    // The same refusal CHUNKING makes, so both sides fail the same pages.
+    if (children.length === 0) throw new Error('EMPTY_DOCUMENT');
+    lap('CHUNKING');
+    const embedder = await adapters.embedders.forUser(doc.userId);
+    for (let i = 0; i < children.length; i += config.embedding.batchSize) {
+      const batch = children.slice(i, i + config.embedding.batchSize);
+      const vectors = await embedder.embed(batch.map((c) => c.text));
+      const records = batch.map((c, j) => ({ chunkId: c.chunkId, documentId: doc.documentId, vector: vectors[j] as number[] }));
+      await adapters.vectors.upsertDense(scope, { model: embedder.model, dimension: embedder.dimension }, records);
+    }
+    lap('VECTORIZING');
+    const tokens = children.map((c) => tokenize(c.text));
+    lap('PRETOKENIZE');
+    const entries = children.map((c, i) => ({ chunkId: c.chunkId, documentId: doc.documentId, fileName: doc.fileName, text: c.text, tokens: tokens[i] as string[] }));
+    const { failedChunkIds } = await adapters.keywords.bulkIndex(scope, entries);
+    if (failedChunkIds.length > 0) throw new Error(`${failedChunkIds.length} keyword entries refused`);
+    lap('KEYWORD_INDEXING');
+    const sparse = children.map((c, i) => ({ chunkId: c.chunkId, documentId: doc.documentId, sparse: sparseVectorFromTokens(tokens[i] as string[]) }));
+    await adapters.vectors.upsertSparse(scope, sparse);
+    lap('SPARSE_VECTORIZING');
+    return { chunks: children.length, stageMs, error: null };
+  } catch (error) {
+    return { chunks: 0, stageMs, error: error instanceof Error ? error.message.slice(0, 200) : String(error) };
+  }
+}
+
+/** Source object → temp file → detected type → markdown, as CLEANING does it. */
+async function parseSource(config: Readonly<SluiceConfig>, adapters: Adapters, doc: BenchDoc): Promise<string> {
+  await fs.mkdir(config.tmpDir, { recursive: true });
+  const tmpFile = path.join(config.tmpDir, `${doc.documentId}-plain`);
+  try {
+    await pipeline(await adapters.objects.getStream(doc.sourceKey), createWriteStream(tmpFile));
+    const handle = await fs.open(tmpFile, 'r');
+    const head = Buffer.alloc(8192);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0).finally(() => handle.close());
+    const type = detectFileType(head.subarray(0, bytesRead), doc.fileName);
+    return await parseToMarkdown(tmpFile, type, config.parsing);
+  } finally {
+    await fs.rm(tmpFile, { force: true });
+  }
+}

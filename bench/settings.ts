@@ -1,0 +1,81 @@
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+
+/**
+ * What one bench run does, from BENCH_* variables (bench code may read the environment; the
+ * sluice settings themselves still go through config/config.ts in each process).
+ */
+export interface BenchSettings {
+  /** Corpus pages to ingest; null = the whole manual (~1,170 pages). */
+  docs: number | null;
+  /** Child chunks of the one large generated document (0 = none). */
+  bigChunks: number;
+  /**
+   * The concurrency budget both sides get: (a) runs this many documents at once; (b)'s worker
+   * executes at most this many activities at once (its slot count). 0 = the worker's configured slots.
+   */
+  lanes: number;
+  /**
+   * Workflows (b) keeps open at once: more than its slots, because between two activities a
+   * document waits on the server and its slot would idle. 0 = 4 × lanes.
+   */
+  inflight: number;
+  /** Worker process counts to run (b) with; the first one is the one the ratio uses. */
+  workerCounts: number[];
+  /** The bench's own database: reset at the start of every run. */
+  databaseUrl: string;
+  /** Objects, temp files and worker logs of this run. */
+  dataDir: string;
+  /** Task queue of this run's workers, unique so no other worker steals its tasks. */
+  taskQueue: string;
+  outFile: string;
+  /** Histories fetched to measure their size (fetching all 1,000+ takes a while). */
+  historySample: number;
+  /** Extra node flags for the measured processes, e.g. a CPU profile (BENCH_CPU_PROFILE_DIR). */
+  nodeArgs: string[];
+}
+
+const ROOT = path.resolve(__dirname, '..');
+
+function int(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got ${raw}`);
+  return value;
+}
+
+export function benchSettings(): BenchSettings {
+  const runId = randomUUID().slice(0, 8);
+  const docs = process.env.BENCH_DOCS ? int('BENCH_DOCS', 0) : null;
+  const workerCounts = (process.env.BENCH_WORKERS ?? '1')
+    .split(',')
+    .map((n) => Number(n.trim()))
+    .filter((n) => Number.isInteger(n) && n > 0);
+  return {
+    docs,
+    bigChunks: int('BENCH_BIG_CHUNKS', 5000),
+    lanes: int('BENCH_LANES', 0),
+    inflight: int('BENCH_INFLIGHT', 0),
+    workerCounts: workerCounts.length > 0 ? workerCounts : [1],
+    databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:54329/sluice_bench',
+    dataDir: path.join(ROOT, '.sluice', 'bench-runs', runId),
+    taskQueue: `bench-throughput-${runId}`,
+    outFile: path.join(ROOT, 'bench-results', process.env.BENCH_OUT ?? 'throughput.json'),
+    historySample: int('BENCH_HISTORY_SAMPLE', 100),
+    nodeArgs: process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROFILE_DIR)}`] : [],
+  };
+}
+
+/** The environment every process of the run shares: same database, objects and queue. */
+export function sluiceEnv(s: BenchSettings): Record<string, string> {
+  return {
+    DATABASE_URL: s.databaseUrl,
+    SLUICE_DATA_DIR: s.dataDir,
+    SLUICE_TASK_QUEUE: s.taskQueue,
+    SLUICE_SWEEP_EVERY: 'off',
+    SLUICE_LOG_LEVEL: 'WARN',
+    // A document that fails closes its run at once instead of waiting 30 days for a retry.
+    SLUICE_RETRY_WAIT: '1s',
+  };
+}

@@ -1,0 +1,183 @@
+import { STAGES } from '../../../contracts/stages';
+import type { DatasetSummary } from '../../../db/repositories/documentCatalog';
+import type { DocumentView } from '../schemas';
+
+/**
+ * The admin page, rendered on the server as plain HTML. `app.js` adds the behaviour (upload,
+ * retry, delete, search, live stage updates over SSE); without it the page still shows state.
+ */
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const esc = (value: unknown): string => String(value ?? '').replace(/[&<>"']/g, (ch) => ESCAPES[ch] ?? ch);
+
+const STAGE_LABELS: Record<string, string> = {
+  CLEANING: 'clean',
+  CHUNKING: 'chunk',
+  VECTORIZING: 'embed',
+  PRETOKENIZE: 'tokens',
+  KEYWORD_INDEXING: 'keyword',
+  SPARSE_VECTORIZING: 'sparse',
+};
+
+export const FILTERS = ['PENDING', 'PROCESSING', 'SUCCESS', 'FAILED'] as const;
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title>
+<link rel="stylesheet" href="/admin/app.css">
+<script src="/admin/app.js" defer></script>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+export function renderLogin(message: string | null = null): string {
+  return layout(
+    'sluice admin — sign in',
+    `<main class="login">
+<h1>sluice admin</h1>
+<form id="login-form">
+<label for="api-key">API key</label>
+<input id="api-key" name="apiKey" type="password" autocomplete="off" required placeholder="sk_…">
+<button type="submit">Sign in</button>
+</form>
+<p id="login-error" class="error" role="alert">${esc(message ?? '')}</p>
+<p class="hint">Create a key with <code>sluice users create &lt;user&gt;</code>.</p>
+</main>`,
+  );
+}
+
+function formatMs(ms: number | null): string {
+  if (ms === null) return '';
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${(bytes / 1024 / 1024 / 1024).toFixed(2)} GB`;
+}
+
+function chunkCell(doc: DocumentView): string {
+  const { active, dense, sparse, keyword } = doc.chunks;
+  if (active === 0) return '<span class="muted">–</span>';
+  const done = dense + sparse + keyword;
+  return `<progress max="${active * 3}" value="${done}"></progress>
+<small>${active} chunks · dense ${dense} · sparse ${sparse} · keyword ${keyword}</small>`;
+}
+
+export function renderDocumentRow(doc: DocumentView, options: { showDataset: boolean }): string {
+  const stages = doc.stages
+    .map(
+      (s) =>
+        `<li data-stage="${esc(s.stage)}" class="stage st-${esc(s.status)}" title="${esc(`${s.stage}: ${s.status}${s.ms !== null ? ` in ${formatMs(s.ms)}` : ''}`)}">${esc(STAGE_LABELS[s.stage] ?? s.stage)}<small>${esc(formatMs(s.ms))}</small></li>`,
+    )
+    .join('');
+  const failure = doc.failure
+    ? `<code class="failure-code">${esc(doc.failure.code)}</code> <span class="failure-reason">${esc((doc.failure.reason ?? '').replace(`${doc.failure.code}: `, ''))}</span>${doc.failure.stage ? ` <small class="muted">at ${esc(doc.failure.stage)}</small>` : ''}`
+    : '';
+  const deleting = doc.lifecycle === 'DELETING';
+  return `<tr data-document-id="${esc(doc.documentId)}" data-status="${esc(doc.pipelineStatus)}" data-lifecycle="${esc(doc.lifecycle)}" data-task-id="${esc(doc.taskId ?? '')}">
+<td class="file"><span class="file-name">${esc(doc.fileName)}</span><br><code class="doc-id" title="${esc(doc.documentId)}">${esc(doc.documentId.slice(0, 8))}</code>${options.showDataset ? ` <span class="muted">in ${esc(doc.datasetId)}</span>` : ''}<br><small class="muted">${esc(doc.fileType ?? '?')} · ${esc(formatBytes(doc.sizeBytes))}</small></td>
+<td class="status"><span class="badge status-${esc(doc.pipelineStatus)}">${esc(doc.pipelineStatus)}</span>${deleting ? ' <span class="badge deleting">DELETING</span>' : ''}</td>
+<td><ol class="stages">${stages}</ol></td>
+<td class="chunks">${chunkCell(doc)}</td>
+<td class="failure">${failure}</td>
+<td class="actions">${doc.pipelineStatus === 'FAILED' && !deleting ? '<button type="button" data-action="retry">Retry</button>' : ''}${deleting ? '' : '<button type="button" data-action="delete" class="danger">Delete</button>'}<a class="workflow-link" href="${esc(doc.workflowUrl)}" target="_blank" rel="noopener noreferrer">workflow ↗</a></td>
+</tr>`;
+}
+
+function documentTable(docs: DocumentView[], options: { showDataset: boolean; empty: string; id: string }): string {
+  // Rendered even when empty (hidden), so the page can add rows that appear while it is open.
+  const empty = docs.length === 0;
+  return `<p class="muted" id="${esc(options.id)}-empty"${empty ? '' : ' hidden'}>${esc(options.empty)}</p>
+<table id="${esc(options.id)}" class="documents"${empty ? ' hidden' : ''}>
+<thead><tr><th>document</th><th>status</th><th>stages (${STAGES.length})</th><th>chunks</th><th>failure</th><th></th></tr></thead>
+<tbody>
+${docs.map((d) => renderDocumentRow(d, options)).join('\n')}
+</tbody>
+</table>`;
+}
+
+export interface DashboardModel {
+  userId: string;
+  datasets: DatasetSummary[];
+  usage: { documents: number; bytes: number; maxDocuments: number; maxBytes: number };
+  dataset: string | null;
+  status: (typeof FILTERS)[number] | null;
+  documents: DocumentView[];
+  nextCursor: string | null;
+  failed: DocumentView[];
+  maxFileBytes: number;
+  batchMaxFiles: number;
+}
+
+function datasetLink(dataset: string, status: string | null, label: string, current: boolean, cursor?: string): string {
+  const query = new URLSearchParams({ dataset });
+  if (status) query.set('status', status);
+  if (cursor) query.set('cursor', cursor);
+  return `<a href="/admin?${esc(query.toString())}"${current ? ' class="current" aria-current="page"' : ''}>${esc(label)}</a>`;
+}
+
+export function renderDashboard(m: DashboardModel): string {
+  const datasets = m.datasets.length
+    ? `<ul class="datasets">${m.datasets
+        .map(
+          (d) =>
+            `<li>${datasetLink(d.datasetId, null, d.datasetId, d.datasetId === m.dataset)} <small class="muted">${d.documents} docs · ${d.succeeded} ok${d.failed ? ` · <span class="error">${d.failed} failed</span>` : ''} · ${esc(formatBytes(d.bytes))}</small></li>`,
+        )
+        .join('')}</ul>`
+    : '<p class="muted">No datasets yet: upload a file into a new one.</p>';
+
+  const documents = m.dataset
+    ? `<section id="documents-section">
+<h2>Documents in <em id="current-dataset">${esc(m.dataset)}</em></h2>
+<nav class="filters">${[datasetLink(m.dataset, null, 'all', m.status === null), ...FILTERS.map((f) => datasetLink(m.dataset ?? '', f, f.toLowerCase(), m.status === f))].join(' ')}</nav>
+${documentTable(m.documents, { showDataset: false, empty: 'No documents here yet.', id: 'documents' })}
+${m.nextCursor ? `<p>${datasetLink(m.dataset, m.status, 'older documents →', false, m.nextCursor)}</p>` : ''}
+</section>
+<section id="search-section">
+<h2>Search <em>${esc(m.dataset)}</em></h2>
+<form id="search-form" data-dataset="${esc(m.dataset)}"><input name="q" type="search" required placeholder="words or a phrase" aria-label="search text"><button type="submit">Search</button></form>
+<ol id="search-results" class="search-results"></ol>
+</section>`
+    : '';
+
+  return layout(
+    'sluice admin',
+    `<header>
+<h1>sluice admin</h1>
+<span class="muted">signed in as <strong id="user-id">${esc(m.userId)}</strong> · ${m.usage.documents}/${m.usage.maxDocuments} documents · ${esc(formatBytes(m.usage.bytes))} of ${esc(formatBytes(m.usage.maxBytes))}</span>
+<button type="button" id="logout">Sign out</button>
+</header>
+<main>
+<section id="datasets-section">
+<h2>Datasets</h2>
+${datasets}
+</section>
+<section id="upload-section">
+<h2>Upload</h2>
+<form id="upload-form">
+<label>dataset <input name="dataset" required pattern="[A-Za-z0-9][A-Za-z0-9._\\-]{0,63}" value="${esc(m.dataset ?? '')}"></label>
+<input name="files" type="file" multiple required aria-label="files">
+<button type="submit">Upload</button>
+<small class="muted">up to ${m.batchMaxFiles} files of at most ${esc(formatBytes(m.maxFileBytes))}</small>
+</form>
+<ul id="upload-results" class="upload-results" role="status"></ul>
+</section>
+${documents}
+<section id="failed-section">
+<h2>Failed documents</h2>
+${documentTable(m.failed, { showDataset: true, empty: 'Nothing has failed.', id: 'failed' })}
+</section>
+</main>`,
+  );
+}

@@ -1,0 +1,71 @@
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database';
+import { verifyApiKey, type Principal } from './apiKeys';
+import { ApiError } from './errors';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by `authenticate` on every route that needs a user; null elsewhere. */
+    principal: Principal | null;
+  }
+}
+
+/** The admin page keeps the API key in this HttpOnly, SameSite=Strict cookie. */
+export const ADMIN_COOKIE = 'sluice_admin';
+/**
+ * Cookie-authenticated requests that change state must carry this header. A cross-site page
+ * cannot add a custom header without a CORS preflight, which this server never grants.
+ */
+export const ADMIN_HEADER = 'x-sluice-admin';
+
+const unauthenticated = () =>
+  new ApiError(401, 'UNAUTHENTICATED', 'a valid API key is required (Authorization: Bearer <key>)', { 'www-authenticate': 'Bearer' });
+
+export function readCookie(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq < 0) continue;
+    if (pair.slice(0, eq).trim() !== name) continue;
+    try {
+      return decodeURIComponent(pair.slice(eq + 1).trim());
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+function bearerOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Resolves the caller from a bearer key, or from the admin cookie (with the CSRF header on writes). */
+export async function resolvePrincipal(db: Kysely<Database>, request: FastifyRequest): Promise<Principal | null> {
+  const bearer = bearerOf(request);
+  if (bearer) return verifyApiKey(db, bearer);
+  const cookie = readCookie(request.headers.cookie, ADMIN_COOKIE);
+  if (!cookie) return null;
+  if (!SAFE_METHODS.has(request.method) && request.headers[ADMIN_HEADER] !== '1') return null;
+  return verifyApiKey(db, cookie);
+}
+
+/** onRequest hook: runs before the body is read, so an unauthenticated upload is refused unread. */
+export function authenticate(db: Kysely<Database>) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const principal = await resolvePrincipal(db, request);
+    if (!principal) throw unauthenticated();
+    request.principal = principal;
+  };
+}
+
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw unauthenticated();
+  return request.principal;
+}

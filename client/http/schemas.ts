@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { PIPELINE_STATUSES, STAGE_STATUSES, STAGES } from '../../contracts/stages';
+
+/** Request and response shapes of the HTTP API: validation and the OpenAPI document both come from here. */
+
+export const datasetIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/)
+  .describe('dataset name: 1-64 characters of letters, digits, ".", "_" and "-"');
+
+export const documentIdSchema = z
+  .string()
+  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/)
+  .describe('document id (a UUID)');
+
+export const datasetParams = z.object({ datasetId: datasetIdSchema });
+export const documentParams = z.object({ id: documentIdSchema });
+
+export const errorResponseSchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), requestId: z.string() }),
+});
+
+const pipelineStatus = z.enum(PIPELINE_STATUSES);
+
+export const documentViewSchema = z.object({
+  documentId: z.string(),
+  datasetId: z.string(),
+  fileName: z.string(),
+  fileType: z.string().nullable(),
+  sizeBytes: z.number(),
+  contentSha256: z.string(),
+  lifecycle: z.enum(['ACTIVE', 'DELETING']),
+  createdAt: z.string(),
+  taskId: z.string().nullable(),
+  pipelineStatus,
+  currentStage: z.enum(STAGES).nullable(),
+  stages: z.array(z.object({ stage: z.enum(STAGES), status: z.enum(STAGE_STATUSES), ms: z.number().nullable() })),
+  chunks: z.object({ total: z.number(), active: z.number(), dense: z.number(), sparse: z.number(), keyword: z.number() }),
+  failure: z.object({ stage: z.string().nullable(), code: z.string(), reason: z.string().nullable() }).nullable(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  workflowUrl: z.string().describe("the document's ingestion workflow in the Temporal Web UI"),
+});
+export type DocumentView = z.output<typeof documentViewSchema>;
+
+export const listDocumentsQuery = z.object({
+  status: pipelineStatus.optional().describe('only documents whose latest task has this status'),
+  limit: z.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(200).optional().describe('nextCursor of the previous page'),
+});
+
+export const documentPageSchema = z.object({
+  documents: z.array(documentViewSchema),
+  nextCursor: z.string().nullable(),
+});
+
+export const uploadResultSchema = z.object({
+  documentId: z.string(),
+  taskId: z.string().nullable(),
+  status: pipelineStatus,
+  duplicate: z.boolean().describe('true when the dataset already held this content: the existing document is returned'),
+  fileName: z.string(),
+  fileType: z.string().nullable(),
+  sizeBytes: z.number(),
+  contentSha256: z.string(),
+});
+export type UploadResult = z.output<typeof uploadResultSchema>;
+
+export const batchResultSchema = z.object({
+  results: z.array(
+    z.object({
+      index: z.number().int(),
+      fileName: z.string(),
+      httpStatus: z.number().int().describe('what a single upload of this file would have answered'),
+      document: uploadResultSchema.nullable(),
+      error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    }),
+  ),
+  complete: z.boolean().describe('false when the server stopped reading the request (a file over the size limit, too many files)'),
+});
+export type BatchResult = z.output<typeof batchResultSchema>;
+
+export const retryAcceptedSchema = z.object({ documentId: z.string(), taskId: z.string(), via: z.enum(['update', 'signal-with-start']) });
+export const deleteAcceptedSchema = z.object({ documentId: z.string(), workflowId: z.string(), alreadyRunning: z.boolean() });
+
+export const searchQuery = z.object({
+  q: z.string().min(1).max(1000).describe('search text'),
+  limit: z.number().int().min(1).max(50).default(10),
+});
+
+export const searchResponseSchema = z.object({
+  hits: z.array(
+    z.object({
+      chunkId: z.string(),
+      documentId: z.string(),
+      fileName: z.string(),
+      sectionPath: z.array(z.string()),
+      text: z.string(),
+      score: z.number(),
+    }),
+  ),
+});
+
+export const datasetsResponseSchema = z.object({
+  datasets: z.array(z.object({ datasetId: z.string(), documents: z.number(), succeeded: z.number(), failed: z.number(), bytes: z.number() })),
+  usage: z.object({ documents: z.number(), bytes: z.number(), maxDocuments: z.number(), maxBytes: z.number() }),
+});
+
+export const healthSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  checks: z.object({ database: z.enum(['ok', 'failing']), temporal: z.enum(['ok', 'failing']) }),
+});
+
+export const adminSessionBody = z.object({ apiKey: z.string().min(1).max(200) });

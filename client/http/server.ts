@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import multipart from '@fastify/multipart';
+import type { Client } from '@temporalio/client';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { SluiceConfig } from '../../config/config';
+import type { Adapters } from '../../worker/adapters';
+import { authenticate } from './auth';
+import type { ApiContext } from './context';
+import { errorBody, handleError } from './errors';
+import { createApiMetrics, type ApiMetrics } from './metrics';
+import { buildOpenApiDocument, createRouter } from './router';
+import { adminRoutes } from './routes/admin';
+import { documentRoutes } from './routes/documents';
+import { eventRoutes } from './routes/events';
+import { searchRoutes } from './routes/search';
+import { systemRoutes } from './routes/system';
+import { uploadRoutes } from './routes/uploads';
+
+export interface ApiServerDeps {
+  config: Readonly<SluiceConfig>;
+  adapters: Adapters;
+  client: Client;
+}
+
+export interface ApiServer {
+  app: FastifyInstance;
+  metrics: ApiMetrics;
+}
+
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+const LOG_LEVELS = { DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
+
+/**
+ * The HTTP API. It stores uploads, starts and signals workflows and reads state; parsing,
+ * embedding and indexing happen in the worker only.
+ */
+export async function buildApiServer(deps: ApiServerDeps, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<ApiServer> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: options.logger ?? { level: LOG_LEVELS[config.logLevel] },
+    bodyLimit: config.api.bodyLimitBytes,
+    http: { maxHeaderSize: config.api.maxHeaderBytes },
+    genReqId: () => randomUUID(),
+    // Never trust a caller-chosen request id.
+    requestIdHeader: false,
+    // Open SSE streams must not hold a shutdown up.
+    forceCloseConnections: true,
+    return503OnClosing: true,
+  });
+  const metrics = createApiMetrics({ workerMetricsUrl: config.metrics.workerUrl });
+  const ctx: ApiContext = { config, adapters: deps.adapters, client: deps.client, metrics };
+
+  app.decorateRequest('principal', null);
+  await app.register(multipart, { throwFileSizeLimit: false, limits: { fileSize: config.maxFileBytes + 1, files: 1 } });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', String(request.id));
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+  });
+  app.addHook('onSend', async (request, reply) => {
+    // A response sent before the body was read (a refused upload) closes the connection, so
+    // the server neither reads the rest nor has to drain it for keep-alive.
+    if (!request.raw.complete) reply.header('connection', 'close');
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.httpDuration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send(errorBody(request, 'NOT_FOUND', 'no such route'));
+  });
+
+  const router = createRouter(app, authenticate(deps.adapters.db));
+  let openApi: Record<string, unknown> | null = null;
+  const openApiDocument = () => (openApi ??= buildOpenApiDocument(router.operations(), { version: packageVersion() }));
+
+  systemRoutes(router, ctx, openApiDocument);
+  uploadRoutes(router, ctx);
+  documentRoutes(router, ctx);
+  eventRoutes(router, ctx);
+  searchRoutes(router, ctx);
+  adminRoutes(router, ctx);
+
+  await app.ready();
+  return { app, metrics };
+}

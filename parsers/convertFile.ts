@@ -1,0 +1,56 @@
+import { readFile } from 'node:fs/promises';
+import { permanentError, SluiceError } from '../contracts/sluiceError';
+import { csvToMarkdown } from './csvToMarkdown';
+import type { SourceFileType } from './detectFileType';
+import { htmlToMarkdown } from './htmlToMarkdown';
+import { ooxmlToMarkdown } from './ooxml/ooxmlToMarkdown';
+import type { ParseLimits } from './parseLimits';
+import { pdfToMarkdown } from './pdf/pdfToMarkdown';
+import { decodeDetected } from './textEncoding';
+import { textToMarkdown } from './textToMarkdown';
+
+/**
+ * Turns a local file into markdown in the calling thread. Read errors are left unclassified on
+ * purpose: an I/O failure on the worker's temp file says nothing about the document. Failures of
+ * the parsing itself are permanent: the same bytes would fail again.
+ */
+export async function convertFile(filePath: string, type: SourceFileType, limits: ParseLimits): Promise<string> {
+  const markdown = await classified(type, () => convert(filePath, type, limits));
+  if (markdown.trim() === '') throw permanentError('EMPTY_DOCUMENT', `no text content found in the ${type} file`);
+  return markdown;
+}
+
+async function convert(filePath: string, type: SourceFileType, limits: ParseLimits): Promise<string> {
+  switch (type) {
+    case 'pdf':
+      return pdfToMarkdown(filePath);
+    case 'docx':
+    case 'pptx':
+    case 'xlsx':
+      return ooxmlToMarkdown(filePath, limits.maxUncompressedBytes);
+    case 'csv':
+      return csvToMarkdown(await readFile(filePath));
+    case 'md':
+      return decodeDetected(await readFile(filePath));
+    case 'txt':
+      return textToMarkdown(await readFile(filePath));
+    case 'html':
+      return htmlToMarkdown(decodeDetected(await readFile(filePath)));
+  }
+}
+
+async function classified(type: SourceFileType, parse: () => Promise<string>): Promise<string> {
+  try {
+    return await parse();
+  } catch (error) {
+    if (error instanceof SluiceError) throw error;
+    if (isIoError(error)) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw permanentError('PARSE_ENGINE_FAILED', `${type} parser failed: ${message}`, error);
+  }
+}
+
+/** Errors of the file system (ENOENT, ENOSPC, EIO...) carry a code starting with E and a syscall. */
+function isIoError(error: unknown): boolean {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === 'string';
+}

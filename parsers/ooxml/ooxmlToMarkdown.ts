@@ -1,0 +1,21 @@
+import { permanentError } from '../../contracts/sluiceError';
+import { docxToMarkdown } from './docxToMarkdown';
+import { pptxToMarkdown } from './pptxToMarkdown';
+import { xlsxToMarkdown } from './xlsxToMarkdown';
+import { ZipArchive } from './zipArchive';
+
+/**
+ * DOCX, PPTX and XLSX are ZIP packages; the main part present decides the format, whatever the
+ * file was called (a spreadsheet renamed .docx is still read as a spreadsheet).
+ */
+export async function ooxmlToMarkdown(filePath: string, maxUncompressedBytes: number): Promise<string> {
+  const archive = await ZipArchive.open(filePath, maxUncompressedBytes);
+  try {
+    if (archive.has('word/document.xml')) return await docxToMarkdown(archive);
+    if (archive.has('ppt/presentation.xml')) return await pptxToMarkdown(archive);
+    if (archive.has('xl/workbook.xml')) return await xlsxToMarkdown(archive);
+    throw permanentError('UNSUPPORTED_FILE_TYPE', 'the ZIP archive holds no DOCX, PPTX or XLSX main part');
+  } finally {
+    archive.close();
+  }
+}

@@ -1,0 +1,105 @@
+import { tableCell, toPipeTable } from '../markdownTable';
+import { readRelationships, relationshipKind } from './relationships';
+import { parseXmlPart } from './xmlEvents';
+import type { ZipArchive } from './zipArchive';
+
+interface SlideText {
+  title: string;
+  paragraphs: string[];
+  tables: string[][][];
+}
+
+const TITLE_PLACEHOLDERS = new Set(['title', 'ctrTitle']);
+/** Slide-number, date and footer placeholders repeat on every slide and say nothing. */
+const CHROME_PLACEHOLDERS = new Set(['sldNum', 'dt', 'ftr', 'sldImg', 'hdr']);
+
+/**
+ * Slides in presentation order (p:sldIdLst, not file names: slide10.xml may come second), each a
+ * section "Slide N: title" with its text, tables and speaker notes.
+ */
+export async function pptxToMarkdown(archive: ZipArchive): Promise<string> {
+  const presentation = 'ppt/presentation.xml';
+  const relationships = await readRelationships(archive, presentation);
+  const slideIds: string[] = [];
+  await parseXmlPart(archive, presentation, {
+    open(name, a) {
+      if (name === 'p:sldId' && a['r:id']) slideIds.push(a['r:id']);
+    },
+  });
+  const blocks: string[] = [];
+  for (const [index, id] of slideIds.entries()) {
+    const part = relationships.get(id)?.part;
+    if (!part) continue;
+    const slide = await readSlide(archive, part);
+    const notes = await readNotes(archive, part);
+    const heading = `# Slide ${index + 1}${slide.title ? `: ${slide.title}` : ''}`;
+    const tables = slide.tables.map((rows) => toPipeTable(rows.map((row) => row.map(tableCell))));
+    const body = [...slide.paragraphs, ...tables, ...(notes.length > 0 ? [`Notes: ${notes.join(' ')}`] : [])];
+    blocks.push([heading, ...body].join('\n\n'));
+  }
+  return blocks.join('\n\n');
+}
+
+async function readSlide(archive: ZipArchive, part: string): Promise<SlideText> {
+  const slide: SlideText = { title: '', paragraphs: [], tables: [] };
+  let placeholder: string | null = null;
+  let paragraph = '';
+  let level = 0;
+  let inText = false;
+  let table: string[][] | null = null;
+  await parseXmlPart(archive, part, {
+    open(name, a) {
+      if (name === 'p:sp') placeholder = null;
+      else if (name === 'p:ph') placeholder = a.type ?? 'body';
+      else if (name === 'a:tbl') table = [];
+      else if (name === 'a:tr') table?.push([]);
+      else if (name === 'a:tc') table?.[table.length - 1]?.push('');
+      else if (name === 'a:p') [paragraph, level] = ['', 0];
+      else if (name === 'a:pPr') level = Number(a.lvl ?? 0);
+      else if (name === 'a:t') inText = true;
+      else if (name === 'a:br') paragraph += ' ';
+    },
+    text(text) {
+      if (inText) paragraph += text;
+    },
+    close(name) {
+      if (name === 'a:t') inText = false;
+      else if (name === 'a:tbl' && table) [slide.tables, table] = [[...slide.tables, table], null];
+      else if (name === 'a:p') {
+        const text = paragraph.trim();
+        const row = table?.[table.length - 1];
+        if (text === '' || (placeholder && CHROME_PLACEHOLDERS.has(placeholder))) return;
+        if (row && row.length > 0) row[row.length - 1] = `${row[row.length - 1]} ${text}`.trim();
+        else if (placeholder && TITLE_PLACEHOLDERS.has(placeholder)) slide.title = `${slide.title} ${text}`.trim();
+        else slide.paragraphs.push(level > 0 ? `${'  '.repeat(level - 1)}- ${text}` : text);
+      }
+    },
+  });
+  return slide;
+}
+
+/** Speaker notes live in the notes slide's body placeholder. */
+async function readNotes(archive: ZipArchive, slidePart: string): Promise<string[]> {
+  const notesPart = [...(await readRelationships(archive, slidePart)).values()].find((r) => relationshipKind(r.type) === 'notesSlide')?.part;
+  if (!notesPart) return [];
+  const notes: string[] = [];
+  let placeholder: string | null = null;
+  let paragraph = '';
+  let inText = false;
+  await parseXmlPart(archive, notesPart, {
+    open(name, a) {
+      if (name === 'p:sp') placeholder = null;
+      else if (name === 'p:ph') placeholder = a.type ?? 'body';
+      else if (name === 'a:p') paragraph = '';
+      else if (name === 'a:t') inText = true;
+    },
+    text(text) {
+      if (inText) paragraph += text;
+    },
+    close(name) {
+      if (name === 'a:t') inText = false;
+      else if (name === 'a:p' && placeholder === 'body' && paragraph.trim() !== '') notes.push(paragraph.trim());
+    },
+  });
+  return notes;
+}

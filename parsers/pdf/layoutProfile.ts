@@ -1,0 +1,58 @@
+import type { PdfLine } from './pageLines';
+
+/** What sampled pages tell about the whole document's typography. */
+export interface LayoutProfile {
+  bodySize: number;
+  /** Rounded font size → markdown heading level (1 = largest). */
+  headingLevels: ReadonlyMap<number, number>;
+  /** Rounded baselines of running headers and footers (page numbers, document title). */
+  headerYs: ReadonlySet<number>;
+  footerYs: ReadonlySet<number>;
+}
+
+/** A heading is at least this much larger than body text (LaTeX's \large is 1.2×). */
+const HEADING_MIN_RATIO = 1.12;
+/** Text in one size beyond this share of the body's amount is a second body style, not headings. */
+const HEADING_MAX_SHARE = 0.15;
+const HEADING_MAX_CHARS = 150;
+/** A baseline must recur on this share of sampled pages (and at least 3) to be a running header. */
+const RUNNING_SHARE = 0.5;
+
+export const roundSize = (size: number): number => Math.round(size * 2) / 2;
+
+/**
+ * Built from a sample of pages spread over the document, before the streaming pass: the body size
+ * is the size carrying the most characters, larger sizes rank as heading levels, and lines that
+ * sit at the same top or bottom position on most pages are running headers and footers.
+ */
+export function buildLayoutProfile(samples: PdfLine[][]): LayoutProfile {
+  const charsBySize = new Map<number, number>();
+  for (const line of samples.flat()) {
+    const size = roundSize(line.size);
+    charsBySize.set(size, (charsBySize.get(size) ?? 0) + line.text.length);
+  }
+  const [bodySize = 0, bodyChars = 0] = [...charsBySize].sort((p, q) => q[1] - p[1])[0] ?? [];
+  const headingSizes = [...charsBySize]
+    .filter(([size, chars]) => size >= bodySize * HEADING_MIN_RATIO && chars <= bodyChars * HEADING_MAX_SHARE)
+    .map(([size]) => size)
+    .sort((p, q) => q - p);
+  const headingLevels = new Map(headingSizes.map((size, i) => [size, Math.min(i + 1, 6)]));
+  return {
+    bodySize,
+    headingLevels,
+    headerYs: recurring(samples.map((lines) => lines[0])),
+    footerYs: recurring(samples.map((lines) => lines[lines.length - 1])),
+  };
+}
+
+export function headingLevel(profile: LayoutProfile, line: PdfLine): number | null {
+  if (line.text.length > HEADING_MAX_CHARS || line.mono) return null;
+  return profile.headingLevels.get(roundSize(line.size)) ?? null;
+}
+
+function recurring(edgeLines: (PdfLine | undefined)[]): Set<number> {
+  const counts = new Map<number, number>();
+  for (const line of edgeLines) if (line) counts.set(Math.round(line.y), (counts.get(Math.round(line.y)) ?? 0) + 1);
+  const needed = Math.max(3, Math.ceil(edgeLines.length * RUNNING_SHARE));
+  return new Set([...counts].filter(([, count]) => count >= needed).map(([y]) => y));
+}

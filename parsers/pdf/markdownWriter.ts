@@ -1,0 +1,128 @@
+import { cleanPdfText } from './cleanText';
+import { headingLevel, type LayoutProfile } from './layoutProfile';
+import type { PdfLine } from './pageLines';
+
+/** Bullets typesetters use for itemized lists. */
+const BULLET = /^[•◦▪‣●○■□∙–]\s*/;
+/** A paragraph gap is clearly larger than the line pitch (about 1.2× the font size). */
+const PARAGRAPH_GAP_RATIO = 1.45;
+/** A first-line indent of at least this many font sizes starts a paragraph. */
+const INDENT_RATIO = 0.9;
+/** Courier and most fixed-pitch fonts are 0.6 em wide; this turns a code line's offset into spaces. */
+const MONO_CHAR_WIDTH = 0.6;
+/** Beyond this, consecutive large lines are a title page or a block quote, not one wrapped heading. */
+const MAX_HEADING_CHARS = 120;
+const SENTENCE_END = /[.!?:;。！？：；]["'”’)]*$/;
+const CJK_EDGE = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff00-\uffef]/u;
+
+interface Paragraph {
+  text: string;
+  x: number;
+  y: number;
+  size: number;
+}
+
+/**
+ * Turns the lines of successive pages into markdown blocks: headings from the layout profile's
+ * font sizes, fixed-pitch runs as fenced code, bullets as list items, and lines joined into
+ * paragraphs (across page breaks too) with TeX-style hyphenation undone. Only the open paragraph
+ * or code block is held between pages; finished blocks are appended to the output.
+ */
+export class PdfMarkdownWriter {
+  private readonly blocks: string[] = [];
+  private paragraph: Paragraph | null = null;
+  private code: PdfLine[] = [];
+  private lastHeading: { level: number; y: number } | null = null;
+
+  constructor(private readonly profile: LayoutProfile) {}
+
+  addPage(lines: PdfLine[]): void {
+    const body = lines.filter((line, i) => !this.isRunningLine(line, i, lines.length));
+    for (const line of body) this.addLine({ ...line, text: cleanPdfText(line.text) });
+    // Coordinates do not carry over to the next page.
+    if (this.paragraph) this.paragraph.y = Number.NaN;
+    this.lastHeading = null;
+  }
+
+  finish(): string {
+    this.flush();
+    return this.blocks.join('\n\n');
+  }
+
+  private addLine(line: PdfLine): void {
+    const level = headingLevel(this.profile, line);
+    if (level !== null) return this.addHeading(level, line);
+    this.lastHeading = null;
+    if (line.mono) {
+      this.flushParagraph();
+      this.code.push(line);
+      return;
+    }
+    this.flushCode();
+    const bullet = BULLET.exec(line.text);
+    const text = bullet ? `- ${line.text.slice(bullet[0].length)}` : line.text.replace(/^(#{1,6})(?=\s|$)/, '\\$1');
+    if (!bullet && this.paragraph && this.continues(this.paragraph, line)) {
+      this.paragraph.text = joinLines(this.paragraph.text, text);
+      this.paragraph.y = line.y;
+      return;
+    }
+    this.flushParagraph();
+    this.paragraph = { text, x: line.x, y: line.y, size: line.size };
+  }
+
+  /** A heading set over two lines (same level, consecutive lines) is one heading. */
+  private addHeading(level: number, line: PdfLine): void {
+    this.flush();
+    const last = this.blocks[this.blocks.length - 1];
+    const wraps = this.lastHeading?.level === level && this.lastHeading.y - line.y < line.size * 2;
+    if (wraps && last !== undefined && last.length + line.text.length <= MAX_HEADING_CHARS) {
+      this.blocks[this.blocks.length - 1] = `${last} ${line.text}`;
+    } else {
+      this.blocks.push(`${'#'.repeat(level)} ${line.text}`);
+    }
+    this.lastHeading = { level, y: line.y };
+  }
+
+  private continues(paragraph: Paragraph, line: PdfLine): boolean {
+    if (Number.isNaN(paragraph.y)) return !SENTENCE_END.test(paragraph.text) && !/^[\p{Lu}\d]/u.test(line.text);
+    const gap = paragraph.y - line.y;
+    if (gap <= 0 || gap > Math.max(paragraph.size, line.size) * PARAGRAPH_GAP_RATIO) return false;
+    return line.x - paragraph.x < line.size * INDENT_RATIO || paragraph.text.startsWith('- ');
+  }
+
+  /** Running headers and footers sit among the first or last two lines at a recurring height. */
+  private isRunningLine(line: PdfLine, index: number, count: number): boolean {
+    const y = Math.round(line.y);
+    const nearBand = (ys: ReadonlySet<number>): boolean => ys.has(y) || ys.has(y - 1) || ys.has(y + 1);
+    if (index < 2 && nearBand(this.profile.headerYs)) return true;
+    if (index >= count - 2 && nearBand(this.profile.footerYs)) return true;
+    // A bare page number at the top or bottom, in documents too short for recurring bands.
+    return (index === 0 || index === count - 1) && /^(\d{1,4}|[ivxlc]{1,6})$/i.test(line.text);
+  }
+
+  private flush(): void {
+    this.flushParagraph();
+    this.flushCode();
+  }
+
+  private flushParagraph(): void {
+    if (this.paragraph) this.blocks.push(this.paragraph.text);
+    this.paragraph = null;
+  }
+
+  private flushCode(): void {
+    if (this.code.length === 0) return;
+    const left = Math.min(...this.code.map((line) => line.x));
+    const lines = this.code.map((line) => ' '.repeat(Math.max(0, Math.round((line.x - left) / (line.size * MONO_CHAR_WIDTH)))) + line.text);
+    const fence = lines.some((line) => line.includes('```')) ? '~~~' : '```';
+    this.blocks.push([fence, ...lines, fence].join('\n'));
+    this.code = [];
+  }
+}
+
+/** TeX hyphenates at line ends; CJK lines join without a space, everything else with one. */
+function joinLines(previous: string, next: string): string {
+  if (/\p{Ll}-$/u.test(previous) && /^\p{Ll}/u.test(next)) return previous.slice(0, -1) + next;
+  if (CJK_EDGE.test(previous.slice(-1)) && CJK_EDGE.test(next.charAt(0))) return previous + next;
+  return `${previous} ${next}`;
+}

@@ -1,0 +1,70 @@
+import type { TextContent, TextItem } from 'pdfjs-dist/types/src/display/api';
+
+/** One visual line of a page, in reading order, with what layout analysis needs. */
+export interface PdfLine {
+  text: string;
+  /** Left edge and baseline in PDF units (y grows upwards). */
+  x: number;
+  y: number;
+  /** Largest font size on the line: a heading's size decides its level. */
+  size: number;
+  /** Set in a fixed-pitch font: code, commands, terminal output. */
+  mono: boolean;
+}
+
+/** Share of a line's characters that must be fixed-pitch for the line to count as code. */
+const MONO_SHARE = 0.8;
+
+interface OpenLine {
+  parts: string[];
+  x: number;
+  y: number;
+  endX: number;
+  size: number;
+  chars: number;
+  monoChars: number;
+}
+
+/**
+ * Groups pdf.js text items into lines. Items arrive in content-stream order, which for typeset
+ * documents is reading order; a baseline jump of half a font size or an explicit end-of-line
+ * starts a new line. Items are separate runs of glyphs, so a visible gap between two becomes a space.
+ */
+export function pageLines(content: TextContent): PdfLine[] {
+  const lines: PdfLine[] = [];
+  let open: OpenLine | null = null;
+  const close = (): void => {
+    if (open) {
+      const text = open.parts.join('').replace(/\s+/g, ' ').trim();
+      if (text !== '') lines.push({ text, x: open.x, y: open.y, size: open.size, mono: open.monoChars >= open.chars * MONO_SHARE });
+    }
+    open = null;
+  };
+
+  for (const item of content.items) {
+    if (!('str' in item)) continue;
+    const [a = 0, b = 0, , , x = 0, y = 0] = item.transform as number[];
+    const size = Math.hypot(a, b);
+    if (item.str !== '') {
+      if (open && Math.abs(y - open.y) > Math.max(open.size, size) * 0.5) close();
+      open = extend(open, item, { x, y, size }, content.styles[item.fontName]?.fontFamily === 'monospace');
+    }
+    if (item.hasEOL) close();
+  }
+  close();
+  return lines;
+}
+
+function extend(open: OpenLine | null, item: TextItem, at: { x: number; y: number; size: number }, mono: boolean): OpenLine {
+  const line = open ?? { parts: [], x: at.x, y: at.y, endX: at.x, size: 0, chars: 0, monoChars: 0 };
+  const previous = line.parts[line.parts.length - 1] ?? '';
+  const gap = at.x - line.endX;
+  if (line.parts.length > 0 && gap > at.size * 0.15 && !/\s$/.test(previous) && !/^\s/.test(item.str)) line.parts.push(' ');
+  line.parts.push(item.str);
+  line.endX = at.x + item.width;
+  const visible = item.str.replace(/\s/g, '').length;
+  if (visible > 0) line.size = Math.max(line.size, at.size);
+  line.chars += visible;
+  if (mono) line.monoChars += visible;
+  return line;
+}

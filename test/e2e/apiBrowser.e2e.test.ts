@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { newUser, startApi, type ApiHarness, type TestUser } from '../support/apiHarness';
+import { eventually } from '../support/ingestHelpers';
+
+// The admin page in a real browser (Debian's Chromium driven by playwright-core): sign in,
+// upload, watch SUCCESS arrive over SSE, make one fail, retry it, delete it, search.
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts', 'api-browser');
+const FIXTURES = path.resolve(__dirname, '..', 'fixtures');
+const DATASET = 'browser-manuals';
+
+let h: ApiHarness;
+let user: TestUser;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  h = await startApi({ SLUICE_API_SSE_POLL: '200ms' });
+  user = await newUser(h, 'browser');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.on('dialog', (dialog) => void dialog.accept());
+});
+
+afterAll(async () => {
+  // Workflows started through the page are closed with the suite.
+  const ids = await h?.tw.adapters.db.selectFrom('documents').select('id').where('user_id', '=', user?.userId ?? '').execute();
+  for (const { id } of ids ?? []) h.tw.track(id);
+  await browser?.close();
+  await h?.close();
+});
+
+const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+const documentRow = (fileName: string) => page.locator('#documents tbody tr', { has: page.locator('.file-name', { hasText: fileName }) });
+
+async function uploadThroughPage(fileName: string, content: Buffer | string): Promise<void> {
+  await page.fill('#upload-form input[name="dataset"]', DATASET);
+  await page.setInputFiles('#upload-form input[name="files"]', { name: fileName, mimeType: 'application/octet-stream', buffer: Buffer.from(content) });
+  const navigated = page.waitForURL(`**/admin?dataset=${DATASET}`);
+  await page.click('#upload-form button[type="submit"]');
+  await page.locator('#upload-results li', { hasText: fileName }).waitFor();
+  await navigated;
+}
+
+it('signs in with an API key', async () => {
+  await page.goto(`${h.baseUrl}/admin`);
+  await page.fill('#api-key', 'sk_wrong');
+  await page.click('#login-form button');
+  await page.locator('#login-error', { hasText: 'UNAUTHENTICATED' }).waitFor();
+  await page.fill('#api-key', user.apiKey);
+  await page.click('#login-form button');
+  await page.locator('#user-id', { hasText: user.userId }).waitFor();
+  await shot('01-signed-in');
+});
+
+it('uploads a file through the page and watches it reach SUCCESS', async () => {
+  await uploadThroughPage('checkpoints.md', fs.readFileSync(path.join(FIXTURES, 'checkpoints.md')));
+  const row = documentRow('checkpoints.md');
+  await row.and(page.locator('[data-status="SUCCESS"]')).waitFor({ timeout: 60_000 });
+  await row.locator('.stage.st-SUCCESS').nth(5).waitFor();
+  await row.locator('.chunks progress').waitFor();
+  const id = await row.getAttribute('data-document-id');
+  expect(await row.locator('a.workflow-link').getAttribute('href')).toBe(`${h.tw.config.temporal.uiUrl}/namespaces/default/workflows/ingest:${id}`);
+  await shot('02-uploaded-success');
+});
+
+it('shows a bad file failing with its code and reason, retries it, then deletes it', async () => {
+  await uploadThroughPage('blank.md', '\n\n   \n\t\n');
+  const row = documentRow('blank.md');
+  await row.and(page.locator('[data-status="FAILED"]')).waitFor({ timeout: 60_000 });
+  await row.locator('.failure-code', { hasText: 'EMPTY_DOCUMENT' }).waitFor();
+  await page.locator('#failed tbody tr', { has: page.locator('.failure-code', { hasText: 'EMPTY_DOCUMENT' }) }).waitFor();
+  const firstTask = await row.getAttribute('data-task-id');
+  await shot('03-failed');
+
+  // Retry: a new task runs (the file is still blank, so it fails again with a new task id).
+  await row.locator('button[data-action="retry"]').click();
+  await eventually(
+    async () => ({ status: await row.getAttribute('data-status'), taskId: await row.getAttribute('data-task-id') }),
+    (r) => r.status === 'FAILED' && r.taskId !== firstTask && r.taskId !== '',
+    60_000,
+    200,
+  );
+  await shot('04-retried');
+
+  await documentRow('blank.md').locator('button[data-action="delete"]').click();
+  await documentRow('blank.md').waitFor({ state: 'detached', timeout: 60_000 });
+  await page.reload();
+  expect(await documentRow('blank.md').count()).toBe(0);
+  expect(await documentRow('checkpoints.md').count()).toBe(1);
+  await shot('05-deleted');
+});
+
+it('refuses a wrong-type file in the upload form without creating a document', async () => {
+  await page.fill('#upload-form input[name="dataset"]', DATASET);
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
+  await page.setInputFiles('#upload-form input[name="files"]', { name: 'slides.pdf', mimeType: 'application/pdf', buffer: png });
+  await page.click('#upload-form button[type="submit"]');
+  await page.locator('#upload-results li.error', { hasText: 'UNSUPPORTED_FILE_TYPE' }).waitFor();
+  expect(await documentRow('slides.pdf').count()).toBe(0);
+});
+
+it('searches the dataset', async () => {
+  await page.fill('#search-form input[name="q"]', 'marmalade heron');
+  await page.click('#search-form button');
+  const hit = page.locator('#search-results li.hit').first();
+  await hit.waitFor();
+  expect(await hit.locator('.hit-head').textContent()).toContain('checkpoints.md');
+  expect(await hit.locator('.hit-text').textContent()).toContain('marmalade heron');
+  await shot('06-search');
+});
