@@ -489,7 +489,8 @@ describe('admin session', () => {
     const page = await call<string>(h.baseUrl, 'GET', '/admin?dataset=lifecycle', { headers: cookieHeader });
     expect(page.body).toContain(`signed in as <strong id="user-id">${alice.userId}</strong>`);
     expect(page.body).toContain('EMPTY_DOCUMENT');
-    expect(page.body).toMatch(/href="http:\/\/127\.0\.0\.1:8233\/namespaces\/default\/workflows\/ingest:[0-9a-f-]{36}"/);
+    const uiBase = h.tw.config.temporal.uiUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    expect(page.body).toMatch(new RegExp(`href="${uiBase}/namespaces/default/workflows/ingest:[0-9a-f-]{36}"`));
 
     const doc = await upload('admin-csrf', 'x.md', `# x\n\n${randomUUID()}\n`);
     await waitForDocument(h, alice, doc.body.documentId);
