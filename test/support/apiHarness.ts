@@ -118,12 +118,17 @@ export async function waitForDocument(h: ApiHarness, user: TestUser, documentId:
   return response.body;
 }
 
-/** Every file under the objects directory that belongs to the user. */
+/** The files uploads left under the objects directory for the user. */
 export async function objectFilesOf(config: Readonly<SluiceConfig>, userId: string): Promise<string[]> {
   const encoded = userId.replace(/[^A-Za-z0-9_-]/g, (ch) => `.${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const dir = path.join(config.objectsDir, 'documents', encoded);
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  // Only what uploads write (sources, partial files): markdown and token plans are written later
+  // by pipelines of earlier tests that may still be running, and would make comparisons racy.
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name))
+    .filter((file) => !/[/\\](markdown|tokens)[/\\]/.test(file));
 }
 
 /** A free TCP port on loopback (for the Temporal Runtime's Prometheus endpoint). */
