@@ -50,6 +50,12 @@ it('a worker SIGKILLed mid-VECTORIZING is replaced and the document ends exactly
   await killHard(worker);
   const killedAt = Date.now();
   expect(atKill.dense).toBeLessThan(CHUNKS);
+  // Nothing embeds while no worker runs: the kill really stopped the work.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const stopped = (await countChunks(adapters.db, crashed)).dense;
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  expect((await countChunks(adapters.db, crashed)).dense).toBe(stopped);
+  expect(stopped).toBeLessThan(CHUNKS);
 
   worker = spawnWorker(config);
   const progress = await waitTerminal(client, crashed, 300_000);

@@ -9,7 +9,9 @@ const ROOT = path.resolve(__dirname, '..', '..');
 export function spawnWorker(config: Readonly<SluiceConfig>, extraEnv: Record<string, string> = {}): ChildProcess {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const log = fs.openSync(path.join(config.dataDir, `worker-${Date.now()}.log`), 'a');
-  return spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [path.join(ROOT, 'worker', 'main.ts')], {
+  // `node --import tsx` keeps the worker in this one process: the tsx CLI would run it in a
+  // grandchild that a SIGKILL of the CLI leaves running.
+  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'worker', 'main.ts')], {
     cwd: ROOT,
     stdio: ['ignore', log, log],
     env: {
