@@ -7,8 +7,40 @@ export interface BatchProgress {
   done: number;
 }
 
+/**
+ * An attempt starts heartbeating once it has run this long. Every heartbeat is a write on the
+ * Temporal server, and most documents finish a stage in well under a second: a heartbeat per
+ * stage was about as many server writes as the stages themselves. Nothing is lost for short
+ * attempts: a worker dying before its first heartbeat is still noticed after heartbeatTimeout
+ * (measured from the start), and the retry redoes at most this much work, idempotently (chunk
+ * statuses say what is done; the keyword stage rebuilds from scratch without a resume point).
+ */
+const FIRST_HEARTBEAT_AFTER_MS = 2000;
+
+/** Well inside the shortest heartbeatTimeout (30 s, of which the SDK throttles to 80 %). */
+const KEEP_ALIVE_EVERY_MS = 5000;
+
+interface AttemptState {
+  startedAt: number;
+  /** The last progress reported: a keep-alive beat repeats it, so it never erases a resume point. */
+  details: BatchProgress | undefined;
+}
+
+const attempts = new WeakMap<Context, AttemptState>();
+
+function stateOf(ctx: Context): AttemptState {
+  let state = attempts.get(ctx);
+  if (!state) {
+    state = { startedAt: Date.now(), details: undefined };
+    attempts.set(ctx, state);
+  }
+  return state;
+}
+
 export function resumePoint(): BatchProgress {
-  const details = Context.current().info.heartbeatDetails as Partial<BatchProgress> | undefined;
+  const ctx = Context.current();
+  stateOf(ctx);
+  const details = ctx.info.heartbeatDetails as Partial<BatchProgress> | undefined;
   if (details && typeof details.lastChunkIndex === 'number' && typeof details.done === 'number') {
     return { lastChunkIndex: details.lastChunkIndex, done: details.done };
   }
@@ -18,6 +50,24 @@ export function resumePoint(): BatchProgress {
 /** Reports progress and stops promptly when the run was cancelled (e.g. the document is being deleted). */
 export function reportProgress(progress: BatchProgress): void {
   const ctx = Context.current();
-  ctx.heartbeat(progress);
+  const state = stateOf(ctx);
+  state.details = { ...progress };
+  if (Date.now() - state.startedAt >= FIRST_HEARTBEAT_AFTER_MS) ctx.heartbeat(state.details);
   if (ctx.cancellationSignal.aborted) throw new CancelledFailure('activity cancelled');
+}
+
+/**
+ * Heartbeats on a timer while a stage works, whether or not the stage reports progress (CLEANING
+ * waits on a parse thread). Every stage has a heartbeatTimeout, so an attempt whose worker died,
+ * or whose task the server marked started but no worker ever received (seen under CPU starvation),
+ * is retried after that timeout rather than after its whole startToCloseTimeout (15 minutes for
+ * CLEANING). Returns the function that stops it.
+ */
+export function keepAlive(): () => void {
+  const ctx = Context.current();
+  const state = stateOf(ctx);
+  const timer = setInterval(() => {
+    if (Date.now() - state.startedAt >= FIRST_HEARTBEAT_AFTER_MS) ctx.heartbeat(state.details);
+  }, KEEP_ALIVE_EVERY_MS);
+  return () => clearInterval(timer);
 }

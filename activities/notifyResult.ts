@@ -19,19 +19,20 @@ export function createNotifyResultActivity(deps: ActivityDeps) {
         failureCode: result.failureCode,
         chunkCount: result.chunkCount,
       };
-      await deps.db
-        .insertInto('notifications')
-        .values({ task_id: result.taskId, document_id: result.documentId, event, payload: JSON.stringify(payload) })
-        .onConflict((oc) => oc.constraint('notifications_task_event_key').doNothing())
-        .execute();
+      // One statement writes the row (first attempt) or counts the attempt (a retry); a row already
+      // DELIVERED is not updated, so nothing comes back and nothing is sent again.
       const row = await deps.db
-        .selectFrom('notifications')
-        .select(['id', 'status'])
-        .where('task_id', '=', result.taskId)
-        .where('event', '=', event)
-        .executeTakeFirstOrThrow();
-      if (row.status === 'DELIVERED') return;
-      await deps.db.updateTable('notifications').set({ attempts: sql`attempts + 1` }).where('id', '=', row.id).execute();
+        .insertInto('notifications')
+        .values({ task_id: result.taskId, document_id: result.documentId, event, payload: JSON.stringify(payload), attempts: 1 })
+        .onConflict((oc) =>
+          oc
+            .constraint('notifications_task_event_key')
+            .doUpdateSet({ attempts: sql`notifications.attempts + 1` })
+            .where('notifications.status', '!=', 'DELIVERED'),
+        )
+        .returning('id')
+        .executeTakeFirst();
+      if (!row) return;
       // Between delivery and this mark a crash would redeliver: the delivery id lets receivers dedupe.
       await deps.notifier.deliver({ event, deliveryId: String(row.id), documentId: result.documentId, taskId: result.taskId, payload });
       await deps.db.updateTable('notifications').set({ status: 'DELIVERED', delivered_at: new Date() }).where('id', '=', row.id).execute();

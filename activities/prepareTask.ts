@@ -48,9 +48,9 @@ async function prepareIn(trx: Transaction<Database>, input: PrepareInput): Promi
 
   if (doc.last_task_id) await interruptIfOrphaned(trx, doc.last_task_id);
   await insertTask(trx, { taskId: input.taskId, documentId: input.documentId, ownerRunChain: input.ownerRunChain });
-  await insertPipeline(trx, { taskId: input.taskId, documentId: input.documentId });
+  const pipeline = await insertPipeline(trx, { taskId: input.taskId, documentId: input.documentId });
   await setLastTask(trx, input.documentId, input.taskId);
-  const stages = stageStatusesOf(await getPipelineIn(trx, input.taskId));
+  const stages = stageStatusesOf(pipeline);
   return { kind: 'run', taskId: input.taskId, stages, inherited: [], chunkCount: 0 };
 }
 
@@ -126,9 +126,9 @@ async function takeOver(
     tokenPlanObjectKey: inherited.includes('PRETOKENIZE') ? oldTask.token_plan_object_key : null,
     parseMs: cleaned ? oldTask.parse_ms : null,
   });
-  await insertPipeline(trx, { taskId: input.taskId, documentId: input.documentId, inherited: durations });
+  const pipeline = await insertPipeline(trx, { taskId: input.taskId, documentId: input.documentId, inherited: durations });
   await setLastTask(trx, input.documentId, input.taskId);
-  const stages = stageStatusesOf(await getPipelineIn(trx, input.taskId));
+  const stages = stageStatusesOf(pipeline);
   return { kind: 'run', taskId: input.taskId, stages, inherited, chunkCount: (await countChunks(trx, input.documentId)).active };
 }
 

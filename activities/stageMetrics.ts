@@ -7,6 +7,14 @@ import type { Stage } from '../contracts/stages';
  * Runtime's tags (namespace, task queue, activity type) added. Without a configured exporter
  * the meter is a no-op, so tests and tools pay nothing.
  */
+export const STAGE_DURATION_METRIC = 'sluice_stage_duration';
+
+/**
+ * Bucket bounds (ms) for stage durations: the Runtime's default ones stop at 10 s, while a large
+ * document's CLEANING or VECTORIZING takes minutes (the activities allow 15 minutes and 2 hours).
+ */
+export const STAGE_DURATION_BUCKETS_MS = [10, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000, 60_000, 300_000, 900_000, 3_600_000];
+
 export interface StageMetrics {
   /** One attempt of a stage ended: how long it took and how. */
   attempt(stage: Stage, outcome: 'success' | 'skipped' | 'failure', ms: number, failure?: { code: string; retryable: boolean }): void;
@@ -18,7 +26,7 @@ export function stageMetrics(): StageMetrics {
   const meter = Context.current().metricMeter;
   return {
     attempt(stage, outcome, ms, failure) {
-      meter.createHistogram('sluice_stage_duration', 'int', 'ms', 'Duration of one stage attempt').record(Math.round(ms), { stage, outcome });
+      meter.createHistogram(STAGE_DURATION_METRIC, 'int', 'ms', 'Duration of one stage attempt').record(Math.round(ms), { stage, outcome });
       if (failure) {
         meter
           .createCounter('sluice_stage_failures', '', 'Stage attempts that failed, by failure code (a retryable one may still succeed later)')

@@ -5,6 +5,7 @@ import { STAGES, type Stage } from '../contracts/stages';
 import { getPipeline, IllegalTransitionError, markPipelineSucceeded, markStageSucceeded, tryStartStage } from '../db/repositories/pipelines';
 import { stageColumns } from '../db/repositories/stageColumns';
 import type { ActivityDeps } from './deps';
+import { keepAlive } from './heartbeat';
 import { stageMetrics } from './stageMetrics';
 import { toApplicationFailure } from './toApplicationFailure';
 
@@ -31,7 +32,8 @@ export async function runStage(
       metrics.attempt(stage, 'skipped', performance.now() - started);
       return { stage, skipped: true, items };
     }
-    const items = await work();
+    const stopBeating = keepAlive();
+    const items = await work().finally(stopBeating);
     await markStageSucceeded(deps.db, input.taskId, stage);
     metrics.attempt(stage, 'success', performance.now() - started);
     // CLEANING counts markdown bytes, not chunks.

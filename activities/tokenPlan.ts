@@ -1,6 +1,6 @@
 import type { StageInput } from '../contracts/ingest';
 import type { ChunkRow } from '../db/database';
-import { listActiveChunks } from '../db/repositories/chunks';
+import { listActiveChunkIds, listActiveChunks } from '../db/repositories/chunks';
 import { getTask, recordTokenPlan } from '../db/repositories/tasks';
 import { objectKeys } from '../stores/objectKeys';
 import { ObjectNotFoundError } from '../stores/ports';
@@ -40,17 +40,17 @@ function parseTokenPlan(text: string): TokenPlan {
  * A plan that lacks a current chunk is stale and rebuilt too.
  */
 export async function loadOrRebuildTokenPlan(deps: ActivityDeps, input: StageInput): Promise<TokenPlan> {
-  const chunks = await listActiveChunks(deps.db, input.documentId);
   const task = await getTask(deps.db, input.taskId);
   if (task.token_plan_object_key) {
     try {
       const plan = parseTokenPlan(await deps.objects.getText(task.token_plan_object_key));
-      if (chunks.every((c) => plan.has(c.chunk_id))) return plan;
+      // Ids suffice to check coverage; chunk texts are read only when the plan must be rebuilt.
+      if ((await listActiveChunkIds(deps.db, input.documentId)).every((id) => plan.has(id))) return plan;
     } catch (error) {
       if (!(error instanceof ObjectNotFoundError)) throw error;
     }
   }
-  const plan = buildTokenPlan(chunks);
+  const plan = buildTokenPlan(await listActiveChunks(deps.db, input.documentId));
   await storeTokenPlan(deps, input, plan);
   return plan;
 }

@@ -1,11 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chunkMarkdown, DEFAULT_CHUNKER_OPTIONS } from '../chunker/chunkMarkdown';
-
-/** Cached under .sluice/ (gitignored): the download happens once per checkout. */
-const CACHE_DIR = path.resolve(__dirname, '..', '.sluice', 'bench-corpus');
-const HTML_DIR = path.join(CACHE_DIR, 'x', 'usr', 'share', 'doc', 'postgresql-doc-15', 'html');
+import { debianDocPath } from '../test/support/debianDocs';
 
 export interface CorpusFile {
   fileName: string;
@@ -15,22 +11,15 @@ export interface CorpusFile {
 
 /**
  * Debian's postgresql-doc-15: ~1,170 real HTML pages of very uneven size (2 KB to 440 KB), a
- * corpus anyone can fetch again with apt. Downloaded with `apt-get download` (no root needed,
- * nothing installed) and unpacked with `dpkg-deb -x`.
+ * corpus anyone can fetch again with apt (cached under .sluice/debian-docs, shared with the tests).
  */
 export function ensureCorpus(): string[] {
-  if (!fs.existsSync(HTML_DIR)) {
-    fs.mkdirSync(CACHE_DIR, { recursive: true });
-    execFileSync('apt-get', ['download', 'postgresql-doc-15'], { cwd: CACHE_DIR, stdio: 'inherit' });
-    const deb = fs.readdirSync(CACHE_DIR).find((f) => /^postgresql-doc-15_.*\.deb$/.test(f));
-    if (!deb) throw new Error(`apt-get download left no postgresql-doc-15 .deb in ${CACHE_DIR}`);
-    execFileSync('dpkg-deb', ['-x', deb, 'x'], { cwd: CACHE_DIR, stdio: 'inherit' });
-  }
+  const dir = debianDocPath('postgresql-doc-15', 'usr/share/doc/postgresql-doc-15/html');
   return fs
-    .readdirSync(HTML_DIR)
+    .readdirSync(dir)
     .filter((f) => f.endsWith('.html'))
     .sort()
-    .map((f) => path.join(HTML_DIR, f));
+    .map((f) => path.join(dir, f));
 }
 
 /** `n` pages spread evenly over the sorted list, so a reduced run keeps the size mix. */

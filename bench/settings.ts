@@ -29,6 +29,8 @@ export interface BenchSettings {
   /** Task queue of this run's workers, unique so no other worker steals its tasks. */
   taskQueue: string;
   outFile: string;
+  /** Rounds the corpus is split into; sides alternate their order from round to round. */
+  rounds: number;
   /** Histories fetched to measure their size (fetching all 1,000+ takes a while). */
   historySample: number;
   /** Extra node flags for the measured processes, e.g. a CPU profile (BENCH_CPU_PROFILE_DIR). */
@@ -58,13 +60,21 @@ export function benchSettings(): BenchSettings {
     lanes: int('BENCH_LANES', 0),
     inflight: int('BENCH_INFLIGHT', 0),
     workerCounts: workerCounts.length > 0 ? workerCounts : [1],
-    databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:54329/sluice_bench',
+    databaseUrl: process.env.BENCH_DATABASE_URL ?? benchDatabaseBeside(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:54329/sluice'),
     dataDir: path.join(ROOT, '.sluice', 'bench-runs', runId),
     taskQueue: `bench-throughput-${runId}`,
     outFile: path.join(ROOT, 'bench-results', process.env.BENCH_OUT ?? 'throughput.json'),
+    rounds: Math.max(1, int('BENCH_ROUNDS', 4)),
     historySample: int('BENCH_HISTORY_SAMPLE', 100),
     nodeArgs: process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROFILE_DIR)}`] : [],
   };
+}
+
+/** `sluice_bench` on the same server as the app's database (the stack's port may differ in CI). */
+function benchDatabaseBeside(url: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = '/sluice_bench';
+  return parsed.toString();
 }
 
 /** The environment every process of the run shares: same database, objects and queue. */

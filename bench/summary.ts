@@ -1,5 +1,5 @@
 import { STAGES, type Stage } from '../contracts/stages';
-import { totalWrites, type TableWrites } from './pgWrites';
+import { COMMITS, totalWrites, type TableWrites } from './pgWrites';
 import { percentile } from './window';
 
 export interface SideSummary {
@@ -17,10 +17,14 @@ export interface SideSummary {
   stageMsPerDoc: Record<Stage, number>;
   peakRssMB: number;
   cpuSecondsPerDoc: number;
+  /** The local Temporal server's CPU per document while this side ran (shared machine: includes others' load). */
+  temporalServerCpuSecondsPerDoc: number;
   pgRowsWritten: number;
   pgRowsPerChunk: number;
+  /** Transactions committed per document (reads included; the stats connection's own are a handful). */
+  pgCommitsPerDoc: number;
   pgWritesByTable: TableWrites;
-  historyBytesPerDoc?: { mean: number; max: number; largestDocument: number; maxEvents: number; sampled: number };
+  historyBytesPerDoc?: { mean: number; max: number; largestDocument: number; meanEvents: number; maxEvents: number; sampled: number };
 }
 
 export interface SideInput {
@@ -31,6 +35,7 @@ export interface SideInput {
   stageMsTotal: Record<Stage, number>;
   processes: { peakRssBytes: number; cpuSeconds: number }[];
   writes: TableWrites;
+  serverCpuSeconds: number;
 }
 
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
@@ -57,8 +62,10 @@ export function summarize(input: SideInput): SideSummary {
     stageMsPerDoc: Object.fromEntries(STAGES.map((s) => [s, round(input.stageMsTotal[s] / Math.max(1, input.docs.length))])) as Record<Stage, number>,
     peakRssMB: Math.round(Math.max(0, ...input.processes.map((p) => p.peakRssBytes)) / 2 ** 20),
     cpuSecondsPerDoc: round(input.processes.reduce((sum, p) => sum + p.cpuSeconds, 0) / Math.max(1, input.docs.length), 3),
+    temporalServerCpuSecondsPerDoc: round(input.serverCpuSeconds / Math.max(1, input.docs.length), 3),
     pgRowsWritten: rows,
     pgRowsPerChunk: round(rows / Math.max(1, chunks), 2),
+    pgCommitsPerDoc: round((input.writes[COMMITS] ?? 0) / Math.max(1, input.docs.length), 1),
     pgWritesByTable: input.writes,
   };
 }
@@ -79,8 +86,11 @@ export function renderTable(sides: SideSummary[], base: SideSummary): string {
     ...STAGES.map((stage) => line(`  ${stage} ms/doc`, (s) => String(s.stageMsPerDoc[stage]))),
     line('peak RSS MB (per process)', (s) => String(s.peakRssMB)),
     line('CPU s/doc (measured processes)', (s) => String(s.cpuSecondsPerDoc)),
+    line('Temporal server CPU s/doc', (s) => String(s.temporalServerCpuSecondsPerDoc)),
     line('Postgres rows written/chunk', (s) => String(s.pgRowsPerChunk)),
+    line('Postgres commits/doc', (s) => String(s.pgCommitsPerDoc)),
     line('history bytes/doc (mean, max)', (s) => (s.historyBytesPerDoc ? `${s.historyBytesPerDoc.mean}, ${s.historyBytesPerDoc.max}` : '-')),
+    line('history events/doc (mean, max)', (s) => (s.historyBytesPerDoc ? `${s.historyBytesPerDoc.meanEvents}, ${s.historyBytesPerDoc.maxEvents}` : '-')),
   ];
   const widths = head.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
   return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  ')).join('\n');

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,39 +7,23 @@ import { createDb } from '../db/connection';
 import { createAdapters } from '../worker/adapters';
 import { resetBenchDatabase } from './benchDatabase';
 import { bigMarkdown, ensureCorpus, pickPages, type CorpusFile } from './corpus';
-import { durableRun } from './durableRun';
-import { tableWrites, writesBetween } from './pgWrites';
-import type { PlainRunResult } from './plainLoop';
+import { durableSide } from './durableSide';
+import { tableWrites, writesBetween, type TableWrites } from './pgWrites';
 import type { BenchDoc } from './plainPipeline';
+import { plainSide } from './plainSide';
+import { cpuSeconds } from './processStats';
 import { registerCorpus } from './registerCorpus';
-import { benchSettings, sluiceEnv, type BenchSettings } from './settings';
+import { benchSettings, sluiceEnv } from './settings';
+import type { BenchSide, DocOutcome } from './side';
 import { renderTable, summarize, type SideSummary } from './summary';
 
 /**
  * `npm run bench`: the same corpus through (a) the plain in-process loop and (b) the durable
- * pipeline, one after the other in one run on the same machine. JSON on stdout and in
- * bench-results/throughput.json; a short table on stderr. BENCH_DOCS=40 BENCH_BIG_CHUNKS=500 is
- * the reduced size CI runs (npm run bench:ci).
+ * pipeline (and (b) again with more worker processes, BENCH_WORKERS=1,2), in one run on this
+ * machine. The corpus is cut into rounds and the sides take turns, order alternating, so load
+ * from anything else on the machine falls on every side alike. JSON on stdout and in
+ * bench-results/throughput.json; a short table on stderr.
  */
-const ROOT = path.resolve(__dirname, '..');
-/** Settling time for Postgres backends of exited processes to publish their row counts. */
-const STATS_SETTLE_MS = 1500;
-
-async function runPlain(s: BenchSettings, env: Record<string, string>, docs: BenchDoc[], lanes: number): Promise<PlainRunResult> {
-  fs.mkdirSync(s.dataDir, { recursive: true });
-  const manifest = path.join(s.dataDir, 'plain-manifest.json');
-  const result = path.join(s.dataDir, 'plain-result.json');
-  fs.writeFileSync(manifest, JSON.stringify({ docs, lanes }));
-  const child = spawn(process.execPath, [...s.nodeArgs, '--import', 'tsx', path.join(__dirname, 'plainLoop.ts'), manifest, result], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`plain loop exited with ${code}`);
-  return JSON.parse(fs.readFileSync(result, 'utf8')) as PlainRunResult;
-}
-
 async function main(): Promise<void> {
   const s = benchSettings();
   const env = sluiceEnv(s);
@@ -49,82 +32,129 @@ async function main(): Promise<void> {
   const inflight = s.inflight || 4 * lanes;
   await resetBenchDatabase(s.databaseUrl);
   const files: CorpusFile[] = pickPages(ensureCorpus(), s.docs);
-  // The large document goes first, so on both sides it runs alongside the pages, not alone at the end.
+  // The large document comes first, so it runs alongside the pages, not alone at the end.
   if (s.bigChunks > 0) files.unshift({ fileName: `generated-${s.bigChunks}-chunks.md`, source: { text: bigMarkdown(s.bigChunks) } });
 
+  // Each side gets its own copy of the corpus (its own dataset and document ids).
   const registering = createAdapters(config);
-  const plainDocs = await registerCorpus(registering, files, { userId: 'bench', datasetId: 'plain' });
-  const durableDocs = new Map<number, BenchDoc[]>();
-  for (const n of s.workerCounts) durableDocs.set(n, await registerCorpus(registering, files, { userId: 'bench', datasetId: `durable-${n}` }));
+  const docsOf = new Map<string, BenchDoc[]>();
+  for (const key of ['plain', ...s.workerCounts.map((n) => `durable-${n}`)]) {
+    docsOf.set(key, await registerCorpus(registering, files, { userId: 'bench', datasetId: key }));
+  }
   await registering.close();
-  console.error(`bench: ${files.length} documents, ${lanes} lanes, ${inflight} workflows open, queue ${s.taskQueue}, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 
   const stats = createDb(s.databaseUrl, 1);
   const loadBefore = os.loadavg();
+  const sides: { key: string; side: BenchSide }[] = [{ key: 'plain', side: plainSide({ env, lanes, workDir: s.dataDir, nodeArgs: s.nodeArgs }) }];
   try {
-    await sleep(STATS_SETTLE_MS);
-    let before = await tableWrites(stats);
-    const plain = await runPlain(s, env, plainDocs, lanes);
-    await sleep(STATS_SETTLE_MS);
-    let after = await tableWrites(stats);
-    const sides: SideSummary[] = [
-      summarize({
-        side: 'a: plain loop',
-        workerProcesses: 1,
-        elapsedMs: plain.elapsedMs,
-        docs: plain.docs.map((d) => ({ ms: d.ms, chunks: d.result.chunks, error: d.result.error })),
-        stageMsTotal: sumStages(plain.docs.map((d) => d.result.stageMs)),
-        processes: [{ peakRssBytes: plain.peakRssBytes, cpuSeconds: plain.cpuSeconds }],
-        writes: writesBetween(before, after),
-      }),
-    ];
-    console.error(`bench: (a) done in ${sides[0]?.elapsedS} s`);
-    const metrics: Record<string, string[]> = {};
     for (const [i, n] of s.workerCounts.entries()) {
-      before = after;
-      const docs = durableDocs.get(n) as BenchDoc[];
-      const run = await durableRun(env, docs, { workers: n, inflight, historySample: s.historySample, logDir: s.dataDir, metricsPortBase: 19460 + i * 10, nodeArgs: s.nodeArgs }, stats);
-      await sleep(STATS_SETTLE_MS);
-      after = await tableWrites(stats);
-      const summary = summarize({
-        side: `b: durable, ${n} worker${n > 1 ? 's' : ''}`,
-        workerProcesses: n,
-        elapsedMs: run.elapsedMs,
-        docs: run.docs.map((d) => ({ ms: d.ms, chunks: d.result.chunks, error: d.result.status === 'SUCCESS' ? null : (d.result.failureCode ?? 'FAILED') })),
-        stageMsTotal: run.stageMsTotal,
-        processes: run.workerStats,
-        writes: writesBetween(before, after),
-      });
-      const h = run.history;
-      summary.historyBytesPerDoc = { mean: h.meanBytes, max: h.maxBytes, largestDocument: h.largestDocumentBytes, maxEvents: h.maxEvents, sampled: h.sampled };
-      sides.push(summary);
-      metrics[summary.side] = run.metrics;
-      console.error(`bench: (b) with ${n} worker(s) done in ${summary.elapsedS} s`);
+      // Each worker count polls its own task queue, so idle workers of one side never take the other's work.
+      const sideEnv = { ...env, SLUICE_TASK_QUEUE: `${s.taskQueue}-w${n}` };
+      const opts = { env: sideEnv, workers: n, inflight, historySample: s.historySample, logDir: s.dataDir, metricsPortBase: 19460 + i * 10, nodeArgs: s.nodeArgs };
+      sides.push({ key: `durable-${n}`, side: await durableSide(opts, stats) });
     }
-    const [a, b] = sides as [SideSummary, SideSummary];
-    const result = {
-      at: new Date().toISOString(),
-      machine: { cpus: os.cpus().length, memoryGB: Math.round(os.totalmem() / 2 ** 30), loadAverageBefore: loadBefore, loadAverageAfter: os.loadavg() },
-      settings: { documents: files.length, corpusPages: files.length - (s.bigChunks > 0 ? 1 : 0), bigDocumentChunks: s.bigChunks, lanes, workflowsOpen: inflight, profile: config.stores },
-      ratio: { docsPerS: Number((b.docsPerS / a.docsPerS).toFixed(3)), chunksPerS: Number((b.chunksPerS / a.chunksPerS).toFixed(3)) },
-      sides,
-      workerMetrics: metrics,
-    };
-    const json = JSON.stringify(result, redactSecrets, 2);
-    console.log(json);
-    fs.mkdirSync(path.dirname(s.outFile), { recursive: true });
-    fs.writeFileSync(s.outFile, `${json}\n`);
-    console.error(`\n${renderTable(sides, a)}\n\nratio b/a (documents/s): ${result.ratio.docsPerS}`);
+    console.error(`bench: ${files.length} documents in ${s.rounds} rounds, ${lanes} lanes, ${inflight} workflows open, load ${fmtLoad(loadBefore)}`);
+
+    const outcomes = new Map<string, Accumulated>(sides.map((x) => [x.key, { elapsedMs: 0, docs: [], writes: {}, serverCpuSeconds: 0 }]));
+    const server = temporalServerPid();
+    await sleep(1500);
+    let before = await tableWrites(stats);
+    for (let round = 0; round < s.rounds; round++) {
+      const order = round % 2 === 0 ? sides : [...sides].reverse();
+      for (const { key, side } of order) {
+        const docs = (docsOf.get(key) ?? []).filter((_, i) => i % s.rounds === round);
+        const serverBefore = server ? cpuSeconds(server) : 0;
+        const result = await side.runRound(docs);
+        const serverUsed = server ? cpuSeconds(server) - serverBefore : 0;
+        await sleep(side.settleMs);
+        const after = await tableWrites(stats);
+        const acc = outcomes.get(key) as Accumulated;
+        acc.elapsedMs += result.elapsedMs;
+        acc.serverCpuSeconds += serverUsed;
+        acc.docs.push(...result.docs);
+        for (const [table, n] of Object.entries(writesBetween(before, after))) acc.writes[table] = (acc.writes[table] ?? 0) + n;
+        before = after;
+        console.error(`bench: round ${round + 1}/${s.rounds} ${side.label}: ${docs.length} documents in ${(result.elapsedMs / 1000).toFixed(1)} s`);
+      }
+    }
+
+    const summaries: SideSummary[] = [];
+    const metrics: Record<string, string[]> = {};
+    for (const { key, side } of sides) {
+      const totals = await side.finish();
+      const acc = outcomes.get(key) as Accumulated;
+      const summary = summarize({ side: side.label, workerProcesses: side.workerProcesses, ...acc, stageMsTotal: totals.stageMsTotal, processes: totals.processes });
+      if (totals.history) {
+        const h = totals.history;
+        summary.historyBytesPerDoc = { mean: h.meanBytes, max: h.maxBytes, largestDocument: h.largestDocumentBytes, meanEvents: h.meanEvents, maxEvents: h.maxEvents, sampled: h.sampled };
+      }
+      if (totals.metrics) metrics[side.label] = totals.metrics;
+      summaries.push(summary);
+    }
+    report(summaries, metrics, { files, s, lanes, inflight, loadBefore, stores: config.stores });
+    // The objects (sources, markdown, token plans) of three copies of the corpus; worker logs stay.
+    fs.rmSync(path.join(s.dataDir, 'objects'), { recursive: true, force: true });
   } finally {
     await stats.destroy();
   }
 }
 
-function sumStages<T extends Record<string, number>>(rows: T[]): T {
-  const total: Record<string, number> = {};
-  for (const row of rows) for (const [k, v] of Object.entries(row)) total[k] = (total[k] ?? 0) + v;
-  return total as T;
+function report(
+  summaries: SideSummary[],
+  metrics: Record<string, string[]>,
+  ctx: { files: CorpusFile[]; s: ReturnType<typeof benchSettings>; lanes: number; inflight: number; loadBefore: number[]; stores: unknown },
+): void {
+  const [a, b] = summaries as [SideSummary, SideSummary];
+  const result = {
+    at: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, memoryGB: Math.round(os.totalmem() / 2 ** 30), loadAverageBefore: ctx.loadBefore, loadAverageAfter: os.loadavg() },
+    settings: {
+      documents: ctx.files.length,
+      corpusPages: ctx.files.length - (ctx.s.bigChunks > 0 ? 1 : 0),
+      bigDocumentChunks: ctx.s.bigChunks,
+      rounds: ctx.s.rounds,
+      lanes: ctx.lanes,
+      workflowsOpen: ctx.inflight,
+      stores: ctx.stores,
+    },
+    ratio: { docsPerS: Number((b.docsPerS / a.docsPerS).toFixed(3)), chunksPerS: Number((b.chunksPerS / a.chunksPerS).toFixed(3)) },
+    sides: summaries,
+    workerMetrics: metrics,
+  };
+  const json = JSON.stringify(result, redactSecrets, 2);
+  console.log(json);
+  fs.mkdirSync(path.dirname(ctx.s.outFile), { recursive: true });
+  fs.writeFileSync(ctx.s.outFile, `${json}\n`);
+  console.error(`\n${renderTable(summaries, a)}\n\nratio b/a (documents/s): ${result.ratio.docsPerS}`);
+  // Timing on a shared machine is not a pass/fail matter; doing the same work is. Every side must
+  // end with the same chunks and the same failed pages, or the comparison (and the pipeline) is wrong.
+  for (const side of summaries.slice(1)) {
+    if (side.chunks !== a.chunks || side.failed !== a.failed) {
+      console.error(`bench: ${side.side} made ${side.chunks} chunks with ${side.failed} failures; ${a.side} made ${a.chunks} with ${a.failed}`);
+      process.exitCode = 1;
+    }
+  }
 }
+
+interface Accumulated {
+  elapsedMs: number;
+  docs: DocOutcome[];
+  writes: TableWrites;
+  /** CPU of the local Temporal dev server while the side's rounds ran (other users' load included). */
+  serverCpuSeconds: number;
+}
+
+/** The dev server started by scripts/stack.sh records its pid; absent → not measured. */
+function temporalServerPid(): number | null {
+  try {
+    const pid = Number(fs.readFileSync(path.resolve(__dirname, '..', '.sluice', 'run', 'temporal.pid'), 'utf8').trim());
+    return Number.isInteger(pid) && fs.existsSync(`/proc/${pid}/stat`) ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+const fmtLoad = (load: number[]) => load.map((l) => l.toFixed(1)).join(' ');
 
 /** The stores config can hold keys and passwords: the report names the adapters only. */
 function redactSecrets(key: string, value: unknown): unknown {

@@ -31,6 +31,13 @@ export function activityDepsFrom(config: Readonly<SluiceConfig>, adapters: Adapt
   };
 }
 
+/**
+ * The SDK sends at most one heartbeat per 80 % of the heartbeatTimeout; with 30 s and 1 minute
+ * timeouts that left 6 and 12 s of margin for a late heartbeat on a loaded machine. 20 s leaves 10
+ * and 40 s, for one more write per 20 s of a long stage (short ones do not heartbeat at all).
+ */
+const HEARTBEAT_THROTTLE = '20 seconds';
+
 export interface RunningWorker {
   /** Both task queues' workers of this process: run(), runUntil() and shutdown() act on both. */
   worker: WorkerGroup;
@@ -63,6 +70,7 @@ export async function createSluiceWorker(
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
     maxConcurrentActivityTaskExecutions: config.worker.activitySlots,
     maxConcurrentWorkflowTaskExecutions: config.worker.workflowSlots,
+    maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
   });
   // VECTORIZING only, on its own queue (the workflow sends it there): a slow or rate-limited
   // provider holds these slots and no others, so parsing and indexing keep moving.
@@ -72,6 +80,7 @@ export async function createSluiceWorker(
     taskQueue: embeddingTaskQueue(config.temporal.taskQueue),
     activities: { vectorizing: activities.vectorizing },
     maxConcurrentActivityTaskExecutions: config.worker.embedding.activitySlots,
+    maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
     ...(config.worker.embedding.activitiesPerSecond ? { maxTaskQueueActivitiesPerSecond: config.worker.embedding.activitiesPerSecond } : {}),
   });
   return {

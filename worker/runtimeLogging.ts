@@ -1,4 +1,5 @@
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { STAGE_DURATION_BUCKETS_MS, STAGE_DURATION_METRIC } from '../activities/stageMetrics';
 
 /**
  * The Temporal Runtime logs at this level; must run before the first connection is made.
@@ -9,6 +10,18 @@ import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 export function installRuntimeLogging(level: LogLevel, options: { prometheusBindAddress?: string | null } = {}): void {
   Runtime.install({
     logger: new DefaultLogger(level),
-    ...(options.prometheusBindAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress: options.prometheusBindAddress } } } } : {}),
+    ...(options.prometheusBindAddress
+      ? {
+          telemetryOptions: {
+            metrics: {
+              prometheus: {
+                bindAddress: options.prometheusBindAddress,
+                // sluice's own stage metrics (activities/stageMetrics.ts) are served here too.
+                histogramBucketOverrides: { [STAGE_DURATION_METRIC]: STAGE_DURATION_BUCKETS_MS },
+              },
+            },
+          },
+        }
+      : {}),
   });
 }

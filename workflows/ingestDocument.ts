@@ -1,10 +1,11 @@
-import { allHandlersFinished, condition, continueAsNew, isCancellation, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, isCancellation, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { IngestInput, IngestProgress, IngestResult, StageInput, StageResult } from '../contracts/ingest';
 import { progressQuery } from '../contracts/ingestApi';
 import { DatasetIdKey, DocumentIdKey, FailureCodeKey, PipelineStageKey, PipelineStatusKey } from '../contracts/searchAttributes';
 import { allPending, STAGES, type Stage } from '../contracts/stages';
-import { batchStage, bookkeeping, cleaningStage, cpuStage, embeddingStage, notification } from './activityOptions';
+import { batchStage, bookkeeping, cleaningStage, cpuStage, embeddingStage, localBookkeeping, notification } from './activityOptions';
 import { classifyFailure, type ClassifiedFailure } from './classifyFailure';
+import { PendingSearchAttributes } from './pendingSearchAttributes';
 import { installRetryGate } from './retryGate';
 
 function stageActivities(): Record<Stage, (input: StageInput) => Promise<StageResult>> {
@@ -19,6 +20,13 @@ function stageActivities(): Record<Stage, (input: StageInput) => Promise<StageRe
 }
 
 type Failure = ClassifiedFailure & { stage: Stage | null };
+
+/**
+ * prepareTask as a local activity (one activity dispatch and one workflow task less per document)
+ * and the first search attributes written together with the first stage's. Once no run older
+ * than the patch exists (SLUICE_RETRY_WAIT after the deploy), make it deprecatePatch, then drop it.
+ */
+const LEAN_TASKS_PATCH = 'lean-workflow-tasks-1';
 
 /**
  * One document = one workflow (id `ingest:<documentId>`). History carries ids and counts only;
@@ -38,17 +46,23 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   };
   setHandler(progressQuery, () => progress);
   const retryGate = installRetryGate(progress);
-  upsertSearchAttributes([
+  // Runs started before this patch replay the workflow tasks they recorded: prepareTask as a
+  // normal activity, and the first search attributes written on their own.
+  const lean = patched(LEAN_TASKS_PATCH);
+  const searchAttributes = new PendingSearchAttributes();
+  searchAttributes.set([
     { key: DocumentIdKey, value: input.documentId },
     { key: DatasetIdKey, value: input.datasetId },
     { key: PipelineStatusKey, value: 'PROCESSING' },
     { key: FailureCodeKey, value: null },
   ]);
+  if (!lean) searchAttributes.flush();
 
   let failure: Failure | null = null;
   let duplicate = false;
   try {
-    const prepared = await bookkeeping.prepareTask({ ...input, ownerRunChain: workflowInfo().firstExecutionRunId });
+    const prepare = lean ? localBookkeeping.prepareTask : bookkeeping.prepareTask;
+    const prepared = await prepare({ ...input, ownerRunChain: workflowInfo().firstExecutionRunId });
     if (prepared.kind === 'duplicate') {
       duplicate = true;
       progress.status = prepared.status;
@@ -56,10 +70,13 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
     } else {
       progress.stages = prepared.stages;
       progress.chunkCount = prepared.chunkCount;
-      failure = await runStages(input, progress);
+      failure = await runStages(input, progress, searchAttributes);
     }
   } catch (error) {
-    if (isCancellation(error)) throw error;
+    if (isCancellation(error)) {
+      searchAttributes.flush();
+      throw error;
+    }
     failure = { ...classifyFailure(error, null), stage: null };
   }
 
@@ -70,10 +87,11 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   const retryable = failure !== null && failure.code !== 'RETRY_VALIDATION_FAILED';
   // Retryable from the moment the run is seen FAILED, so an admin reacting at once is not refused.
   if (retryable) retryGate.open();
-  upsertSearchAttributes([
+  searchAttributes.set([
     { key: PipelineStatusKey, value: progress.status },
     { key: FailureCodeKey, value: failure?.code ?? null },
   ]);
+  searchAttributes.flush();
   const result: IngestResult = {
     documentId: input.documentId,
     taskId: input.taskId,
@@ -92,7 +110,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   return continueAsNew<typeof ingestDocument>({ ...input, taskId: retry.taskId, retryOfTaskId: retry.retryOfTaskId, reembedOfTaskId: undefined });
 }
 
-async function runStages(input: IngestInput, progress: IngestProgress): Promise<Failure | null> {
+async function runStages(input: IngestInput, progress: IngestProgress, searchAttributes: PendingSearchAttributes): Promise<Failure | null> {
   const stageInput: StageInput = { taskId: input.taskId, documentId: input.documentId, userId: input.userId, datasetId: input.datasetId };
   const lastStage = STAGES[STAGES.length - 1];
   const runStageActivity = stageActivities();
@@ -101,7 +119,8 @@ async function runStages(input: IngestInput, progress: IngestProgress): Promise<
     if (progress.stages[stage] === 'SUCCESS' && stage !== lastStage) continue;
     progress.currentStage = stage;
     progress.stages[stage] = 'PROCESSING';
-    upsertSearchAttributes([{ key: PipelineStageKey, value: stage }]);
+    searchAttributes.set([{ key: PipelineStageKey, value: stage }]);
+    searchAttributes.flush();
     try {
       const result = await runStageActivity[stage](stageInput);
       progress.stages[stage] = 'SUCCESS';

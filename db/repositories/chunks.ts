@@ -22,8 +22,11 @@ export async function replaceChunks(
     const existing = await trx.selectFrom('chunks').select('chunk_id').where('document_id', '=', scope.documentId).execute();
     const keep = new Set(drafts.map((d) => d.chunkId));
     const removedChunkIds = existing.map((r) => r.chunk_id).filter((id) => !keep.has(id));
-    // Indexes of surviving chunks can shift, so clear every row that is not kept before inserting.
-    await trx.deleteFrom('chunks').where('document_id', '=', scope.documentId).where('chunk_id', 'not in', [...keep, '']).execute();
+    // Indexes of surviving chunks can shift, so clear every row that is not kept before inserting
+    // (nothing to clear on a first run: no statement, and no 10,000-id list to send).
+    if (removedChunkIds.length > 0) {
+      await trx.deleteFrom('chunks').where('document_id', '=', scope.documentId).where('chunk_id', 'in', removedChunkIds).execute();
+    }
     const rows: NewChunk[] = drafts.map((d) => ({
       chunk_id: d.chunkId,
       document_id: scope.documentId,
@@ -65,6 +68,12 @@ export async function listActiveChunks(db: Kysely<Database>, documentId: string)
     .where('kind', '=', 'child')
     .orderBy('chunk_index')
     .execute();
+}
+
+/** Ids of the active chunks: enough to check a token plan covers them, without reading texts. */
+export async function listActiveChunkIds(db: Kysely<Database>, documentId: string): Promise<string[]> {
+  const rows = await db.selectFrom('chunks').select('chunk_id').where('document_id', '=', documentId).where('kind', '=', 'child').execute();
+  return rows.map((r) => r.chunk_id);
 }
 
 /** The next batch of active chunks whose `column` is not SUCCESS, after a chunk index. */
@@ -147,9 +156,17 @@ export async function documentsWithStaleVectors(
   return rows.map((r) => r.document_id);
 }
 
-/** Resetting every chunk of the document (a keyword re-index rewrites all entries). */
+/**
+ * Resetting every chunk of the document (a keyword re-index rewrites all entries). Rows already
+ * PENDING are left alone: on a first run that is all of them, and an update would rewrite each row.
+ */
 export async function resetChunkStatus(db: Kysely<Database>, documentId: string, column: ChunkStatusColumn): Promise<void> {
-  await db.updateTable('chunks').set({ [column]: 'PENDING' } as Record<ChunkStatusColumn, StageStatus>).where('document_id', '=', documentId).execute();
+  await db
+    .updateTable('chunks')
+    .set({ [column]: 'PENDING' } as Record<ChunkStatusColumn, StageStatus>)
+    .where('document_id', '=', documentId)
+    .where(column, '!=', 'PENDING')
+    .execute();
 }
 
 export async function countChunks(

@@ -23,18 +23,21 @@ export function stageStatusesOf(row: PipelineRow): StageStatuses {
   return Object.fromEntries(STAGES.map((stage) => [stage, row[stageColumns(stage).status]])) as StageStatuses;
 }
 
-/** A new pipeline row; `inherited` stages start as SUCCESS with the durations they took before. */
+/**
+ * A new pipeline row; `inherited` stages start as SUCCESS with the durations they took before.
+ * Returns the row as stored (defaults included), saving the caller a read-back.
+ */
 export async function insertPipeline(
   db: Kysely<Database>,
   row: { taskId: string; documentId: string; inherited?: Partial<Record<Stage, number | null>> },
-): Promise<void> {
+): Promise<PipelineRow> {
   const values: Record<string, unknown> = { task_id: row.taskId, document_id: row.documentId };
   for (const [stage, ms] of Object.entries(row.inherited ?? {}) as [Stage, number | null][]) {
     const cols = stageColumns(stage);
     values[cols.status] = 'SUCCESS';
     values[cols.ms] = ms;
   }
-  await db.insertInto('pipelines').values(values as never).execute();
+  return db.insertInto('pipelines').values(values as never).returningAll().executeTakeFirstOrThrow();
 }
 
 // A run may (re)enter a stage that is new, was interrupted mid-way, or failed under a Web UI

@@ -16,6 +16,13 @@ describe('loadConfig', () => {
     expect(load).toThrow(/DATABASE_URL: must be a postgres:\/\/ connection URL.*SLUICE_EMBED_DIMENSION.*SLUICE_RETRY_WAIT/);
   });
 
+  it('sizes the two workers of a process and caps the embedding queue only when asked', () => {
+    expect(loadConfig({}).worker).toEqual({ activitySlots: 8, workflowSlots: 20, embedding: { activitySlots: 4, activitiesPerSecond: 20 } });
+    const tuned = loadConfig({ SLUICE_WORKER_ACTIVITY_SLOTS: '3', SLUICE_EMBED_ACTIVITY_SLOTS: '2', SLUICE_EMBED_ACTIVITIES_PER_SECOND: '0' });
+    expect(tuned.worker).toMatchObject({ activitySlots: 3, embedding: { activitySlots: 2, activitiesPerSecond: null } });
+    expect(() => loadConfig({ SLUICE_WORKER_ACTIVITY_SLOTS: '0' })).toThrow(/SLUICE_WORKER_ACTIVITY_SLOTS/);
+  });
+
   it('refuses an overlap that is not smaller than the chunk size', () => {
     expect(() => loadConfig({ SLUICE_CHUNK_MAX_TOKENS: '100', SLUICE_CHUNK_OVERLAP_TOKENS: '51' })).toThrow(/OVERLAP/);
   });

@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import { connectClient, startIngestion } from '../client/ingestClient';
+import { loadConfig } from '../config/config';
+import { createDb } from '../db/connection';
+import { createAdapters } from '../worker/adapters';
+import { resetBenchDatabase } from './benchDatabase';
+import { ensureCorpus, pickPages } from './corpus';
+import { historySizes } from './durableSide';
+import { registerCorpus } from './registerCorpus';
+import { benchSettings, sluiceEnv } from './settings';
+import { percentile, runWindow } from './window';
+import { startWorkerProcess, type WorkerProcess } from './workerProcesses';
+
+/**
+ * `npm run bench:burst` (by hand): BENCH_BURST_DOCS corpus pages (1,000) started at once, as an
+ * upload of a whole manual would, on BENCH_WORKERS worker processes (1). Reports how long until
+ * every run closed, the workers' peak memory, and the largest histories next to Temporal's
+ * limits (51,200 events, 50 MB). JSON on stdout and in bench-results/burst-<workers>.json.
+ */
+const HISTORY_EVENT_LIMIT = 51_200;
+const HISTORY_BYTE_LIMIT = 50 * 2 ** 20;
+
+async function main(): Promise<void> {
+  const s = benchSettings();
+  const count = Number(process.env.BENCH_BURST_DOCS ?? 1000);
+  const workers = s.workerCounts[0] ?? 1;
+  const env = sluiceEnv(s);
+  const config = loadConfig({ ...process.env, ...env });
+  await resetBenchDatabase(s.databaseUrl);
+  const registering = createAdapters(config);
+  const docs = await registerCorpus(registering, pickPages(ensureCorpus(), count), { userId: 'bench', datasetId: 'burst' });
+  await registering.close();
+
+  const db = createDb(s.databaseUrl, 1);
+  const client = await connectClient(config);
+  const procs: WorkerProcess[] = [];
+  try {
+    for (let i = 0; i < workers; i++) procs.push(await startWorkerProcess(env, path.join(s.dataDir, `burst-worker-${i}.log`)));
+    console.error(`burst: ${docs.length} documents, ${workers} worker process(es), load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    const t0 = Date.now();
+    // As fast as the client can start them: 50 start calls in flight, no waiting for results.
+    const started = await runWindow(docs, 50, (doc) => startIngestion(client, config, { documentId: doc.documentId, userId: doc.userId, datasetId: doc.datasetId }));
+    const allStartedMs = Date.now() - t0;
+    let finished = 0;
+    while (finished < docs.length) {
+      await sleep(2000);
+      const { rows } = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM pipelines p JOIN documents d ON d.id = p.document_id
+         WHERE d.dataset_id = 'burst' AND p.pipeline_status IN ('SUCCESS', 'FAILED')`.execute(db);
+      finished = rows[0]?.n ?? 0;
+      console.error(`burst: ${finished}/${docs.length} finished after ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    }
+    const finishedMs = Date.now() - t0;
+    // Finished in Postgres; the runs then notify and close (a failed one after SLUICE_RETRY_WAIT).
+    while ((await client.workflow.count(`WorkflowType = 'ingestDocument' AND DatasetId = 'burst' AND TaskQueue = '${s.taskQueue}' AND ExecutionStatus = 'Running'`)).count > 0) await sleep(1000);
+    const closedMs = Date.now() - t0;
+    const { rows } = await sql<{ status: string; latency_ms: number }>`
+      SELECT p.pipeline_status AS status, extract(epoch FROM (p.finished_at - ${new Date(t0)}::timestamptz)) * 1000 AS latency_ms
+        FROM pipelines p JOIN documents d ON d.id = p.document_id WHERE d.dataset_id = 'burst'`.execute(db);
+    const latencies = rows.map((r) => Number(r.latency_ms));
+    const stats = procs.map((p) => p.stats());
+    const history = await historySizes(client, docs, s.historySample);
+    const result = {
+      at: new Date().toISOString(),
+      documents: docs.length,
+      workerProcesses: workers,
+      failed: rows.filter((r) => r.status !== 'SUCCESS').length,
+      allStartedS: allStartedMs / 1000,
+      allFinishedS: finishedMs / 1000,
+      allClosedS: closedMs / 1000,
+      docsPerS: Number((docs.length / (finishedMs / 1000)).toFixed(2)),
+      finishedAfterStartMs: { p50: Math.round(percentile(latencies, 50)), p95: Math.round(percentile(latencies, 95)), max: Math.round(percentile(latencies, 100)) },
+      workers: stats.map((w) => ({ peakRssMB: Math.round(w.peakRssBytes / 2 ** 20), cpuSeconds: Number(w.cpuSeconds.toFixed(1)) })),
+      history: { ...history, eventsOfLimit: history.maxEvents / HISTORY_EVENT_LIMIT, bytesOfLimit: history.maxBytes / HISTORY_BYTE_LIMIT },
+      startsOk: started.items.length,
+      machine: { cpus: os.cpus().length, loadAverageAfter: os.loadavg() },
+    };
+    const json = JSON.stringify(result, null, 2);
+    console.log(json);
+    fs.mkdirSync(path.dirname(s.outFile), { recursive: true });
+    fs.writeFileSync(path.join(path.dirname(s.outFile), `burst-${workers}.json`), `${json}\n`);
+  } finally {
+    for (const p of procs) await p.stop();
+    await client.connection.close();
+    await db.destroy();
+    fs.rmSync(path.join(s.dataDir, 'objects'), { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
