@@ -22,5 +22,6 @@ export interface ActivityDeps {
     parsing: ParseLimits;
     embedBatchSize: number;
     chunking: { maxTokens: number; overlapTokens: number };
+    localStages: { maxSourceBytes: number; maxChunks: number };
   };
 }

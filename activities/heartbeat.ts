@@ -52,7 +52,7 @@ export function reportProgress(progress: BatchProgress): void {
   const ctx = Context.current();
   const state = stateOf(ctx);
   state.details = { ...progress };
-  if (Date.now() - state.startedAt >= FIRST_HEARTBEAT_AFTER_MS) ctx.heartbeat(state.details);
+  if (!ctx.info.isLocal && Date.now() - state.startedAt >= FIRST_HEARTBEAT_AFTER_MS) ctx.heartbeat(state.details);
   if (ctx.cancellationSignal.aborted) throw new CancelledFailure('activity cancelled');
 }
 
@@ -65,6 +65,8 @@ export function reportProgress(progress: BatchProgress): void {
  */
 export function keepAlive(): () => void {
   const ctx = Context.current();
+  // A local activity has no heartbeats: its workflow task's timeout watches the worker instead.
+  if (ctx.info.isLocal) return () => undefined;
   const state = stateOf(ctx);
   const timer = setInterval(() => {
     if (Date.now() - state.startedAt >= FIRST_HEARTBEAT_AFTER_MS) ctx.heartbeat(state.details);

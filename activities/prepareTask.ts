@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
-import type { IngestInput, PrepareResult } from '../contracts/ingest';
+import type { IngestInput, LocalStagePlan, PrepareResult } from '../contracts/ingest';
 import { permanentError } from '../contracts/sluiceError';
 import { STAGES, type Stage } from '../contracts/stages';
-import type { Database } from '../db/database';
+import type { Database, DocumentRow } from '../db/database';
 import { countChunks, resetChunkStatus } from '../db/repositories/chunks';
 import { lockDocument, setLastTask } from '../db/repositories/documents';
 import { findPipeline, insertPipeline, markTaskFailedIn, stageStatusesOf, supersedePipeline } from '../db/repositories/pipelines';
@@ -25,21 +25,34 @@ export interface PrepareInput extends IngestInput {
 export function createPrepareTaskActivity(deps: ActivityDeps) {
   return async function prepareTask(input: PrepareInput): Promise<PrepareResult> {
     try {
-      return await deps.db.transaction().execute((trx) => prepareIn(trx, input));
+      const prepared = await deps.db.transaction().execute((trx) => prepareIn(trx, input));
+      return prepared.result.kind === 'run' ? { ...prepared.result, localStages: localStagePlan(prepared.sourceBytes, deps.settings.localStages) } : prepared.result;
     } catch (error) {
       throw toApplicationFailure(error);
     }
   };
 }
 
-async function prepareIn(trx: Transaction<Database>, input: PrepareInput): Promise<PrepareResult> {
+/**
+ * Parsing a source of up to `maxSourceBytes` takes seconds, and so do the stages after embedding
+ * for up to `maxChunks` chunks: short enough to run inside the workflow task as local activities.
+ * Larger documents keep normal activities, which heartbeat and can move to another worker.
+ */
+export function localStagePlan(sourceBytes: number, limits: { maxSourceBytes: number; maxChunks: number }): LocalStagePlan {
+  return { beforeEmbedding: sourceBytes <= limits.maxSourceBytes && limits.maxSourceBytes > 0, maxChunksAfterEmbedding: limits.maxChunks };
+}
+
+async function prepareIn(trx: Transaction<Database>, input: PrepareInput): Promise<{ result: PrepareResult; sourceBytes: number }> {
   const doc = await lockDocument(trx, input.documentId);
   // A retry of a document that is gone is a refused retry, not a new kind of failure.
   if (!doc && input.retryOfTaskId) throw refuseRetry(`document ${input.documentId} does not exist`);
   if (!doc) throw permanentError('DOCUMENT_NOT_FOUND', `document ${input.documentId} does not exist`);
   if (doc.lifecycle === 'DELETING' && input.retryOfTaskId) throw refuseRetry(`document ${input.documentId} is being deleted`);
   if (doc.lifecycle === 'DELETING') throw permanentError('DOCUMENT_DELETING', `document ${input.documentId} is being deleted`);
+  return { result: await routeTask(trx, input, doc), sourceBytes: Number(doc.size_bytes) };
+}
 
+async function routeTask(trx: Transaction<Database>, input: PrepareInput, doc: DocumentRow): Promise<PrepareResult> {
   const existing = await findTask(trx, input.taskId);
   if (existing) return answerExistingTask(trx, input, existing.owner_run_chain);
 

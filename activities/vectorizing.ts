@@ -1,6 +1,8 @@
 import type { StageInput, StageResult } from '../contracts/ingest';
 import { permanentError, SluiceError, transientError } from '../contracts/sluiceError';
 import { listPendingChunks, markDenseEmbedded } from '../db/repositories/chunks';
+import type { ChunkRow } from '../db/database';
+import type { Embedder } from '../embedders/embedder';
 import type { ActivityDeps } from './deps';
 import { reportProgress, resumePoint } from './heartbeat';
 import { runStage } from './stageTemplate';
@@ -10,6 +12,28 @@ import { runStage } from './stageTemplate';
  * Each batch is upserted and marked before the next starts, so a crash loses at most one
  * batch of work and no chunk that succeeded is embedded again.
  */
+const PAGE = 512;
+
+async function embedBatch(deps: ActivityDeps, embedder: Embedder, scope: { userId: string; datasetId: string }, documentId: string, batch: ChunkRow[]): Promise<void> {
+  let vectors: number[][];
+  try {
+    vectors = await embedder.embed(batch.map((c) => c.text));
+  } catch (error) {
+    if (error instanceof SluiceError) throw error;
+    throw transientError('VECTORIZING_FAILED', `embedding failed: ${String(error)}`, error);
+  }
+  const wrong = vectors.find((v) => v.length !== embedder.dimension);
+  if (vectors.length !== batch.length || wrong) {
+    throw permanentError(
+      'EMBEDDING_DIMENSION_UNSUPPORTED',
+      `model ${embedder.model} returned ${vectors.length} vectors of ${wrong?.length ?? embedder.dimension} dimensions for ${batch.length} texts; expected ${embedder.dimension}`,
+    );
+  }
+  const records = batch.map((c, i) => ({ chunkId: c.chunk_id, documentId, vector: vectors[i] as number[] }));
+  await deps.vectors.upsertDense(scope, { model: embedder.model, dimension: embedder.dimension }, records);
+  await markDenseEmbedded(deps.db, records.map((r) => r.chunkId), { model: embedder.model, dimension: embedder.dimension });
+}
+
 export function createVectorizingActivity(deps: ActivityDeps) {
   return async function vectorizing(input: StageInput): Promise<StageResult> {
     return runStage(deps, input, 'VECTORIZING', async () => {
@@ -18,29 +42,18 @@ export function createVectorizingActivity(deps: ActivityDeps) {
       const progress = resumePoint();
       let embeddedNow = 0;
       for (;;) {
-        const batch = await listPendingChunks(deps.db, input.documentId, 'dense_status', progress.lastChunkIndex, deps.settings.embedBatchSize);
-        if (batch.length === 0) break;
-        let vectors: number[][];
-        try {
-          vectors = await embedder.embed(batch.map((c) => c.text));
-        } catch (error) {
-          if (error instanceof SluiceError) throw error;
-          throw transientError('VECTORIZING_FAILED', `embedding failed: ${String(error)}`, error);
+        // Chunks are read a page at a time and embedded a batch at a time: one query per page,
+        // while every batch is still upserted and marked before the next one is embedded.
+        const page = await listPendingChunks(deps.db, input.documentId, 'dense_status', progress.lastChunkIndex, Math.max(PAGE, deps.settings.embedBatchSize));
+        if (page.length === 0) break;
+        for (let i = 0; i < page.length; i += deps.settings.embedBatchSize) {
+          const batch = page.slice(i, i + deps.settings.embedBatchSize);
+          await embedBatch(deps, embedder, scope, input.documentId, batch);
+          embeddedNow += batch.length;
+          progress.lastChunkIndex = (batch[batch.length - 1] as { chunk_index: number }).chunk_index;
+          progress.done += batch.length;
+          reportProgress(progress);
         }
-        const wrong = vectors.find((v) => v.length !== embedder.dimension);
-        if (vectors.length !== batch.length || wrong) {
-          throw permanentError(
-            'EMBEDDING_DIMENSION_UNSUPPORTED',
-            `model ${embedder.model} returned ${vectors.length} vectors of ${wrong?.length ?? embedder.dimension} dimensions for ${batch.length} texts; expected ${embedder.dimension}`,
-          );
-        }
-        const records = batch.map((c, i) => ({ chunkId: c.chunk_id, documentId: input.documentId, vector: vectors[i] as number[] }));
-        await deps.vectors.upsertDense(scope, { model: embedder.model, dimension: embedder.dimension }, records);
-        await markDenseEmbedded(deps.db, records.map((r) => r.chunkId), { model: embedder.model, dimension: embedder.dimension });
-        embeddedNow += batch.length;
-        progress.lastChunkIndex = (batch[batch.length - 1] as { chunk_index: number }).chunk_index;
-        progress.done += batch.length;
-        reportProgress(progress);
       }
       return embeddedNow;
     });

@@ -27,3 +27,27 @@ export function cpuSeconds(pid: number | 'self'): number {
 export function resetPeakRss(pid: number | 'self'): void {
   fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }
+
+/**
+ * CPU seconds of a server and its child processes: the live children's own, plus what the
+ * server has collected from children it reaped (cutime/cstime). Postgres runs each connection
+ * in a backend process that exits with the connection, so this is the way to count them all.
+ */
+export function processTreeCpuSeconds(rootPid: number): number {
+  const fieldsOf = (pid: number | string) => {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  };
+  const root = fieldsOf(rootPid);
+  let ticks = Number(root[11]) + Number(root[12]) + Number(root[13]) + Number(root[14]);
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = fieldsOf(entry);
+      if (Number(fields[1]) === rootPid) ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process exited while we looked: its time is in the root's cutime by now, or soon.
+    }
+  }
+  return ticks / 100;
+}

@@ -19,6 +19,8 @@ export interface SideSummary {
   cpuSecondsPerDoc: number;
   /** The local Temporal server's CPU per document while this side ran (shared machine: includes others' load). */
   temporalServerCpuSecondsPerDoc: number;
+  /** The stack's Postgres CPU per document while this side ran (all backends). */
+  postgresCpuSecondsPerDoc: number;
   pgRowsWritten: number;
   pgRowsPerChunk: number;
   /** Transactions committed per document (reads included; the stats connection's own are a handful). */
@@ -36,6 +38,7 @@ export interface SideInput {
   processes: { peakRssBytes: number; cpuSeconds: number }[];
   writes: TableWrites;
   serverCpuSeconds: number;
+  postgresCpuSeconds: number;
 }
 
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
@@ -63,6 +66,7 @@ export function summarize(input: SideInput): SideSummary {
     peakRssMB: Math.round(Math.max(0, ...input.processes.map((p) => p.peakRssBytes)) / 2 ** 20),
     cpuSecondsPerDoc: round(input.processes.reduce((sum, p) => sum + p.cpuSeconds, 0) / Math.max(1, input.docs.length), 3),
     temporalServerCpuSecondsPerDoc: round(input.serverCpuSeconds / Math.max(1, input.docs.length), 3),
+    postgresCpuSecondsPerDoc: round(input.postgresCpuSeconds / Math.max(1, input.docs.length), 3),
     pgRowsWritten: rows,
     pgRowsPerChunk: round(rows / Math.max(1, chunks), 2),
     pgCommitsPerDoc: round((input.writes[COMMITS] ?? 0) / Math.max(1, input.docs.length), 1),
@@ -87,6 +91,7 @@ export function renderTable(sides: SideSummary[], base: SideSummary): string {
     line('peak RSS MB (per process)', (s) => String(s.peakRssMB)),
     line('CPU s/doc (measured processes)', (s) => String(s.cpuSecondsPerDoc)),
     line('Temporal server CPU s/doc', (s) => String(s.temporalServerCpuSecondsPerDoc)),
+    line('Postgres server CPU s/doc', (s) => String(s.postgresCpuSecondsPerDoc)),
     line('Postgres rows written/chunk', (s) => String(s.pgRowsPerChunk)),
     line('Postgres commits/doc', (s) => String(s.pgCommitsPerDoc)),
     line('history bytes/doc (mean, max)', (s) => (s.historyBytesPerDoc ? `${s.historyBytesPerDoc.mean}, ${s.historyBytesPerDoc.max}` : '-')),

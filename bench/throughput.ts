@@ -11,7 +11,7 @@ import { durableSide } from './durableSide';
 import { tableWrites, writesBetween, type TableWrites } from './pgWrites';
 import type { BenchDoc } from './plainPipeline';
 import { plainSide } from './plainSide';
-import { cpuSeconds } from './processStats';
+import { cpuSeconds, processTreeCpuSeconds } from './processStats';
 import { registerCorpus } from './registerCorpus';
 import { benchSettings, sluiceEnv } from './settings';
 import type { BenchSide, DocOutcome } from './side';
@@ -55,8 +55,9 @@ async function main(): Promise<void> {
     }
     console.error(`bench: ${files.length} documents in ${s.rounds} rounds, ${lanes} lanes, ${inflight} workflows open, load ${fmtLoad(loadBefore)}`);
 
-    const outcomes = new Map<string, Accumulated>(sides.map((x) => [x.key, { elapsedMs: 0, docs: [], writes: {}, serverCpuSeconds: 0 }]));
-    const server = temporalServerPid();
+    const outcomes = new Map<string, Accumulated>(sides.map((x) => [x.key, { elapsedMs: 0, docs: [], writes: {}, serverCpuSeconds: 0, postgresCpuSeconds: 0 }]));
+    const server = stackPid('temporal.pid');
+    const postgres = stackPid('../pg/postmaster.pid');
     await sleep(1500);
     let before = await tableWrites(stats);
     for (let round = 0; round < s.rounds; round++) {
@@ -64,11 +65,14 @@ async function main(): Promise<void> {
       for (const { key, side } of order) {
         const docs = (docsOf.get(key) ?? []).filter((_, i) => i % s.rounds === round);
         const serverBefore = server ? cpuSeconds(server) : 0;
+        const postgresBefore = postgres ? processTreeCpuSeconds(postgres) : 0;
         const result = await side.runRound(docs);
         const serverUsed = server ? cpuSeconds(server) - serverBefore : 0;
         await sleep(side.settleMs);
         const after = await tableWrites(stats);
         const acc = outcomes.get(key) as Accumulated;
+        // After the settle pause: backends of the plain loop's exited process are reaped by then.
+        acc.postgresCpuSeconds += postgres ? processTreeCpuSeconds(postgres) - postgresBefore : 0;
         acc.elapsedMs += result.elapsedMs;
         acc.serverCpuSeconds += serverUsed;
         acc.docs.push(...result.docs);
@@ -142,12 +146,15 @@ interface Accumulated {
   writes: TableWrites;
   /** CPU of the local Temporal dev server while the side's rounds ran (other users' load included). */
   serverCpuSeconds: number;
+  /** CPU of the stack's Postgres (all backends) while the side's rounds ran, the stats queries included. */
+  postgresCpuSeconds: number;
 }
 
-/** The dev server started by scripts/stack.sh records its pid; absent → not measured. */
-function temporalServerPid(): number | null {
+/** A server started by scripts/stack.sh, by its pid file under .sluice/run; absent → not measured. */
+function stackPid(pidFile: string): number | null {
   try {
-    const pid = Number(fs.readFileSync(path.resolve(__dirname, '..', '.sluice', 'run', 'temporal.pid'), 'utf8').trim());
+    // postmaster.pid has the pid on its first line.
+    const pid = Number(fs.readFileSync(path.resolve(__dirname, '..', '.sluice', 'run', pidFile), 'utf8').split('\n')[0]?.trim());
     return Number.isInteger(pid) && fs.existsSync(`/proc/${pid}/stat`) ? pid : null;
   } catch {
     return null;

@@ -52,6 +52,8 @@ const baseEnvSchema = z.object({
   SLUICE_WORKER_WORKFLOW_SLOTS: z.coerce.number().int().min(2).max(1000).default(20),
   SLUICE_EMBED_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(4),
   SLUICE_EMBED_ACTIVITIES_PER_SECOND: z.coerce.number().min(0).default(20),
+  SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES: z.coerce.number().int().min(0).default(1024 * 1024),
+  SLUICE_LOCAL_STAGE_MAX_CHUNKS: z.coerce.number().int().min(0).default(500),
 });
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -119,6 +121,11 @@ export interface SluiceConfig {
       /** Server-side cap on VECTORIZING starts per second over all workers; null → none. */
       activitiesPerSecond: number | null;
     };
+    /**
+     * Short stages of small documents run as local activities (contracts/ingest.ts LocalStagePlan):
+     * no activity task, no extra workflow task, no server round trip. 0 turns either part off.
+     */
+    localStages: { maxSourceBytes: number; maxChunks: number };
   };
 }
 
@@ -201,6 +208,7 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
         activitySlots: e.SLUICE_EMBED_ACTIVITY_SLOTS,
         activitiesPerSecond: e.SLUICE_EMBED_ACTIVITIES_PER_SECOND > 0 ? e.SLUICE_EMBED_ACTIVITIES_PER_SECOND : null,
       },
+      localStages: { maxSourceBytes: e.SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES, maxChunks: e.SLUICE_LOCAL_STAGE_MAX_CHUNKS },
     },
   });
 }

@@ -38,8 +38,21 @@ export interface StageResult {
   items: number;
 }
 
+/**
+ * Which stages of a run execute as local activities: in the worker that runs the workflow, with
+ * no activity task on the server. prepareTask decides it (from config and the source's size) and
+ * the decision is in its recorded result, so a replay makes the same choice whatever the config
+ * says by then. Absent (runs prepared before this existed) → every stage is a normal activity.
+ */
+export interface LocalStagePlan {
+  /** CLEANING and CHUNKING: the source is small enough to parse in seconds. */
+  beforeEmbedding: boolean;
+  /** PRETOKENIZE, KEYWORD_INDEXING and SPARSE_VECTORIZING when the document has at most this many chunks (0 → never). */
+  maxChunksAfterEmbedding: number;
+}
+
 export type PrepareResult =
-  | { kind: 'run'; taskId: string; stages: StageStatuses; inherited: Stage[]; chunkCount: number }
+  | { kind: 'run'; taskId: string; stages: StageStatuses; inherited: Stage[]; chunkCount: number; localStages?: LocalStagePlan }
   | { kind: 'duplicate'; taskId: string; status: PipelineStatus; failureCode: FailureCode | null };
 
 export interface IngestResult {

@@ -27,6 +27,7 @@ export function activityDepsFrom(config: Readonly<SluiceConfig>, adapters: Adapt
       parsing: config.parsing,
       embedBatchSize: config.embedding.batchSize,
       chunking: config.chunking,
+      localStages: config.worker.localStages,
     },
   };
 }
@@ -70,6 +71,9 @@ export async function createSluiceWorker(
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
     maxConcurrentActivityTaskExecutions: config.worker.activitySlots,
     maxConcurrentWorkflowTaskExecutions: config.worker.workflowSlots,
+    // Local stages are the same CPU work as the normal ones (a parse thread each): the same cap,
+    // not the SDK's default of 100.
+    maxConcurrentLocalActivityExecutions: config.worker.activitySlots,
     maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
   });
   // VECTORIZING only, on its own queue (the workflow sends it there): a slow or rate-limited

@@ -24,6 +24,13 @@ export const notification = proxyActivities<IngestActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 12 },
 });
 
+// The first, quick delivery attempt as a local activity (workflows/ingestDocument.ts notify): one
+// attempt bounded by the webhook's own 10 s timeout; a failure falls back to `notification`.
+export const localNotification = proxyLocalActivities<IngestActivities>({
+  startToCloseTimeout: '15 seconds',
+  retry: { maximumAttempts: 1 },
+});
+
 // Stages wait for a cancelled activity to actually stop before the run closes: a deletion that
 // follows must not race an activity still writing vectors or entries for the document.
 const WAIT_FOR_STOP = ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
@@ -66,3 +73,28 @@ export const batchStage = proxyActivities<IngestActivities>(batchOptions);
 export function embeddingStage(taskQueue: string) {
   return proxyActivities<IngestActivities>({ ...batchOptions, taskQueue: embeddingTaskQueue(taskQueue) });
 }
+
+/**
+ * The short stages of a small document (contracts/ingest.ts LocalStagePlan) as local activities:
+ * same timeouts and retries as their normal form, minus heartbeats (a local activity has none; a
+ * worker that dies mid-stage is noticed when its workflow task times out, and the next worker
+ * replays to the last recorded stage and re-runs it, which its Postgres checkpoint makes safe).
+ */
+export const localCleaningStage = proxyLocalActivities<IngestActivities>({
+  cancellationType: WAIT_FOR_STOP,
+  startToCloseTimeout: '15 minutes',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
+});
+
+export const localCpuStage = proxyLocalActivities<IngestActivities>({
+  cancellationType: WAIT_FOR_STOP,
+  startToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
+});
+
+// At most maxChunks chunks take seconds; a store call that hangs is cut after 5 minutes and retried.
+export const localBatchStage = proxyLocalActivities<IngestActivities>({
+  cancellationType: WAIT_FOR_STOP,
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8 },
+});

@@ -1,22 +1,49 @@
 import { allHandlersFinished, condition, continueAsNew, isCancellation, patched, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { IngestInput, IngestProgress, IngestResult, StageInput, StageResult } from '../contracts/ingest';
+import type { IngestInput, IngestProgress, IngestResult, LocalStagePlan, StageInput, StageResult } from '../contracts/ingest';
 import { progressQuery } from '../contracts/ingestApi';
 import { DatasetIdKey, DocumentIdKey, FailureCodeKey, PipelineStageKey, PipelineStatusKey } from '../contracts/searchAttributes';
 import { allPending, STAGES, type Stage } from '../contracts/stages';
-import { batchStage, bookkeeping, cleaningStage, cpuStage, embeddingStage, localBookkeeping, notification } from './activityOptions';
+import {
+  batchStage,
+  bookkeeping,
+  cleaningStage,
+  cpuStage,
+  embeddingStage,
+  localBatchStage,
+  localBookkeeping,
+  localCleaningStage,
+  localCpuStage,
+  localNotification,
+  notification,
+} from './activityOptions';
 import { classifyFailure, type ClassifiedFailure } from './classifyFailure';
 import { PendingSearchAttributes } from './pendingSearchAttributes';
 import { installRetryGate } from './retryGate';
 
-function stageActivities(): Record<Stage, (input: StageInput) => Promise<StageResult>> {
-  return {
-    CLEANING: cleaningStage.cleaning,
-    CHUNKING: cpuStage.chunking,
-    VECTORIZING: embeddingStage(workflowInfo().taskQueue).vectorizing,
-    PRETOKENIZE: cpuStage.pretokenize,
-    KEYWORD_INDEXING: batchStage.keywordIndexing,
-    SPARSE_VECTORIZING: batchStage.sparseVectorizing,
-  };
+interface StageCall {
+  run: (input: StageInput) => Promise<StageResult>;
+  local: boolean;
+}
+
+/** Each stage's activity; a stage the plan marks short runs as a local activity. */
+function stageCall(stage: Stage, plan: LocalStagePlan | undefined, chunkCount: number): StageCall {
+  const early = plan?.beforeEmbedding === true;
+  const late = plan !== undefined && chunkCount <= plan.maxChunksAfterEmbedding;
+  switch (stage) {
+    case 'CLEANING':
+      return { run: (early ? localCleaningStage : cleaningStage).cleaning, local: early };
+    case 'CHUNKING':
+      return { run: (early ? localCpuStage : cpuStage).chunking, local: early };
+    case 'VECTORIZING':
+      // Always a normal activity: it goes to the embedding task queue and its rate limit.
+      return { run: embeddingStage(workflowInfo().taskQueue).vectorizing, local: false };
+    case 'PRETOKENIZE':
+      return { run: (late ? localCpuStage : cpuStage).pretokenize, local: late };
+    case 'KEYWORD_INDEXING':
+      return { run: (late ? localBatchStage : batchStage).keywordIndexing, local: late };
+    case 'SPARSE_VECTORIZING':
+      return { run: (late ? localBatchStage : batchStage).sparseVectorizing, local: late };
+  }
 }
 
 type Failure = ClassifiedFailure & { stage: Stage | null };
@@ -70,7 +97,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
     } else {
       progress.stages = prepared.stages;
       progress.chunkCount = prepared.chunkCount;
-      failure = await runStages(input, progress, searchAttributes);
+      failure = await runStages(input, progress, searchAttributes, prepared.localStages);
     }
   } catch (error) {
     if (isCancellation(error)) {
@@ -101,7 +128,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
     chunkCount: progress.chunkCount,
     duplicate,
   };
-  if (!duplicate) await notify(result);
+  if (!duplicate) await notify(result, lean);
   if (!retryable) return result;
 
   const retry = await retryGate.wait(input.retryWait);
@@ -110,19 +137,26 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   return continueAsNew<typeof ingestDocument>({ ...input, taskId: retry.taskId, retryOfTaskId: retry.retryOfTaskId, reembedOfTaskId: undefined });
 }
 
-async function runStages(input: IngestInput, progress: IngestProgress, searchAttributes: PendingSearchAttributes): Promise<Failure | null> {
+async function runStages(
+  input: IngestInput,
+  progress: IngestProgress,
+  searchAttributes: PendingSearchAttributes,
+  plan: LocalStagePlan | undefined,
+): Promise<Failure | null> {
   const stageInput: StageInput = { taskId: input.taskId, documentId: input.documentId, userId: input.userId, datasetId: input.datasetId };
   const lastStage = STAGES[STAGES.length - 1];
-  const runStageActivity = stageActivities();
   for (const stage of STAGES) {
     // Inherited stages are not run again; the last one still runs so it can flip the pipeline.
     if (progress.stages[stage] === 'SUCCESS' && stage !== lastStage) continue;
     progress.currentStage = stage;
     progress.stages[stage] = 'PROCESSING';
     searchAttributes.set([{ key: PipelineStageKey, value: stage }]);
-    searchAttributes.flush();
+    const call = stageCall(stage, plan, progress.chunkCount);
+    // A local stage does not end the workflow task, so the server would not see its stage before
+    // the next one anyway: it is written with the next normal stage's, or with the run's end.
+    if (!call.local) searchAttributes.flush();
     try {
-      const result = await runStageActivity[stage](stageInput);
+      const result = await call.run(stageInput);
       progress.stages[stage] = 'SUCCESS';
       if (stage === 'CHUNKING') progress.chunkCount = result.items;
     } catch (error) {
@@ -137,8 +171,19 @@ async function runStages(input: IngestInput, progress: IngestProgress, searchAtt
 }
 
 /** Notification never changes the pipeline's status: a delivery that finally fails is recorded on the outbox row. */
-async function notify(result: IngestResult): Promise<void> {
+async function notify(result: IngestResult, lean: boolean): Promise<void> {
+  if (lean) {
+    // One quick try inside the workflow task: when the receiver answers (the common case) the run
+    // ends in that task, with no activity and no further workflow task.
+    try {
+      await localNotification.notifyResult(result);
+      return;
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+    }
+  }
   try {
+    // A receiver that is down gets the patient schedule of a normal activity.
     await notification.notifyResult(result);
   } catch (error) {
     if (isCancellation(error)) throw error;

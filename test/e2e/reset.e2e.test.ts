@@ -8,6 +8,7 @@ import { countChunks } from '../../db/repositories/chunks';
 import { findDocument } from '../../db/repositories/documents';
 import { getPipeline } from '../../db/repositories/pipelines';
 import { injectStageFaults } from '../support/faultInjection';
+import { localActivityType } from '../support/historyEvents';
 import { ingestBuffer, sectionedMarkdown, waitTerminal } from '../support/ingestHelpers';
 import { startTestWorker, type TestWorker } from '../support/testWorker';
 
@@ -41,13 +42,6 @@ async function eventAfterActivity(client: Client, workflowId: string, activity: 
   const task = list.find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED && Number(e.eventId) > Number(completed?.eventId));
   if (!task) throw new Error(`no workflow task after ${activity}`);
   return Number(task.eventId);
-}
-
-function localActivityType(event: temporal.api.history.v1.IHistoryEvent): string | undefined {
-  const marker = event.markerRecordedEventAttributes;
-  if (marker?.markerName !== 'core_local_activity') return undefined;
-  const data = marker.details?.data?.payloads?.[0]?.data;
-  return data ? (JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type?: string }).activity_type : undefined;
 }
 
 async function reset(client: Client, documentId: string, eventId: number): Promise<string> {

@@ -5,12 +5,13 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type { IngestActivities } from '../../activities';
 import type { PrepareInput } from '../../activities/prepareTask';
 import type { TaskFailure } from '../../activities/recordTaskFailure';
-import { ingestWorkflowId, type IngestInput, type IngestResult, type PrepareResult, type StageInput } from '../../contracts/ingest';
+import { ingestWorkflowId, type IngestInput, type IngestResult, type LocalStagePlan, type PrepareResult, type StageInput } from '../../contracts/ingest';
 import { progressQuery, retrySignal } from '../../contracts/ingestApi';
 import { allPending, STAGES, type Stage, type StageStatuses } from '../../contracts/stages';
 import { embeddingTaskQueue } from '../../contracts/taskQueues';
 import type { ingestDocument } from '../../workflows/ingestDocument';
 import { STAGE_ACTIVITY } from '../support/faultInjection';
+import { localActivityTypes, scheduledActivityTypes } from '../support/historyEvents';
 import { installQuietRuntime } from '../support/quietRuntime';
 import { WORKFLOW_BUNDLE_PATH } from '../support/testConfig';
 
@@ -24,6 +25,12 @@ interface Script {
   notified: IngestResult[];
   inherited: (input: PrepareInput) => Stage[];
   failAt: (stage: Stage, input: StageInput) => Error | null;
+  /** What prepareTask answers about local stages (absent, as from a run prepared before they existed). */
+  localStages?: LocalStagePlan;
+  /** Chunks CHUNKING reports. */
+  chunks: number;
+  /** Deliveries that fail before one succeeds. */
+  notifyFailures: number;
 }
 
 const scripts = new Map<string, Script>();
@@ -39,7 +46,7 @@ function stubActivities(): Partial<IngestActivities> {
     script.calls.push(`${name}:${input.taskId}`);
     const error = script.failAt(name, input);
     if (error) throw error;
-    return { stage: name, skipped: false, items: name === 'CHUNKING' ? 7 : 1 };
+    return { stage: name, skipped: false, items: name === 'CHUNKING' ? script.chunks : 1 };
   };
   const stages = Object.fromEntries(STAGES.map((s) => [STAGE_ACTIVITY[s], stage(s)])) as unknown as Pick<
     IngestActivities,
@@ -53,13 +60,15 @@ function stubActivities(): Partial<IngestActivities> {
       const statuses: StageStatuses = allPending();
       const inherited = script.inherited(input);
       for (const s of inherited) statuses[s] = 'SUCCESS';
-      return { kind: 'run', taskId: input.taskId, stages: statuses, inherited, chunkCount: 0 };
+      return { kind: 'run', taskId: input.taskId, stages: statuses, inherited, chunkCount: 0, ...(script.localStages ? { localStages: script.localStages } : {}) };
     },
     async recordTaskFailure(failure: TaskFailure) {
       scriptOf(failure.taskId.split('|')[0] ?? '').failures.push(failure);
     },
     async notifyResult(result: IngestResult) {
-      scriptOf(result.documentId).notified.push(result);
+      const script = scriptOf(result.documentId);
+      if (script.notifyFailures-- > 0) throw new Error('receiver down');
+      script.notified.push(result);
     },
     async recordNotifyFailure() {
       throw new Error('notification never fails in these tests');
@@ -95,7 +104,7 @@ afterAll(async () => {
 
 function start(script: Partial<Script>): { documentId: string; handle: Promise<WorkflowHandle<typeof ingestDocument>>; script: Script } {
   const documentId = randomUUID();
-  const full: Script = { calls: [], prepares: [], failures: [], notified: [], inherited: () => [], failAt: () => null, ...script };
+  const full: Script = { calls: [], prepares: [], failures: [], notified: [], inherited: () => [], failAt: () => null, chunks: 7, notifyFailures: 0, ...script };
   scripts.set(documentId, full);
   // Task ids carry the document id so the failure stub can find the script.
   const input: IngestInput = { documentId, userId: 'u', datasetId: 'ds', taskId: `${documentId}|first`, retryWait: '1 hour' };
@@ -169,4 +178,40 @@ it('classifies an error with no known code as INTERNAL_UNKNOWN_ERROR, keeping it
   await waitUntil(async () => (await h.query(progressQuery)).waitingForRetry);
   expect(script.failures[0]).toMatchObject({ stage: 'PRETOKENIZE', code: 'INTERNAL_UNKNOWN_ERROR', message: 'x is undefined' });
   await h.terminate('test done');
+});
+
+describe('where stages run', () => {
+  const history = async (documentId: string) => (await client.workflow.getHandle(ingestWorkflowId(documentId)).fetchHistory()).events ?? [];
+  const small: LocalStagePlan = { beforeEmbedding: true, maxChunksAfterEmbedding: 500 };
+
+  it('runs a small document in the worker: only VECTORIZING is an activity task on the server', async () => {
+    const { handle, script, documentId } = start({ localStages: small });
+    expect((await (await handle).result()).status).toBe('SUCCESS');
+    expect(script.calls.map((c) => c.split(':')[0])).toEqual([...STAGES]);
+    const events = await history(documentId);
+    expect(scheduledActivityTypes(events)).toEqual(['vectorizing']);
+    expect(localActivityTypes(events)).toEqual(['prepareTask', 'cleaning', 'chunking', 'pretokenize', 'keywordIndexing', 'sparseVectorizing', 'notifyResult']);
+  });
+
+  it('keeps normal activities for a large source, and after embedding for more chunks than the plan allows', async () => {
+    const { handle, documentId } = start({ localStages: { beforeEmbedding: false, maxChunksAfterEmbedding: 500 }, chunks: 501 });
+    expect((await (await handle).result()).status).toBe('SUCCESS');
+    const events = await history(documentId);
+    expect(scheduledActivityTypes(events)).toEqual(['cleaning', 'chunking', 'vectorizing', 'pretokenize', 'keywordIndexing', 'sparseVectorizing']);
+  });
+
+  it('runs every stage as a normal activity when prepareTask gives no plan', async () => {
+    const { handle, documentId } = start({});
+    expect((await (await handle).result()).status).toBe('SUCCESS');
+    expect(scheduledActivityTypes(await history(documentId))).toEqual(['cleaning', 'chunking', 'vectorizing', 'pretokenize', 'keywordIndexing', 'sparseVectorizing']);
+  });
+
+  it('hands a notification whose quick local try failed to a normal activity, which delivers it once', async () => {
+    const { handle, script, documentId } = start({ localStages: small, notifyFailures: 2 });
+    expect((await (await handle).result()).status).toBe('SUCCESS');
+    expect(script.notified.map((n) => n.status)).toEqual(['SUCCESS']);
+    const events = await history(documentId);
+    expect(scheduledActivityTypes(events)).toEqual(['vectorizing', 'notifyResult']);
+    expect(localActivityTypes(events)).toContain('notifyResult');
+  });
 });
