@@ -1,4 +1,4 @@
-import { temporal } from '@temporalio/proto';
+import type { temporal } from '@temporalio/proto';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
