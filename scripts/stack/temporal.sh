@@ -120,7 +120,11 @@ temporal_start() {
     --db-filename "$TEMPORAL_DB" --log-level warn
     # The worker that completes a workflow task gets the activity it scheduled in the answer,
     # instead of the activity going through matching to a poller: fewer server round trips per stage.
-    --dynamic-config-value system.enableActivityEagerExecution=true)
+    --dynamic-config-value system.enableActivityEagerExecution=true
+    # One partition per task queue: a single node with a handful of pollers gains nothing from
+    # the default four, and pays for forwarding tasks and polls between them.
+    --dynamic-config-value matching.numTaskqueueReadPartitions=1
+    --dynamic-config-value matching.numTaskqueueWritePartitions=1)
   local name
   for name in "${TEMPORAL_SEARCH_ATTRIBUTES[@]}"; do
     args+=(--search-attribute "$name=Keyword")

@@ -1,0 +1,14 @@
+import { localStagePlan } from '../../activities/prepareTask';
+
+describe('localStagePlan', () => {
+  const limits = { maxSourceBytes: 1024, maxChunks: 500 };
+
+  it('runs the early stages locally up to the source size limit, inclusive', () => {
+    expect(localStagePlan(1024, limits)).toEqual({ beforeEmbedding: true, maxChunksAfterEmbedding: 500 });
+    expect(localStagePlan(1025, limits).beforeEmbedding).toBe(false);
+  });
+
+  it('turns the early stages off with a zero limit, even for an empty source', () => {
+    expect(localStagePlan(0, { maxSourceBytes: 0, maxChunks: 0 })).toEqual({ beforeEmbedding: false, maxChunksAfterEmbedding: 0 });
+  });
+});
