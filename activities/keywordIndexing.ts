@@ -19,14 +19,16 @@ export function createKeywordIndexingActivity(deps: ActivityDeps) {
     return runStage(deps, input, 'KEYWORD_INDEXING', async () => {
       const scope = { userId: input.userId, datasetId: input.datasetId };
       await step('ENSURE_INDEX_FAILED', 'ensuring the keyword index', () => deps.keywords.ensureIndex());
-      const plan = await loadOrRebuildTokenPlan(deps, input);
+      // The active chunks, read once: they are what the plan must cover and what gets indexed.
+      const active = await listActiveChunks(deps.db, input.documentId);
+      const plan = await loadOrRebuildTokenPlan(deps, input, active);
       const progress = resumePoint();
       if (progress.lastChunkIndex < 0) {
         await step('KEYWORD_DELETE_FAILED', 'deleting old keyword entries', () => deps.keywords.deleteDocument(scope, input.documentId));
         await resetChunkStatus(deps.db, input.documentId, 'keyword_status');
       }
       const fileName = (await findDocument(deps.db, input.documentId))?.file_name ?? '';
-      const chunks = (await listActiveChunks(deps.db, input.documentId)).filter((c) => c.chunk_index > progress.lastChunkIndex);
+      const chunks = active.filter((c) => c.chunk_index > progress.lastChunkIndex);
       for (let i = 0; i < chunks.length; i += INDEX_BATCH) {
         const batch = chunks.slice(i, i + INDEX_BATCH);
         const entries = batch.map((c) => ({

@@ -41,6 +41,8 @@ export function createSparseVectorizingActivity(deps: ActivityDeps) {
         progress.lastChunkIndex = (pending[pending.length - 1] as { chunk_index: number }).chunk_index;
         progress.done += records.length;
         reportProgress(progress);
+        // A short page was the last one: no query to find that nothing is left.
+        if (pending.length < SPARSE_BATCH) break;
       }
       return writtenNow;
     });

@@ -39,18 +39,19 @@ function parseTokenPlan(text: string): TokenPlan {
  * older task whose plan is gone, or never ran in this task) it is rebuilt and stored again.
  * A plan that lacks a current chunk is stale and rebuilt too.
  */
-export async function loadOrRebuildTokenPlan(deps: ActivityDeps, input: StageInput): Promise<TokenPlan> {
+export async function loadOrRebuildTokenPlan(deps: ActivityDeps, input: StageInput, loaded?: ChunkRow[]): Promise<TokenPlan> {
   const task = await getTask(deps.db, input.taskId);
   if (task.token_plan_object_key) {
     try {
       const plan = parseTokenPlan(await deps.objects.getText(task.token_plan_object_key));
       // Ids suffice to check coverage; chunk texts are read only when the plan must be rebuilt.
-      if ((await listActiveChunkIds(deps.db, input.documentId)).every((id) => plan.has(id))) return plan;
+      const ids = loaded ? loaded.map((c) => c.chunk_id) : await listActiveChunkIds(deps.db, input.documentId);
+      if (ids.every((id) => plan.has(id))) return plan;
     } catch (error) {
       if (!(error instanceof ObjectNotFoundError)) throw error;
     }
   }
-  const plan = buildTokenPlan(await listActiveChunks(deps.db, input.documentId));
+  const plan = buildTokenPlan(loaded ?? (await listActiveChunks(deps.db, input.documentId)));
   await storeTokenPlan(deps, input, plan);
   return plan;
 }

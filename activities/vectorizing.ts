@@ -44,7 +44,8 @@ export function createVectorizingActivity(deps: ActivityDeps) {
       for (;;) {
         // Chunks are read a page at a time and embedded a batch at a time: one query per page,
         // while every batch is still upserted and marked before the next one is embedded.
-        const page = await listPendingChunks(deps.db, input.documentId, 'dense_status', progress.lastChunkIndex, Math.max(PAGE, deps.settings.embedBatchSize));
+        const pageSize = Math.max(PAGE, deps.settings.embedBatchSize);
+        const page = await listPendingChunks(deps.db, input.documentId, 'dense_status', progress.lastChunkIndex, pageSize);
         if (page.length === 0) break;
         for (let i = 0; i < page.length; i += deps.settings.embedBatchSize) {
           const batch = page.slice(i, i + deps.settings.embedBatchSize);
@@ -54,6 +55,8 @@ export function createVectorizingActivity(deps: ActivityDeps) {
           progress.done += batch.length;
           reportProgress(progress);
         }
+        // A short page was the last one: no query to find that nothing is left.
+        if (page.length < pageSize) break;
       }
       return embeddedNow;
     });

@@ -4,6 +4,7 @@ import { ingestWorkflowId, type IngestResult, type StageInput } from '../../cont
 import { getPipeline } from '../../db/repositories/pipelines';
 import type { ingestDocument } from '../../workflows/ingestDocument';
 import { historyBytes, ingestBuffer, waitTerminal } from '../support/ingestHelpers';
+import { testConfig } from '../support/testConfig';
 import { startTestWorker, type TestWorker } from '../support/testWorker';
 
 const scope = { userId: `user-${randomUUID()}`, datasetId: 'idempotency' };
@@ -12,6 +13,10 @@ let tw: TestWorker;
 
 beforeAll(async () => {
   tw = await startTestWorker({
+    // Every stage as a normal activity, for both documents: their histories then differ only by
+    // what each stage reports, which is where a payload or a per-chunk event would show. (Where a
+    // stage runs depends on the document's size; a small one's local stages make a shorter history.)
+    config: testConfig({ SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES: '0', SLUICE_LOCAL_STAGE_MAX_CHUNKS: '0' }),
     wrapActivities: (real) => ({
       cleaning: async (input: StageInput) => {
         cleaningCalls.set(input.documentId, (cleaningCalls.get(input.documentId) ?? 0) + 1);
