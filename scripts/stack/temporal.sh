@@ -118,6 +118,9 @@ temporal_start() {
   local args=(server start-dev --ip 127.0.0.1
     --port "$SLUICE_TEMPORAL_PORT" --ui-port "$SLUICE_TEMPORAL_UI_PORT"
     --db-filename "$TEMPORAL_DB" --log-level warn
+    # Write-ahead log, synced at checkpoints rather than at every commit: a dev server that
+    # stops uncleanly may lose its last moments, and it no longer syncs the disk per workflow task.
+    --sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal
     # The worker that completes a workflow task gets the activity it scheduled in the answer,
     # instead of the activity going through matching to a poller: fewer server round trips per stage.
     --dynamic-config-value system.enableActivityEagerExecution=true

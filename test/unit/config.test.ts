@@ -17,7 +17,14 @@ describe('loadConfig', () => {
   });
 
   it('sizes the two workers of a process and caps the embedding queue only when asked', () => {
-    expect(loadConfig({}).worker).toEqual({ activitySlots: 8, workflowSlots: 20, embedding: { activitySlots: 4, activitiesPerSecond: 20 } });
+    expect(loadConfig({}).worker).toEqual({
+      activitySlots: 8,
+      workflowSlots: 20,
+      embedding: { activitySlots: 4, activitiesPerSecond: 20 },
+      localStages: { maxSourceBytes: 1024 * 1024, maxChunks: 500 },
+    });
+    expect(loadConfig({ SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES: '0', SLUICE_LOCAL_STAGE_MAX_CHUNKS: '20' }).worker.localStages).toEqual({ maxSourceBytes: 0, maxChunks: 20 });
+    expect(() => loadConfig({ SLUICE_LOCAL_STAGE_MAX_CHUNKS: '-1' })).toThrow(/SLUICE_LOCAL_STAGE_MAX_CHUNKS/);
     const tuned = loadConfig({ SLUICE_WORKER_ACTIVITY_SLOTS: '3', SLUICE_EMBED_ACTIVITY_SLOTS: '2', SLUICE_EMBED_ACTIVITIES_PER_SECOND: '0' });
     expect(tuned.worker).toMatchObject({ activitySlots: 3, embedding: { activitySlots: 2, activitiesPerSecond: null } });
     expect(() => loadConfig({ SLUICE_WORKER_ACTIVITY_SLOTS: '0' })).toThrow(/SLUICE_WORKER_ACTIVITY_SLOTS/);
