@@ -1,21 +1,37 @@
-import { ActivityCancellationType, proxyActivities, proxyLocalActivities, type ActivityOptions } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  proxyActivities,
+  proxyLocalActivities,
+  type ActivityOptions,
+  type LocalActivityOptions,
+} from '@temporalio/workflow';
 import type { IngestActivities } from '../activities';
 import { embeddingTaskQueue } from '../contracts/taskQueues';
 
+/**
+ * The local-activity form of a normal activity's options: the same timeout, retries and
+ * cancellation, minus what a local activity does not have (a heartbeat and a task queue). A worker
+ * that dies mid-way is noticed when its workflow task times out; the next worker replays to the
+ * last recorded step and re-runs it, which every step's Postgres checkpoint makes safe.
+ */
+function asLocal(options: ActivityOptions): LocalActivityOptions {
+  const local: LocalActivityOptions = { startToCloseTimeout: options.startToCloseTimeout, retry: options.retry };
+  if (options.cancellationType !== undefined) local.cancellationType = options.cancellationType;
+  return local;
+}
+
 // Bookkeeping is a few Postgres statements: short timeouts, and enough patient attempts to ride
 // out a database restart (1 s doubling to 30 s, 10 attempts ≈ 4 minutes).
-export const bookkeeping = proxyActivities<IngestActivities>({
+const bookkeepingOptions: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
-});
+};
+export const bookkeeping = proxyActivities<IngestActivities>(bookkeepingOptions);
 
 // The same bookkeeping, as local activities: they run in the worker that holds the workflow task,
 // which saves an activity dispatch and a workflow task per call. Only for the tiny, Postgres-only
 // steps (prepareTask); anything that may wait on another service stays a normal activity.
-export const localBookkeeping = proxyLocalActivities<IngestActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
-});
+export const localBookkeeping = proxyLocalActivities<IngestActivities>(asLocal(bookkeepingOptions));
 
 // Result notification goes to a webhook that may be down for a while: back off to 5 minutes,
 // 12 attempts (about half an hour); after that the outbox row records RESULT_NOTIFY_FAILED.
@@ -38,22 +54,24 @@ const WAIT_FOR_STOP = ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
 // Parsing is deterministic, so retrying a bad file cannot help: permanent errors are
 // non-retryable anyway, and 3 attempts cover a worker crash or a storage blip. 15 minutes is
 // room for a very large document.
-export const cleaningStage = proxyActivities<IngestActivities>({
+const cleaningOptions: ActivityOptions = {
   cancellationType: WAIT_FOR_STOP,
   startToCloseTimeout: '15 minutes',
   // Every stage heartbeats while it works (activities/heartbeat.ts keepAlive): a dead worker or a
   // lost task costs a minute, not the whole startToCloseTimeout.
   heartbeatTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
-});
+};
+export const cleaningStage = proxyActivities<IngestActivities>(cleaningOptions);
 
 // CHUNKING and PRETOKENIZE are CPU work over one document plus one transaction.
-export const cpuStage = proxyActivities<IngestActivities>({
+const cpuOptions: ActivityOptions = {
   cancellationType: WAIT_FOR_STOP,
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
-});
+};
+export const cpuStage = proxyActivities<IngestActivities>(cpuOptions);
 
 // Embedding and indexing talk to external services that rate-limit and go down: they heartbeat
 // every batch, so a dead worker is noticed in 30 s and the next attempt resumes from the last
@@ -74,27 +92,8 @@ export function embeddingStage(taskQueue: string) {
   return proxyActivities<IngestActivities>({ ...batchOptions, taskQueue: embeddingTaskQueue(taskQueue) });
 }
 
-/**
- * The short stages of a small document (contracts/ingest.ts LocalStagePlan) as local activities:
- * same timeouts and retries as their normal form, minus heartbeats (a local activity has none; a
- * worker that dies mid-stage is noticed when its workflow task times out, and the next worker
- * replays to the last recorded stage and re-runs it, which its Postgres checkpoint makes safe).
- */
-export const localCleaningStage = proxyLocalActivities<IngestActivities>({
-  cancellationType: WAIT_FOR_STOP,
-  startToCloseTimeout: '15 minutes',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
-});
-
-export const localCpuStage = proxyLocalActivities<IngestActivities>({
-  cancellationType: WAIT_FOR_STOP,
-  startToCloseTimeout: '10 minutes',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
-});
-
+// The short stages of a small document (contracts/ingest.ts LocalStagePlan) as local activities.
+export const localCleaningStage = proxyLocalActivities<IngestActivities>(asLocal(cleaningOptions));
+export const localCpuStage = proxyLocalActivities<IngestActivities>(asLocal(cpuOptions));
 // At most maxChunks chunks take seconds; a store call that hangs is cut after 5 minutes and retried.
-export const localBatchStage = proxyLocalActivities<IngestActivities>({
-  cancellationType: WAIT_FOR_STOP,
-  startToCloseTimeout: '5 minutes',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8 },
-});
+export const localBatchStage = proxyLocalActivities<IngestActivities>({ ...asLocal(batchOptions), startToCloseTimeout: '5 minutes' });
