@@ -38,9 +38,7 @@ function stateOf(ctx: Context): AttemptState {
 }
 
 export function resumePoint(): BatchProgress {
-  const ctx = Context.current();
-  stateOf(ctx);
-  const details = ctx.info.heartbeatDetails as Partial<BatchProgress> | undefined;
+  const details = Context.current().info.heartbeatDetails as Partial<BatchProgress> | undefined;
   if (details && typeof details.lastChunkIndex === 'number' && typeof details.done === 'number') {
     return { lastChunkIndex: details.lastChunkIndex, done: details.done };
   }
