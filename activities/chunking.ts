@@ -2,7 +2,6 @@ import type { StageInput, StageResult } from '../contracts/ingest';
 import { permanentError } from '../contracts/sluiceError';
 import { chunkMarkdown } from '../chunker/chunkMarkdown';
 import { countChunks, replaceChunks } from '../db/repositories/chunks';
-import { getTask } from '../db/repositories/tasks';
 import { ObjectNotFoundError } from '../stores/ports';
 import type { ActivityDeps } from './deps';
 import { runStage } from './stageTemplate';
@@ -10,12 +9,11 @@ import { runStage } from './stageTemplate';
 /** CHUNKING: markdown (this run's, or the inherited one on a retry) → the document's chunk rows. */
 export function createChunkingActivity(deps: ActivityDeps) {
   return async function chunking(input: StageInput): Promise<StageResult> {
-    return runStage(deps, input, 'CHUNKING', async () => {
-      const task = await getTask(deps.db, input.taskId);
-      if (!task.markdown_object_key) throw permanentError('CHUNKING_FAILED', 'the task has no parsed markdown to chunk');
+    return runStage(deps, input, 'CHUNKING', async (task) => {
+      if (!task.markdownObjectKey) throw permanentError('CHUNKING_FAILED', 'the task has no parsed markdown to chunk');
       let markdown: string;
       try {
-        markdown = await deps.objects.getText(task.markdown_object_key);
+        markdown = await deps.objects.getText(task.markdownObjectKey);
       } catch (error) {
         if (error instanceof ObjectNotFoundError) throw permanentError('CHUNKING_FAILED', `markdown object ${error.key} is missing`);
         throw error;

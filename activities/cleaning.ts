@@ -5,8 +5,6 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { StageInput, StageResult } from '../contracts/ingest';
 import { permanentError, SluiceError, transientError } from '../contracts/sluiceError';
-import { findDocument, setDocumentFileType } from '../db/repositories/documents';
-import { recordParsedMarkdown } from '../db/repositories/tasks';
 import { detectFileType } from '../parsers/detectFileType';
 import { parseToMarkdown } from '../parsers/parseToMarkdown';
 import { objectKeys } from '../stores/objectKeys';
@@ -19,18 +17,16 @@ const HEAD_BYTES = 8192;
 /** CLEANING: source object → temp file → detected type → markdown object. */
 export function createCleaningActivity(deps: ActivityDeps) {
   return async function cleaning(input: StageInput): Promise<StageResult> {
-    return runStage(deps, input, 'CLEANING', async () => {
-      const doc = await findDocument(deps.db, input.documentId);
-      if (!doc) throw permanentError('DOCUMENT_NOT_FOUND', `document ${input.documentId} does not exist`);
-      if (Number(doc.size_bytes) > deps.settings.maxFileBytes) {
-        throw permanentError('FILE_TOO_LARGE', `${doc.size_bytes} bytes exceeds the limit of ${deps.settings.maxFileBytes}`);
+    return runStage(deps, input, 'CLEANING', async (doc) => {
+      if (doc.sizeBytes > deps.settings.maxFileBytes) {
+        throw permanentError('FILE_TOO_LARGE', `${doc.sizeBytes} bytes exceeds the limit of ${deps.settings.maxFileBytes}`);
       }
       await fs.mkdir(deps.settings.tmpDir, { recursive: true });
       const tmpFile = path.join(deps.settings.tmpDir, `${input.taskId}-source`);
       const started = Date.now();
       try {
-        await downloadSource(deps, doc.source_object_key, tmpFile);
-        const type = detectFileType(await readHead(tmpFile), doc.file_name);
+        await downloadSource(deps, doc.sourceObjectKey, tmpFile);
+        const type = detectFileType(await readHead(tmpFile), doc.fileName);
         const markdown = await parseToMarkdown(tmpFile, type, deps.settings.parsing);
         const key = objectKeys.markdown(input.userId, input.documentId, input.taskId);
         try {
@@ -38,9 +34,10 @@ export function createCleaningActivity(deps: ActivityDeps) {
         } catch (error) {
           throw transientError('PARSED_FILE_UPLOAD_FAILED', `storing markdown failed: ${String(error)}`, error);
         }
-        await recordParsedMarkdown(deps.db, input.taskId, { detectedType: type, markdownObjectKey: key, parseMs: Date.now() - started });
-        await setDocumentFileType(deps.db, input.documentId, type);
-        return Buffer.byteLength(markdown, 'utf8');
+        return {
+          items: Buffer.byteLength(markdown, 'utf8'),
+          outputs: { parsed: { detectedType: type, markdownObjectKey: key, parseMs: Date.now() - started } },
+        };
       } finally {
         await fs.rm(tmpFile, { force: true });
       }

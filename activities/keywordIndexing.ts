@@ -1,7 +1,6 @@
 import type { StageInput, StageResult } from '../contracts/ingest';
 import { SluiceError, transientError } from '../contracts/sluiceError';
 import { listActiveChunks, resetChunkStatus, setChunkStatus } from '../db/repositories/chunks';
-import { findDocument } from '../db/repositories/documents';
 import type { ActivityDeps } from './deps';
 import { reportProgress, resumePoint } from './heartbeat';
 import { runStage } from './stageTemplate';
@@ -16,25 +15,24 @@ const INDEX_BATCH = 200;
  */
 export function createKeywordIndexingActivity(deps: ActivityDeps) {
   return async function keywordIndexing(input: StageInput): Promise<StageResult> {
-    return runStage(deps, input, 'KEYWORD_INDEXING', async () => {
+    return runStage(deps, input, 'KEYWORD_INDEXING', async (started) => {
       const scope = { userId: input.userId, datasetId: input.datasetId };
       await step('ENSURE_INDEX_FAILED', 'ensuring the keyword index', () => deps.keywords.ensureIndex());
       // The active chunks, read once: they are what the plan must cover and what gets indexed.
       const active = await listActiveChunks(deps.db, input.documentId);
-      const plan = await loadOrRebuildTokenPlan(deps, input, active);
+      const plan = await loadOrRebuildTokenPlan(deps, input, started.tokenPlanObjectKey, active);
       const progress = resumePoint();
       if (progress.lastChunkIndex < 0) {
         await step('KEYWORD_DELETE_FAILED', 'deleting old keyword entries', () => deps.keywords.deleteDocument(scope, input.documentId));
         await resetChunkStatus(deps.db, input.documentId, 'keyword_status');
       }
-      const fileName = (await findDocument(deps.db, input.documentId))?.file_name ?? '';
       const chunks = active.filter((c) => c.chunk_index > progress.lastChunkIndex);
       for (let i = 0; i < chunks.length; i += INDEX_BATCH) {
         const batch = chunks.slice(i, i + INDEX_BATCH);
         const entries = batch.map((c) => ({
           chunkId: c.chunk_id,
           documentId: input.documentId,
-          fileName,
+          fileName: started.fileName,
           text: c.text,
           tokens: plan.get(c.chunk_id) ?? [],
         }));

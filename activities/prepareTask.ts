@@ -4,10 +4,11 @@ import { permanentError } from '../contracts/sluiceError';
 import { STAGES, type Stage } from '../contracts/stages';
 import type { Database, DocumentRow } from '../db/database';
 import { countChunks, resetChunkStatus } from '../db/repositories/chunks';
-import { lockDocument, setLastTask } from '../db/repositories/documents';
-import { findPipeline, insertPipeline, markTaskFailedIn, stageStatusesOf, supersedePipeline } from '../db/repositories/pipelines';
+import { lockDocument } from '../db/repositories/documents';
+import { insertTaskWithPipeline } from '../db/repositories/newTask';
+import { findPipeline, markTaskFailedIn, stageStatusesOf, supersedePipeline } from '../db/repositories/pipelines';
 import { stageColumns } from '../db/repositories/stageColumns';
-import { findTask, getTask, insertTask } from '../db/repositories/tasks';
+import { findTask, getTask } from '../db/repositories/tasks';
 import type { ActivityDeps } from './deps';
 import { toApplicationFailure } from './toApplicationFailure';
 
@@ -60,9 +61,7 @@ async function routeTask(trx: Transaction<Database>, input: PrepareInput, doc: D
   if (input.reembedOfTaskId) return takeOver(trx, input, { oldTaskId: input.reembedOfTaskId, kind: 'reembed' }, doc.last_task_id);
 
   if (doc.last_task_id) await interruptIfOrphaned(trx, doc.last_task_id);
-  await insertTask(trx, { taskId: input.taskId, documentId: input.documentId, ownerRunChain: input.ownerRunChain });
-  const pipeline = await insertPipeline(trx, { taskId: input.taskId, documentId: input.documentId });
-  await setLastTask(trx, input.documentId, input.taskId);
+  const pipeline = await insertTaskWithPipeline(trx, { taskId: input.taskId, documentId: input.documentId, ownerRunChain: input.ownerRunChain });
   const stages = stageStatusesOf(pipeline);
   return { kind: 'run', taskId: input.taskId, stages, inherited: [], chunkCount: 0 };
 }
@@ -129,7 +128,7 @@ async function takeOver(
   for (const stage of inherited) durations[stage] = old[stageColumns(stage).ms];
   const oldTask = await getTask(trx, oldTaskId);
   const cleaned = inherited.includes('CLEANING');
-  await insertTask(trx, {
+  const pipeline = await insertTaskWithPipeline(trx, {
     taskId: input.taskId,
     documentId: input.documentId,
     ownerRunChain: input.ownerRunChain,
@@ -138,9 +137,8 @@ async function takeOver(
     markdownObjectKey: cleaned ? oldTask.markdown_object_key : null,
     tokenPlanObjectKey: inherited.includes('PRETOKENIZE') ? oldTask.token_plan_object_key : null,
     parseMs: cleaned ? oldTask.parse_ms : null,
+    inherited: durations,
   });
-  const pipeline = await insertPipeline(trx, { taskId: input.taskId, documentId: input.documentId, inherited: durations });
-  await setLastTask(trx, input.documentId, input.taskId);
   const stages = stageStatusesOf(pipeline);
   return { kind: 'run', taskId: input.taskId, stages, inherited, chunkCount: (await countChunks(trx, input.documentId)).active };
 }

@@ -11,8 +11,8 @@ export function createPretokenizeActivity(deps: ActivityDeps) {
     return runStage(deps, input, 'PRETOKENIZE', async () => {
       try {
         const chunks = await listActiveChunks(deps.db, input.documentId);
-        await storeTokenPlan(deps, input, buildTokenPlan(chunks));
-        return chunks.length;
+        const tokenPlanObjectKey = await storeTokenPlan(deps, input, buildTokenPlan(chunks));
+        return { items: chunks.length, outputs: { tokenPlanObjectKey } };
       } catch (error) {
         if (error instanceof SluiceError) throw error;
         throw transientError('PRETOKENIZE_FAILED', `building the token plan failed: ${String(error)}`, error);

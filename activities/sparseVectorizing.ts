@@ -16,9 +16,9 @@ const SPARSE_BATCH = 500;
  */
 export function createSparseVectorizingActivity(deps: ActivityDeps) {
   return async function sparseVectorizing(input: StageInput): Promise<StageResult> {
-    return runStage(deps, input, 'SPARSE_VECTORIZING', async () => {
+    return runStage(deps, input, 'SPARSE_VECTORIZING', async (started) => {
       const scope = { userId: input.userId, datasetId: input.datasetId };
-      const plan = await loadOrRebuildTokenPlan(deps, input);
+      const plan = await loadOrRebuildTokenPlan(deps, input, started.tokenPlanObjectKey);
       const progress = resumePoint();
       let writtenNow = 0;
       for (;;) {

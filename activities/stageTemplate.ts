@@ -2,7 +2,8 @@ import { log } from '@temporalio/activity';
 import type { StageInput, StageResult } from '../contracts/ingest';
 import { permanentError } from '../contracts/sluiceError';
 import { STAGES, type Stage } from '../contracts/stages';
-import { getPipeline, IllegalTransitionError, markPipelineSucceeded, markStageSucceeded, tryStartStage } from '../db/repositories/pipelines';
+import { getPipeline, IllegalTransitionError, markPipelineSucceeded } from '../db/repositories/pipelines';
+import { markStageSucceeded, tryStartStage, type StageOutputs, type StartedStage } from '../db/repositories/stageTransitions';
 import { stageColumns } from '../db/repositories/stageColumns';
 import type { ActivityDeps } from './deps';
 import { keepAlive } from './heartbeat';
@@ -15,33 +16,39 @@ import { toApplicationFailure } from './toApplicationFailure';
  * (recordTaskFailure), because only the workflow knows when retries are exhausted or an
  * attempt timed out — an activity killed by a timeout cannot record its own failure.
  */
+/** What a stage's work hands back: items done, and outputs recorded with its SUCCESS. */
+export type StageWork = number | { items: number; outputs: StageOutputs };
+
 export async function runStage(
   deps: ActivityDeps,
   input: StageInput,
   stage: Stage,
-  work: () => Promise<number>,
+  work: (started: StartedStage) => Promise<StageWork>,
   itemsWhenSkipped: () => Promise<number> = () => Promise.resolve(0),
 ): Promise<StageResult> {
   const metrics = stageMetrics();
-  const started = performance.now();
+  const startedAt = performance.now();
   try {
-    // The guarded start is the common path's only statement before the work; the row is read
-    // only when it refused, to tell a superseded task from an inherited SUCCESS.
-    if (!(await tryStartStage(deps.db, input.taskId, stage))) {
+    // The guarded start is the common path's only statement before the work (it also returns the
+    // stage's inputs); the row is read only when it refused, to tell a superseded task from an
+    // inherited SUCCESS.
+    const started = await tryStartStage(deps.db, input.taskId, stage);
+    if (!started) {
       const items = await skipOrRefuse(deps, input, stage, itemsWhenSkipped);
-      metrics.attempt(stage, 'skipped', performance.now() - started);
+      metrics.attempt(stage, 'skipped', performance.now() - startedAt);
       return { stage, skipped: true, items };
     }
     const stopBeating = keepAlive();
-    const items = await work().finally(stopBeating);
-    await markStageSucceeded(deps.db, input.taskId, stage);
-    metrics.attempt(stage, 'success', performance.now() - started);
+    const done = await work(started).finally(stopBeating);
+    const { items, outputs } = typeof done === 'number' ? { items: done, outputs: {} } : done;
+    await markStageSucceeded(deps.db, input.taskId, stage, outputs);
+    metrics.attempt(stage, 'success', performance.now() - startedAt);
     // CLEANING counts markdown bytes, not chunks.
     if (stage !== 'CLEANING') metrics.chunks(stage, items);
     return { stage, skipped: false, items };
   } catch (error) {
     const failure = toApplicationFailure(error);
-    metrics.attempt(stage, 'failure', performance.now() - started, { code: failure.type ?? 'INTERNAL_UNKNOWN_ERROR', retryable: !failure.nonRetryable });
+    metrics.attempt(stage, 'failure', performance.now() - startedAt, { code: failure.type ?? 'INTERNAL_UNKNOWN_ERROR', retryable: !failure.nonRetryable });
     throw failure;
   }
 }

@@ -1,7 +1,7 @@
 import type { StageInput } from '../contracts/ingest';
 import type { ChunkRow } from '../db/database';
 import { listActiveChunkIds, listActiveChunks } from '../db/repositories/chunks';
-import { getTask, recordTokenPlan } from '../db/repositories/tasks';
+import { recordTokenPlan } from '../db/repositories/tasks';
 import { objectKeys } from '../stores/objectKeys';
 import { ObjectNotFoundError } from '../stores/ports';
 import { tokenize } from '../tokenizer/tokenize';
@@ -14,13 +14,15 @@ export function buildTokenPlan(chunks: ChunkRow[]): TokenPlan {
   return new Map(chunks.map((c) => [c.chunk_id, tokenize(c.text)]));
 }
 
-/** Stored as JSON lines by reference (claim check): one `{chunkId, tokens}` per line. */
+/**
+ * Stored as JSON lines by reference (claim check): one `{chunkId, tokens}` per line. Returns the
+ * object key, which the caller records on the task.
+ */
 export async function storeTokenPlan(deps: ActivityDeps, input: StageInput, plan: TokenPlan): Promise<string> {
   const key = objectKeys.tokenPlan(input.userId, input.documentId, input.taskId);
   const lines: string[] = [];
   for (const [chunkId, tokens] of plan) lines.push(JSON.stringify({ chunkId, tokens }));
   await deps.objects.putText(key, lines.join('\n'));
-  await recordTokenPlan(deps.db, input.taskId, key);
   return key;
 }
 
@@ -39,11 +41,15 @@ function parseTokenPlan(text: string): TokenPlan {
  * older task whose plan is gone, or never ran in this task) it is rebuilt and stored again.
  * A plan that lacks a current chunk is stale and rebuilt too.
  */
-export async function loadOrRebuildTokenPlan(deps: ActivityDeps, input: StageInput, loaded?: ChunkRow[]): Promise<TokenPlan> {
-  const task = await getTask(deps.db, input.taskId);
-  if (task.token_plan_object_key) {
+export async function loadOrRebuildTokenPlan(
+  deps: ActivityDeps,
+  input: StageInput,
+  tokenPlanObjectKey: string | null,
+  loaded?: ChunkRow[],
+): Promise<TokenPlan> {
+  if (tokenPlanObjectKey) {
     try {
-      const plan = parseTokenPlan(await deps.objects.getText(task.token_plan_object_key));
+      const plan = parseTokenPlan(await deps.objects.getText(tokenPlanObjectKey));
       // Ids suffice to check coverage; chunk texts are read only when the plan must be rebuilt.
       const ids = loaded ? loaded.map((c) => c.chunk_id) : await listActiveChunkIds(deps.db, input.documentId);
       if (ids.every((id) => plan.has(id))) return plan;
@@ -52,6 +58,6 @@ export async function loadOrRebuildTokenPlan(deps: ActivityDeps, input: StageInp
     }
   }
   const plan = buildTokenPlan(loaded ?? (await listActiveChunks(deps.db, input.documentId)));
-  await storeTokenPlan(deps, input, plan);
+  await recordTokenPlan(deps.db, input.taskId, await storeTokenPlan(deps, input, plan));
   return plan;
 }

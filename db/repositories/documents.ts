@@ -14,18 +14,6 @@ export async function lockDocument(db: Kysely<Database>, documentId: string): Pr
   return db.selectFrom('documents').selectAll().where('id', '=', documentId).forUpdate().executeTakeFirst();
 }
 
-export async function setLastTask(db: Kysely<Database>, documentId: string, taskId: string): Promise<void> {
-  await db
-    .updateTable('documents')
-    .set({ last_task_id: taskId, updated_at: new Date() })
-    .where('id', '=', documentId)
-    .execute();
-}
-
-export async function setDocumentFileType(db: Kysely<Database>, documentId: string, fileType: string): Promise<void> {
-  await db.updateTable('documents').set({ file_type: fileType, updated_at: new Date() }).where('id', '=', documentId).execute();
-}
-
 export async function listDocuments(
   db: Kysely<Database>,
   scope: { userId: string; datasetId: string },

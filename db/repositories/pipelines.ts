@@ -23,81 +23,9 @@ export function stageStatusesOf(row: PipelineRow): StageStatuses {
   return Object.fromEntries(STAGES.map((stage) => [stage, row[stageColumns(stage).status]])) as StageStatuses;
 }
 
-/**
- * A new pipeline row; `inherited` stages start as SUCCESS with the durations they took before.
- * Returns the row as stored (defaults included), saving the caller a read-back.
- */
-export async function insertPipeline(
-  db: Kysely<Database>,
-  row: { taskId: string; documentId: string; inherited?: Partial<Record<Stage, number | null>> },
-): Promise<PipelineRow> {
-  const values: Record<string, unknown> = { task_id: row.taskId, document_id: row.documentId };
-  for (const [stage, ms] of Object.entries(row.inherited ?? {}) as [Stage, number | null][]) {
-    const cols = stageColumns(stage);
-    values[cols.status] = 'SUCCESS';
-    values[cols.ms] = ms;
-  }
-  return db.insertInto('pipelines').values(values as never).returningAll().executeTakeFirstOrThrow();
-}
-
-// A run may (re)enter a stage that is new, was interrupted mid-way, or failed under a Web UI
-// reset of this same task; never one that succeeded, and never on a superseded task.
-const ENTERABLE = ['PENDING', 'PROCESSING', 'FAILED'] as const;
-
-/**
- * The guarded start as one statement that both checks and claims the stage: true when it
- * started, false when the row refused (stage SUCCESS, task superseded, or no such task).
- */
-export async function tryStartStage(db: Kysely<Database>, taskId: string, stage: Stage): Promise<boolean> {
-  const cols = stageColumns(stage);
-  const now = new Date();
-  const set = {
-    [cols.status]: 'PROCESSING',
-    // An activity retried after a crash keeps its first start, so the duration is honest.
-    [cols.startedAt]: sql`case when ${sql.ref(cols.status)} = 'PROCESSING' then coalesce(${sql.ref(cols.startedAt)}, now()) else now() end`,
-    [cols.ms]: null,
-    pipeline_status: 'PROCESSING',
-    started_at: sql`coalesce(started_at, now())`,
-    finished_at: null,
-    failed_stage: null,
-    failure_code: null,
-    failure_reason: null,
-    recover_from_stage: null,
-    updated_at: now,
-  } as unknown as PipelineUpdate;
-  const result = await db
-    .updateTable('pipelines')
-    .set(set)
-    .where('task_id', '=', taskId)
-    .where(cols.status, 'in', ENTERABLE)
-    .where('superseded_by_task_id', 'is', null)
-    .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
-}
-
-const elapsedMs = (startedAtColumn: string) =>
+/** Milliseconds since a stage column's start, as the database's clock measures it. */
+export const elapsedMs = (startedAtColumn: string) =>
   sql<number>`greatest(0, round(extract(epoch from (now() - ${sql.ref(startedAtColumn)})) * 1000))::int`;
-
-/** SUCCESS only from PROCESSING; the last stage's success is the only way the pipeline succeeds. */
-export async function markStageSucceeded(db: Kysely<Database>, taskId: string, stage: Stage): Promise<void> {
-  const cols = stageColumns(stage);
-  const isLast = stage === STAGES[STAGES.length - 1];
-  const set = {
-    [cols.status]: 'SUCCESS',
-    [cols.ms]: elapsedMs(cols.startedAt),
-    updated_at: new Date(),
-    ...(isLast ? { pipeline_status: 'SUCCESS', finished_at: new Date(), recover_from_stage: null } : {}),
-  } as unknown as PipelineUpdate;
-  const result = await db
-    .updateTable('pipelines')
-    .set(set)
-    .where('task_id', '=', taskId)
-    .where(cols.status, '=', 'PROCESSING')
-    .executeTakeFirst();
-  if (result.numUpdatedRows === 0n) {
-    throw new IllegalTransitionError(`task ${taskId}: ${stage} cannot succeed from a state other than PROCESSING`);
-  }
-}
 
 /** An inherited final stage still flips the pipeline to SUCCESS (DESIGN.md §3). */
 export async function markPipelineSucceeded(db: Kysely<Database>, taskId: string): Promise<void> {

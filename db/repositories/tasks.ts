@@ -11,46 +11,6 @@ export async function getTask(db: Kysely<Database>, taskId: string): Promise<Par
   return task;
 }
 
-export async function insertTask(
-  db: Kysely<Database>,
-  task: {
-    taskId: string;
-    documentId: string;
-    ownerRunChain: string;
-    retryOfTaskId?: string | null;
-    detectedType?: string | null;
-    markdownObjectKey?: string | null;
-    tokenPlanObjectKey?: string | null;
-    parseMs?: number | null;
-  },
-): Promise<void> {
-  await db
-    .insertInto('parse_tasks')
-    .values({
-      task_id: task.taskId,
-      document_id: task.documentId,
-      owner_run_chain: task.ownerRunChain,
-      retry_of_task_id: task.retryOfTaskId ?? null,
-      detected_type: task.detectedType ?? null,
-      markdown_object_key: task.markdownObjectKey ?? null,
-      token_plan_object_key: task.tokenPlanObjectKey ?? null,
-      parse_ms: task.parseMs ?? null,
-    })
-    .execute();
-}
-
-export async function recordParsedMarkdown(
-  db: Kysely<Database>,
-  taskId: string,
-  parsed: { detectedType: string; markdownObjectKey: string; parseMs: number },
-): Promise<void> {
-  await db
-    .updateTable('parse_tasks')
-    .set({ detected_type: parsed.detectedType, markdown_object_key: parsed.markdownObjectKey, parse_ms: parsed.parseMs })
-    .where('task_id', '=', taskId)
-    .execute();
-}
-
 export async function recordTokenPlan(db: Kysely<Database>, taskId: string, tokenPlanObjectKey: string | null): Promise<void> {
   await db.updateTable('parse_tasks').set({ token_plan_object_key: tokenPlanObjectKey }).where('task_id', '=', taskId).execute();
 }

@@ -1,0 +1,49 @@
+import type { Kysely } from 'kysely';
+import type { Stage } from '../../contracts/stages';
+import type { Database, PipelineRow } from '../database';
+import { stageColumns } from './stageColumns';
+
+export interface NewTask {
+  taskId: string;
+  documentId: string;
+  ownerRunChain: string;
+  retryOfTaskId?: string | null;
+  detectedType?: string | null;
+  markdownObjectKey?: string | null;
+  tokenPlanObjectKey?: string | null;
+  parseMs?: number | null;
+  /** Stages taken over from an older task: they start as SUCCESS with the durations they took. */
+  inherited?: Partial<Record<Stage, number | null>>;
+}
+
+/**
+ * A task, its pipeline row and the document's pointer to its latest task, written by one
+ * statement (the foreign keys are checked at its end). Returns the pipeline row as stored,
+ * defaults included, saving the caller a read-back.
+ */
+export async function insertTaskWithPipeline(db: Kysely<Database>, task: NewTask): Promise<PipelineRow> {
+  const pipeline: Record<string, unknown> = { task_id: task.taskId, document_id: task.documentId };
+  for (const [stage, ms] of Object.entries(task.inherited ?? {}) as [Stage, number | null][]) {
+    const cols = stageColumns(stage);
+    pipeline[cols.status] = 'SUCCESS';
+    pipeline[cols.ms] = ms;
+  }
+  return db
+    .with('new_task', (q) =>
+      q.insertInto('parse_tasks').values({
+        task_id: task.taskId,
+        document_id: task.documentId,
+        owner_run_chain: task.ownerRunChain,
+        retry_of_task_id: task.retryOfTaskId ?? null,
+        detected_type: task.detectedType ?? null,
+        markdown_object_key: task.markdownObjectKey ?? null,
+        token_plan_object_key: task.tokenPlanObjectKey ?? null,
+        parse_ms: task.parseMs ?? null,
+      }),
+    )
+    .with('latest_task', (q) => q.updateTable('documents').set({ last_task_id: task.taskId, updated_at: new Date() }).where('id', '=', task.documentId))
+    .insertInto('pipelines')
+    .values(pipeline as never)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
