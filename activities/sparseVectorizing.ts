@@ -2,11 +2,10 @@ import type { StageInput, StageResult } from '../contracts/ingest';
 import { SluiceError, transientError } from '../contracts/sluiceError';
 import { listPendingChunks, setChunkStatus } from '../db/repositories/chunks';
 import { sparseVectorFromTokens } from '../sparse/sparseVector';
-import { tokenize } from '../tokenizer/tokenize';
 import type { ActivityDeps } from './deps';
 import { reportProgress, resumePoint } from './heartbeat';
 import { runStage } from './stageTemplate';
-import { loadOrRebuildTokenPlan } from './tokenPlan';
+import { loadOrRebuildTokenPlan, type TokenPlan } from './tokenPlan';
 
 const SPARSE_BATCH = 500;
 
@@ -25,11 +24,7 @@ export function createSparseVectorizingActivity(deps: ActivityDeps) {
         const pending = await listPendingChunks(deps.db, input.documentId, 'sparse_status', progress.lastChunkIndex, SPARSE_BATCH);
         if (pending.length === 0) break;
         const ready = pending.filter((c) => c.dense_status === 'SUCCESS');
-        const records = ready.map((c) => ({
-          chunkId: c.chunk_id,
-          documentId: input.documentId,
-          sparse: sparseVectorFromTokens(plan.get(c.chunk_id) ?? tokenize(c.text)),
-        }));
+        const records = ready.map((c) => ({ chunkId: c.chunk_id, documentId: input.documentId, sparse: sparseVectorFromTokens(tokensOf(plan, c.chunk_id)) }));
         try {
           await deps.vectors.upsertSparse(scope, records);
         } catch (error) {
@@ -47,4 +42,14 @@ export function createSparseVectorizingActivity(deps: ActivityDeps) {
       return writtenNow;
     });
   };
+}
+
+/**
+ * The plan was checked to cover every active chunk when it was loaded; a chunk it lacks means the
+ * chunk set changed under the stage, and the retry rebuilds the plan.
+ */
+function tokensOf(plan: TokenPlan, chunkId: string): string[] {
+  const tokens = plan.get(chunkId);
+  if (!tokens) throw transientError('SPARSE_VECTORIZING_FAILED', `the token plan has no entry for chunk ${chunkId}`);
+  return tokens;
 }

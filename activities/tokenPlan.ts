@@ -1,6 +1,5 @@
 import type { StageInput } from '../contracts/ingest';
-import type { ChunkRow } from '../db/database';
-import { listActiveChunkIds, listActiveChunks } from '../db/repositories/chunks';
+import { listActiveChunkIds, listActiveChunks, type ChunkText } from '../db/repositories/chunks';
 import { recordTokenPlan } from '../db/repositories/tasks';
 import { objectKeys } from '../stores/objectKeys';
 import { ObjectNotFoundError } from '../stores/ports';
@@ -10,7 +9,7 @@ import type { ActivityDeps } from './deps';
 /** chunk id → pretokenized terms: what KEYWORD_INDEXING and SPARSE_VECTORIZING both consume. */
 export type TokenPlan = Map<string, string[]>;
 
-export function buildTokenPlan(chunks: ChunkRow[]): TokenPlan {
+export function buildTokenPlan(chunks: Pick<ChunkText, 'chunk_id' | 'text'>[]): TokenPlan {
   return new Map(chunks.map((c) => [c.chunk_id, tokenize(c.text)]));
 }
 
@@ -45,7 +44,7 @@ export async function loadOrRebuildTokenPlan(
   deps: ActivityDeps,
   input: StageInput,
   tokenPlanObjectKey: string | null,
-  loaded?: ChunkRow[],
+  loaded?: ChunkText[],
 ): Promise<TokenPlan> {
   if (tokenPlanObjectKey) {
     try {

@@ -1,7 +1,6 @@
 import type { StageInput, StageResult } from '../contracts/ingest';
 import { permanentError, SluiceError, transientError } from '../contracts/sluiceError';
-import { listPendingChunks, markDenseEmbedded } from '../db/repositories/chunks';
-import type { ChunkRow } from '../db/database';
+import { listPendingChunkTexts, markDenseEmbedded, type ChunkText } from '../db/repositories/chunks';
 import type { Embedder } from '../embedders/embedder';
 import type { ActivityDeps } from './deps';
 import { reportProgress, resumePoint } from './heartbeat';
@@ -14,7 +13,7 @@ import { runStage } from './stageTemplate';
  */
 const PAGE = 512;
 
-async function embedBatch(deps: ActivityDeps, embedder: Embedder, scope: { userId: string; datasetId: string }, documentId: string, batch: ChunkRow[]): Promise<void> {
+async function embedBatch(deps: ActivityDeps, embedder: Embedder, scope: { userId: string; datasetId: string }, documentId: string, batch: ChunkText[]): Promise<void> {
   let vectors: number[][];
   try {
     vectors = await embedder.embed(batch.map((c) => c.text));
@@ -45,7 +44,7 @@ export function createVectorizingActivity(deps: ActivityDeps) {
         // Chunks are read a page at a time and embedded a batch at a time: one query per page,
         // while every batch is still upserted and marked before the next one is embedded.
         const pageSize = Math.max(PAGE, deps.settings.embedBatchSize);
-        const page = await listPendingChunks(deps.db, input.documentId, 'dense_status', progress.lastChunkIndex, pageSize);
+        const page = await listPendingChunkTexts(deps.db, input.documentId, 'dense_status', progress.lastChunkIndex, pageSize);
         if (page.length === 0) break;
         for (let i = 0; i < page.length; i += deps.settings.embedBatchSize) {
           const batch = page.slice(i, i + deps.settings.embedBatchSize);

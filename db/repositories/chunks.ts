@@ -58,11 +58,17 @@ export async function replaceChunks(
   });
 }
 
+/** What the stages read of a chunk: its identity, place and text (not paths, counts or timestamps). */
+export type ChunkText = Pick<ChunkRow, 'chunk_id' | 'chunk_index' | 'text'>;
+
+/** A chunk still to be processed by a stage that needs its dense status but not its text. */
+export type PendingChunk = Pick<ChunkRow, 'chunk_id' | 'chunk_index' | 'dense_status'>;
+
 /** The chunks that are retrieved (children), in document order. */
-export async function listActiveChunks(db: Kysely<Database>, documentId: string): Promise<ChunkRow[]> {
+export async function listActiveChunks(db: Kysely<Database>, documentId: string): Promise<ChunkText[]> {
   return db
     .selectFrom('chunks')
-    .selectAll()
+    .select(['chunk_id', 'chunk_index', 'text'])
     .where('document_id', '=', documentId)
     .where('kind', '=', 'child')
     .orderBy('chunk_index')
@@ -75,24 +81,38 @@ export async function listActiveChunkIds(db: Kysely<Database>, documentId: strin
   return rows.map((r) => r.chunk_id);
 }
 
-/** The next batch of active chunks whose `column` is not SUCCESS, after a chunk index. */
+/** The next page of active chunks whose `column` is not SUCCESS, after a chunk index. */
+function pendingPage(db: Kysely<Database>, documentId: string, column: ChunkStatusColumn, afterIndex: number, limit: number) {
+  return db
+    .selectFrom('chunks')
+    .where('document_id', '=', documentId)
+    .where('kind', '=', 'child')
+    .where(column, '!=', 'SUCCESS')
+    .where('chunk_index', '>', afterIndex)
+    .orderBy('chunk_index')
+    .limit(limit);
+}
+
+/** A page of pending chunks with their texts (for a stage that reads them, like embedding). */
+export async function listPendingChunkTexts(
+  db: Kysely<Database>,
+  documentId: string,
+  column: ChunkStatusColumn,
+  afterIndex: number,
+  limit: number,
+): Promise<ChunkText[]> {
+  return pendingPage(db, documentId, column, afterIndex, limit).select(['chunk_id', 'chunk_index', 'text']).execute();
+}
+
+/** A page of pending chunks without their texts (for a stage that works from the token plan). */
 export async function listPendingChunks(
   db: Kysely<Database>,
   documentId: string,
   column: ChunkStatusColumn,
   afterIndex: number,
   limit: number,
-): Promise<ChunkRow[]> {
-  return db
-    .selectFrom('chunks')
-    .selectAll()
-    .where('document_id', '=', documentId)
-    .where('kind', '=', 'child')
-    .where(column, '!=', 'SUCCESS')
-    .where('chunk_index', '>', afterIndex)
-    .orderBy('chunk_index')
-    .limit(limit)
-    .execute();
+): Promise<PendingChunk[]> {
+  return pendingPage(db, documentId, column, afterIndex, limit).select(['chunk_id', 'chunk_index', 'dense_status']).execute();
 }
 
 /** `= ANY($1)`: the ids travel as one array parameter, not one parameter each. */
