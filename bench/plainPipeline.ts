@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { chunkMarkdown } from '../chunker/chunkMarkdown';
+import { replaceChunks } from '../db/repositories/chunks';
 import type { SluiceConfig } from '../config/config';
 import { STAGES, type Stage } from '../contracts/stages';
 import { detectFileType } from '../parsers/detectFileType';
@@ -28,9 +29,11 @@ export interface PlainOutcome {
 
 /**
  * Side (a): one document through the same parse, chunk, embed, tokenize and index functions and
- * the same store adapters as the activities, in a plain sequence. What it leaves out is exactly
- * what durability costs: Temporal, the task/pipeline/chunk rows and their status updates, the
- * token plan object, idempotency deletes and heartbeats.
+ * the same store adapters as the activities, in a plain sequence, ending in the same searchable
+ * state: markdown, chunk rows (search reads their texts and section paths), dense and sparse
+ * vectors, keyword entries. What it leaves out is exactly what durability costs: Temporal, the
+ * task and pipeline rows, every status update, the token plan object, idempotency deletes and
+ * heartbeats.
  */
 export async function plainDocument(config: Readonly<SluiceConfig>, adapters: Adapters, doc: BenchDoc): Promise<PlainOutcome> {
   const stageMs = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>;
@@ -45,9 +48,12 @@ export async function plainDocument(config: Readonly<SluiceConfig>, adapters: Ad
     const markdown = await parseSource(config, adapters, doc);
     await adapters.objects.putText(objectKeys.markdown(doc.userId, doc.documentId, 'plain'), markdown);
     lap('CLEANING');
-    const children = chunkMarkdown(doc.documentId, markdown, config.chunking).filter((d) => d.kind === 'child');
+    const drafts = chunkMarkdown(doc.documentId, markdown, config.chunking);
+    const children = drafts.filter((d) => d.kind === 'child');
     // The same refusal CHUNKING makes, so both sides fail the same pages.
     if (children.length === 0) throw new Error('EMPTY_DOCUMENT');
+    const { removedChunkIds } = await replaceChunks(adapters.db, { documentId: doc.documentId, ...scope }, drafts);
+    await adapters.vectors.deleteChunks(scope, removedChunkIds);
     lap('CHUNKING');
     const embedder = await adapters.embedders.forUser(doc.userId);
     for (let i = 0; i < children.length; i += config.embedding.batchSize) {
