@@ -17,16 +17,16 @@ const HEAD_BYTES = 8192;
 /** CLEANING: source object → temp file → detected type → markdown object. */
 export function createCleaningActivity(deps: ActivityDeps) {
   return async function cleaning(input: StageInput): Promise<StageResult> {
-    return runStage(deps, input, 'CLEANING', async (doc) => {
-      if (doc.sizeBytes > deps.settings.maxFileBytes) {
-        throw permanentError('FILE_TOO_LARGE', `${doc.sizeBytes} bytes exceeds the limit of ${deps.settings.maxFileBytes}`);
+    return runStage(deps, input, 'CLEANING', async (started) => {
+      if (started.sizeBytes > deps.settings.maxFileBytes) {
+        throw permanentError('FILE_TOO_LARGE', `${started.sizeBytes} bytes exceeds the limit of ${deps.settings.maxFileBytes}`);
       }
       await fs.mkdir(deps.settings.tmpDir, { recursive: true });
       const tmpFile = path.join(deps.settings.tmpDir, `${input.taskId}-source`);
-      const started = Date.now();
+      const parseStarted = Date.now();
       try {
-        await downloadSource(deps, doc.sourceObjectKey, tmpFile);
-        const type = detectFileType(await readHead(tmpFile), doc.fileName);
+        await downloadSource(deps, started.sourceObjectKey, tmpFile);
+        const type = detectFileType(await readHead(tmpFile), started.fileName);
         const markdown = await parseToMarkdown(tmpFile, type, deps.settings.parsing);
         const key = objectKeys.markdown(input.userId, input.documentId, input.taskId);
         try {
@@ -36,7 +36,7 @@ export function createCleaningActivity(deps: ActivityDeps) {
         }
         return {
           items: Buffer.byteLength(markdown, 'utf8'),
-          outputs: { parsed: { detectedType: type, markdownObjectKey: key, parseMs: Date.now() - started } },
+          outputs: { parsed: { detectedType: type, markdownObjectKey: key, parseMs: Date.now() - parseStarted } },
         };
       } finally {
         await fs.rm(tmpFile, { force: true });

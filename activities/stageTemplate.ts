@@ -10,15 +10,15 @@ import { keepAlive } from './heartbeat';
 import { stageMetrics } from './stageMetrics';
 import { toApplicationFailure } from './toApplicationFailure';
 
+/** What a stage's work hands back: items done, and outputs recorded with its SUCCESS. */
+export type StageWork = number | { items: number; outputs: StageOutputs };
+
 /**
  * The one template every stage runs through (DESIGN.md §3): skip if already SUCCESS for this
  * task → markStarted → work → markSuccess. A terminal failure is recorded by the workflow
  * (recordTaskFailure), because only the workflow knows when retries are exhausted or an
  * attempt timed out — an activity killed by a timeout cannot record its own failure.
  */
-/** What a stage's work hands back: items done, and outputs recorded with its SUCCESS. */
-export type StageWork = number | { items: number; outputs: StageOutputs };
-
 export async function runStage(
   deps: ActivityDeps,
   input: StageInput,

@@ -82,30 +82,24 @@ export async function markStageSucceeded(db: Kysely<Database>, taskId: string, s
     updated_at: new Date(),
     ...(isLast ? { pipeline_status: 'SUCCESS', finished_at: new Date(), recover_from_stage: null } : {}),
   } as unknown as PipelineUpdate;
-  const success = (q: QueryCreator<Database>) =>
-    q.updateTable('pipelines').set(set).where('task_id', '=', taskId).where(cols.status, '=', 'PROCESSING').executeTakeFirst();
   const { parsed, tokenPlanObjectKey } = outputs;
   const task = {
     ...(parsed ? { detected_type: parsed.detectedType, markdown_object_key: parsed.markdownObjectKey, parse_ms: parsed.parseMs } : {}),
     ...(tokenPlanObjectKey !== undefined ? { token_plan_object_key: tokenPlanObjectKey } : {}),
   };
-  let result;
-  if (parsed) {
-    result = await success(
-      db
-        .with('task_outputs', (q) => q.updateTable('parse_tasks').set(task).where('task_id', '=', taskId))
-        .with('document_outputs', (q) =>
-          q
-            .updateTable('documents')
-            .set({ file_type: parsed.detectedType, updated_at: new Date() })
-            .where('id', '=', (eb) => eb.selectFrom('parse_tasks').select('document_id').where('task_id', '=', taskId)),
-        ),
-    );
-  } else if (Object.keys(task).length > 0) {
-    result = await success(db.with('task_outputs', (q) => q.updateTable('parse_tasks').set(task).where('task_id', '=', taskId)));
-  } else {
-    result = await success(db);
+  let query: QueryCreator<Database> = db;
+  if (Object.keys(task).length > 0) {
+    query = query.with('task_outputs', (q) => q.updateTable('parse_tasks').set(task).where('task_id', '=', taskId));
   }
+  if (parsed) {
+    query = query.with('document_outputs', (q) =>
+      q
+        .updateTable('documents')
+        .set({ file_type: parsed.detectedType, updated_at: new Date() })
+        .where('id', '=', (eb) => eb.selectFrom('parse_tasks').select('document_id').where('task_id', '=', taskId)),
+    );
+  }
+  const result = await query.updateTable('pipelines').set(set).where('task_id', '=', taskId).where(cols.status, '=', 'PROCESSING').executeTakeFirst();
   if (result.numUpdatedRows === 0n) {
     throw new IllegalTransitionError(`task ${taskId}: ${stage} cannot succeed from a state other than PROCESSING`);
   }
