@@ -7,7 +7,8 @@ WORKDIR /app
 # Dependencies first, so editing source does not invalidate this layer.
 # tsx is a runtime dependency, so --omit=dev still lets the worker run from source.
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# The image's npm 10 ignores package.json's allowScripts: skip onnxruntime-node's CUDA download.
+RUN ONNXRUNTIME_NODE_INSTALL=skip npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 COPY . .
 

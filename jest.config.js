@@ -13,6 +13,14 @@ module.exports = {
   projects: [
     // Pure units: no servers needed.
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    // Activities run attempt by attempt in MockActivityEnvironment against the stack's Postgres:
+    // no Temporal server and no workflow bundle, only the test database at the latest schema.
+    {
+      ...shared,
+      displayName: 'activity',
+      testMatch: ['<rootDir>/test/activity/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/activity/globalSetup.ts',
+    },
     // Everything that talks to the real dev server and Postgres shares one clean test database
     // and one workflow bundle, prepared once per run.
     {

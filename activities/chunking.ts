@@ -1,6 +1,5 @@
 import type { StageInput, StageResult } from '../contracts/ingest';
-import { permanentError } from '../contracts/sluiceError';
-import { chunkMarkdown } from '../chunker/chunkMarkdown';
+import { permanentError, SluiceError } from '../contracts/sluiceError';
 import { countChunks, replaceChunks } from '../db/repositories/chunks';
 import { ObjectNotFoundError } from '../stores/ports';
 import type { ActivityDeps } from './deps';
@@ -20,8 +19,11 @@ export function createChunkingActivity(deps: ActivityDeps) {
       }
       let drafts;
       try {
-        drafts = chunkMarkdown(input.documentId, markdown, deps.settings.chunking);
+        drafts = await deps.cpu.chunk(input.documentId, markdown, deps.settings.chunking);
       } catch (error) {
+        // Classified already when a time limit or the heap cap was hit; anything else the chunker threw
+        // would be thrown again by the same markdown.
+        if (error instanceof SluiceError) throw error;
         throw permanentError('CHUNKING_FAILED', `chunker failed: ${String(error)}`, error);
       }
       const children = drafts.filter((d) => d.kind === 'child').length;

@@ -6,7 +6,6 @@ import { pipeline } from 'node:stream/promises';
 import type { StageInput, StageResult } from '../contracts/ingest';
 import { permanentError, SluiceError, transientError } from '../contracts/sluiceError';
 import { detectFileType } from '../parsers/detectFileType';
-import { parseToMarkdown } from '../parsers/parseToMarkdown';
 import { objectKeys } from '../stores/objectKeys';
 import { ObjectNotFoundError } from '../stores/ports';
 import type { ActivityDeps } from './deps';
@@ -27,7 +26,7 @@ export function createCleaningActivity(deps: ActivityDeps) {
       try {
         await downloadSource(deps, started.sourceObjectKey, tmpFile);
         const type = detectFileType(await readHead(tmpFile), started.fileName);
-        const markdown = await parseToMarkdown(tmpFile, type, deps.settings.parsing);
+        const markdown = await deps.cpu.parse(tmpFile, type);
         const key = objectKeys.markdown(input.userId, input.documentId, input.taskId);
         try {
           await deps.objects.putText(key, markdown);

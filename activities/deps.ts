@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { CpuPool } from '../cpuPool/pool';
 import type { Database } from '../db/database';
-import type { ParseLimits } from '../parsers/parseLimits';
 import type { EmbedderResolver } from '../embedders/embedderResolver';
 import type { KeywordIndex, ObjectStore, VectorStore } from '../stores/ports';
 import type { Notifier } from '../stores/notifier';
@@ -15,11 +15,11 @@ export interface ActivityDeps {
   embedders: EmbedderResolver;
   notifier: Notifier;
   runs: IngestionRuns;
+  /** Warm threads for the CPU work over user content (parse, chunk, tokenize, sparse), under its limits. */
+  cpu: CpuPool;
   settings: {
     tmpDir: string;
     maxFileBytes: number;
-    /** Per-document parse limits (parsers/parseLimits.ts). */
-    parsing: ParseLimits;
     embedBatchSize: number;
     chunking: { maxTokens: number; overlapTokens: number };
     localStages: { maxSourceBytes: number; maxChunks: number };

@@ -13,7 +13,7 @@ export interface BatchProgress {
  * stage was about as many server writes as the stages themselves. Nothing is lost for short
  * attempts: a worker dying before its first heartbeat is still noticed after heartbeatTimeout
  * (measured from the start), and the retry redoes at most this much work, idempotently (chunk
- * statuses say what is done; the keyword stage rebuilds from scratch without a resume point).
+ * statuses say what is done; the keyword stage upserts every chunk again without a resume point).
  */
 const FIRST_HEARTBEAT_AFTER_MS = 2000;
 
@@ -56,7 +56,7 @@ export function reportProgress(progress: BatchProgress): void {
 
 /**
  * Heartbeats on a timer while a stage works, whether or not the stage reports progress (CLEANING
- * waits on a parse thread). Every stage has a heartbeatTimeout, so an attempt whose worker died,
+ * waits on the CPU pool). Every stage has a heartbeatTimeout, so an attempt whose worker died,
  * or whose task the server marked started but no worker ever received (seen under CPU starvation),
  * is retried after that timeout rather than after its whole startToCloseTimeout (15 minutes for
  * CLEANING). Returns the function that stops it.

@@ -2,6 +2,7 @@ import { createChunkingActivity } from './chunking';
 import { createCleaningActivity } from './cleaning';
 import type { ActivityDeps } from './deps';
 import { createDeletionActivities } from './deletion';
+import { createSweepOrphanedObjectsActivity } from './sweepOrphanedObjects';
 import { createSweepStuckTasksActivity } from './sweepStuckTasks';
 import { createKeywordIndexingActivity } from './keywordIndexing';
 import { createNotifyResultActivity, createRecordNotifyFailureActivity } from './notifyResult';
@@ -29,6 +30,7 @@ export function createStageActivities(deps: ActivityDeps) {
     recordNotifyFailure: createRecordNotifyFailureActivity(deps),
     ...createDeletionActivities(deps),
     sweepStuckTasks: createSweepStuckTasksActivity(deps),
+    sweepOrphanedObjects: createSweepOrphanedObjectsActivity(deps),
   };
 }
 

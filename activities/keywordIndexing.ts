@@ -1,17 +1,25 @@
 import type { StageInput, StageResult } from '../contracts/ingest';
 import { SluiceError, transientError } from '../contracts/sluiceError';
-import { listActiveChunks, resetChunkStatus, setChunkStatus } from '../db/repositories/chunks';
+import { listActiveChunks, setChunkStatus, type ChunkText } from '../db/repositories/chunks';
+import type { TenantScope } from '../stores/ports';
 import type { ActivityDeps } from './deps';
 import { reportProgress, resumePoint } from './heartbeat';
 import { runStage } from './stageTemplate';
-import { loadOrRebuildTokenPlan } from './tokenPlan';
+import { loadOrRebuildTokenPlan, type TokenPlan } from './tokenPlan';
 
 const INDEX_BATCH = 200;
 
 /**
- * KEYWORD_INDEXING: rebuild the document in the keyword index. A fresh attempt deletes the
- * document's entries first; an attempt that resumes from a heartbeat continues after the
- * last batch the previous attempt confirmed, since the delete already happened.
+ * KEYWORD_INDEXING: every active chunk gets its entry, upserted under its chunk id, so no attempt
+ * ever deletes an active chunk's entry and the resume point cannot outrun the index: a heartbeat
+ * says "every chunk up to here is indexed and marked", and nothing takes those entries out
+ * again. (Deleting the document's entries after a refused batch, while the retry skipped the
+ * batches before it, once ended SUCCESS with half the chunks missing from the index.)
+ * - Entries of chunks a rebuild dropped are the only ones removed, at the start of every attempt.
+ * - An attempt without a resume point upserts every active chunk: a new task refreshes the
+ *   entries, and heals any whose status says more than the index holds.
+ * - A batch's confirmed entries are marked before the resume point passes it; one refused entry
+ *   fails the attempt with the resume point still before that batch.
  */
 export function createKeywordIndexingActivity(deps: ActivityDeps) {
   return async function keywordIndexing(input: StageInput): Promise<StageResult> {
@@ -21,28 +29,15 @@ export function createKeywordIndexingActivity(deps: ActivityDeps) {
       // The active chunks, read once: they are what the plan must cover and what gets indexed.
       const active = await listActiveChunks(deps.db, input.documentId);
       const plan = await loadOrRebuildTokenPlan(deps, input, started.tokenPlanObjectKey, active);
+      const activeIds = active.map((c) => c.chunk_id);
+      await step('KEYWORD_DELETE_FAILED', 'removing entries of dropped chunks', () =>
+        deps.keywords.deleteDocumentExcept(scope, input.documentId, activeIds),
+      );
       const progress = resumePoint();
-      if (progress.lastChunkIndex < 0) {
-        await step('KEYWORD_DELETE_FAILED', 'deleting old keyword entries', () => deps.keywords.deleteDocument(scope, input.documentId));
-        await resetChunkStatus(deps.db, input.documentId, 'keyword_status');
-      }
       const chunks = active.filter((c) => c.chunk_index > progress.lastChunkIndex);
       for (let i = 0; i < chunks.length; i += INDEX_BATCH) {
         const batch = chunks.slice(i, i + INDEX_BATCH);
-        const entries = batch.map((c) => ({
-          chunkId: c.chunk_id,
-          documentId: input.documentId,
-          fileName: started.fileName,
-          text: c.text,
-          tokens: plan.get(c.chunk_id) ?? [],
-        }));
-        const { failedChunkIds } = await step('KEYWORD_INDEXING_FAILED', 'bulk indexing', () => deps.keywords.bulkIndex(scope, entries));
-        if (failedChunkIds.length > 0) {
-          // Best effort: leave no half-written document behind; the retry rebuilds it whole.
-          await deps.keywords.deleteDocument(scope, input.documentId).catch(() => undefined);
-          throw transientError('KEYWORD_INDEXING_FAILED', `${failedChunkIds.length} entries were refused: ${failedChunkIds.slice(0, 10).join(', ')}`);
-        }
-        await setChunkStatus(deps.db, batch.map((c) => c.chunk_id), 'keyword_status', 'SUCCESS');
+        await indexBatch(deps, scope, { documentId: input.documentId, fileName: started.fileName, plan }, batch);
         progress.lastChunkIndex = (batch[batch.length - 1] as { chunk_index: number }).chunk_index;
         progress.done += batch.length;
         reportProgress(progress);
@@ -50,6 +45,31 @@ export function createKeywordIndexingActivity(deps: ActivityDeps) {
       return progress.done;
     });
   };
+}
+
+/** Upserts one batch and marks what the index confirmed; throws if it refused any entry. */
+async function indexBatch(
+  deps: ActivityDeps,
+  scope: TenantScope,
+  doc: { documentId: string; fileName: string; plan: TokenPlan },
+  batch: ChunkText[],
+): Promise<void> {
+  const entries = batch.map((c) => ({
+    chunkId: c.chunk_id,
+    documentId: doc.documentId,
+    fileName: doc.fileName,
+    text: c.text,
+    tokens: doc.plan.get(c.chunk_id) ?? [],
+  }));
+  const { failedChunkIds } = await step('KEYWORD_INDEXING_FAILED', 'bulk indexing', () => deps.keywords.bulkIndex(scope, entries));
+  const refused = new Set(failedChunkIds);
+  // What the index confirmed is marked even in a failed batch, so the statuses stay exact; the
+  // retry still re-sends the whole batch, as the resume point stays before it.
+  const confirmed = batch.filter((c) => !refused.has(c.chunk_id)).map((c) => c.chunk_id);
+  await setChunkStatus(deps.db, confirmed, 'keyword_status', 'SUCCESS');
+  if (refused.size > 0) {
+    throw transientError('KEYWORD_INDEXING_FAILED', `${refused.size} entries were refused: ${failedChunkIds.slice(0, 10).join(', ')}`);
+  }
 }
 
 async function step<T>(code: 'ENSURE_INDEX_FAILED' | 'KEYWORD_DELETE_FAILED' | 'KEYWORD_INDEXING_FAILED', what: string, op: () => Promise<T>): Promise<T> {

@@ -11,7 +11,7 @@ export function createPretokenizeActivity(deps: ActivityDeps) {
     return runStage(deps, input, 'PRETOKENIZE', async () => {
       try {
         const chunks = await listActiveChunks(deps.db, input.documentId);
-        const tokenPlanObjectKey = await storeTokenPlan(deps, input, buildTokenPlan(chunks));
+        const tokenPlanObjectKey = await storeTokenPlan(deps, input, await buildTokenPlan(deps.cpu, chunks));
         return { items: chunks.length, outputs: { tokenPlanObjectKey } };
       } catch (error) {
         if (error instanceof SluiceError) throw error;

@@ -2,6 +2,7 @@ import type { FailureCode } from '../contracts/failureCodes';
 import type { Stage } from '../contracts/stages';
 import { markTaskFailed } from '../db/repositories/pipelines';
 import type { ActivityDeps } from './deps';
+import { safeForTenant } from './failureText';
 import { countTaskFailure } from './stageMetrics';
 import { toApplicationFailure } from './toApplicationFailure';
 
@@ -12,11 +13,15 @@ export interface TaskFailure {
   message: string;
 }
 
-/** The markFailed step of the stage template, run by the workflow once retries are exhausted. */
+/**
+ * The markFailed step of the stage template, run by the workflow once retries are exhausted.
+ * failure_reason is read by tenants: whatever message reaches here (a timeout, a failure some
+ * other code raised) is stripped of URLs, addresses and credentials once more before it is stored.
+ */
 export function createRecordTaskFailureActivity(deps: ActivityDeps) {
   return async function recordTaskFailure(failure: TaskFailure): Promise<void> {
     try {
-      await markTaskFailed(deps.db, failure.taskId, failure);
+      await markTaskFailed(deps.db, failure.taskId, { ...failure, message: safeForTenant(failure.message) });
       // After the write: a retried attempt whose write failed is counted once, when it lands.
       countTaskFailure(failure.stage, failure.code);
     } catch (error) {

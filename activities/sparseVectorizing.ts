@@ -1,7 +1,7 @@
+import type { SparseVector } from '../contracts/chunk';
 import type { StageInput, StageResult } from '../contracts/ingest';
 import { SluiceError, transientError } from '../contracts/sluiceError';
 import { listPendingChunks, setChunkStatus } from '../db/repositories/chunks';
-import { sparseVectorFromTokens } from '../sparse/sparseVector';
 import type { ActivityDeps } from './deps';
 import { reportProgress, resumePoint } from './heartbeat';
 import { runStage } from './stageTemplate';
@@ -24,7 +24,9 @@ export function createSparseVectorizingActivity(deps: ActivityDeps) {
         const pending = await listPendingChunks(deps.db, input.documentId, 'sparse_status', progress.lastChunkIndex, SPARSE_BATCH);
         if (pending.length === 0) break;
         const ready = pending.filter((c) => c.dense_status === 'SUCCESS');
-        const records = ready.map((c) => ({ chunkId: c.chunk_id, documentId: input.documentId, sparse: sparseVectorFromTokens(tokensOf(plan, c.chunk_id)) }));
+        // Weighted in the CPU pool, under its limits (SPARSE_VECTORIZING_FAILED when one is hit).
+        const vectors = await deps.cpu.sparse(ready.map((c) => tokensOf(plan, c.chunk_id)));
+        const records = ready.map((c, i) => ({ chunkId: c.chunk_id, documentId: input.documentId, sparse: vectors[i] as SparseVector }));
         try {
           await deps.vectors.upsertSparse(scope, records);
         } catch (error) {

@@ -1,30 +1,43 @@
+import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { SluiceError } from '../contracts/sluiceError';
 import { IllegalTransitionError } from '../db/repositories/pipelines';
+import { describeForLog, safeForTenant } from './failureText';
 
 /**
  * The one place where errors become Temporal failures: classified errors keep their code and
- * permanence; anything unclassified is INTERNAL_UNKNOWN_ERROR (retryable, message kept) so that
- * a bug still ends in a terminal, explained state instead of a silent hang.
+ * permanence; anything unclassified is INTERNAL_UNKNOWN_ERROR (retryable) so that a bug still
+ * ends in a terminal, explained state instead of a silent hang.
+ *
+ * The failure's message is what tenants end up reading in failure_reason, and it is kept in
+ * workflow history: it carries no URL, address or credential, and no cause. The details (the
+ * cause chain: a provider's answer, a host) go to the worker log, credentials blanked.
  */
 export function toApplicationFailure(error: unknown): ApplicationFailure {
   if (error instanceof ApplicationFailure) return error;
   if (error instanceof SluiceError) {
-    return ApplicationFailure.create({ type: error.code, message: error.message, nonRetryable: error.permanent, cause: asError(error.cause) });
+    logDetails(error.code, error);
+    return ApplicationFailure.create({ type: error.code, message: safeForTenant(error.message), nonRetryable: error.permanent });
   }
   if (error instanceof IllegalTransitionError) {
     return ApplicationFailure.create({ type: 'TASK_SUPERSEDED', message: error.message, nonRetryable: true });
   }
-  const cause = asError(error);
+  logDetails('INTERNAL_UNKNOWN_ERROR', error);
+  // An unclassified error's message can be anything (a driver's connection string, a host): only its kind is shown.
+  const kind = error instanceof Error ? error.name : typeof error;
   return ApplicationFailure.create({
     type: 'INTERNAL_UNKNOWN_ERROR',
-    message: cause?.message ?? String(error),
+    message: `unexpected ${safeForTenant(kind)} in the worker; the details are in the worker log`,
     nonRetryable: false,
-    cause,
   });
 }
 
-function asError(value: unknown): Error | undefined {
-  if (value === undefined || value === null) return undefined;
-  return value instanceof Error ? value : new Error(String(value));
+function logDetails(code: string, error: unknown): void {
+  // An unexpected error is a bug: its frames say where (they hold paths, never the message).
+  const frames = code === 'INTERNAL_UNKNOWN_ERROR' && error instanceof Error ? (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).slice(0, 12) : [];
+  try {
+    log.warn('activity attempt failed', { failureCode: code, details: describeForLog(error), ...(frames.length > 0 ? { stack: frames.join('\n') } : {}) });
+  } catch {
+    // Not inside an activity (a unit calling this directly): there is no worker log to write to.
+  }
 }

@@ -1,16 +1,18 @@
 import type { StageInput } from '../contracts/ingest';
+import type { CpuPool } from '../cpuPool/pool';
 import { listActiveChunkIds, listActiveChunks, type ChunkText } from '../db/repositories/chunks';
 import { recordTokenPlan } from '../db/repositories/tasks';
 import { objectKeys } from '../stores/objectKeys';
 import { ObjectNotFoundError } from '../stores/ports';
-import { tokenize } from '../tokenizer/tokenize';
 import type { ActivityDeps } from './deps';
 
 /** chunk id → pretokenized terms: what KEYWORD_INDEXING and SPARSE_VECTORIZING both consume. */
 export type TokenPlan = Map<string, string[]>;
 
-export function buildTokenPlan(chunks: Pick<ChunkText, 'chunk_id' | 'text'>[]): TokenPlan {
-  return new Map(chunks.map((c) => [c.chunk_id, tokenize(c.text)]));
+/** Tokenized in the CPU pool, under its time and heap limits (PRETOKENIZE_FAILED when one is hit). */
+export async function buildTokenPlan(cpu: CpuPool, chunks: Pick<ChunkText, 'chunk_id' | 'text'>[]): Promise<TokenPlan> {
+  // The Map takes the pairs' term lists as they are: the plan is not held twice.
+  return new Map(await cpu.tokenize(chunks));
 }
 
 /**
@@ -56,7 +58,7 @@ export async function loadOrRebuildTokenPlan(
       if (!(error instanceof ObjectNotFoundError)) throw error;
     }
   }
-  const plan = buildTokenPlan(loaded ?? (await listActiveChunks(deps.db, input.documentId)));
+  const plan = await buildTokenPlan(deps.cpu, loaded ?? (await listActiveChunks(deps.db, input.documentId)));
   await recordTokenPlan(deps.db, input.taskId, await storeTokenPlan(deps, input, plan));
   return plan;
 }

@@ -6,7 +6,7 @@ import { parseToMarkdown } from '../parsers/parseToMarkdown';
 
 /**
  * One fresh process parsing one file the way the CLEANING activity does (type from the bytes,
- * then parseToMarkdown in its parse thread), reporting its own peak RSS (VmHWM: the kernel's
+ * then parseToMarkdown in a CPU pool of one thread), reporting its own peak RSS (VmHWM: the kernel's
  * high-water mark, every thread included) as one JSON line. Run by bench/parse.ts.
  */
 function statusKb(field: string): number {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { loadConfig } from '../config/config';
+import { createCpuPool } from '../cpuPool/pool';
 import { createAdapters } from '../worker/adapters';
 import { plainDocument, type BenchDoc, type PlainOutcome } from './plainPipeline';
 import { cpuSeconds, peakRssBytes, resetPeakRss } from './processStats';
@@ -22,14 +23,16 @@ async function main(): Promise<void> {
   const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as { docs: BenchDoc[]; lanes: number };
   const config = loadConfig();
   const adapters = createAdapters(config);
+  const cpu = createCpuPool({ threads: config.worker.cpuThreads, limits: config.parsing });
   try {
     await adapters.ensureReady();
     resetPeakRss('self');
     const cpuBefore = cpuSeconds('self');
-    const run = await runWindow(manifest.docs, manifest.lanes, (doc) => plainDocument(config, adapters, doc));
+    const run = await runWindow(manifest.docs, manifest.lanes, (doc) => plainDocument(config, adapters, cpu, doc));
     const result: PlainRunResult = { elapsedMs: run.elapsedMs, docs: run.items, peakRssBytes: peakRssBytes('self'), cpuSeconds: cpuSeconds('self') - cpuBefore };
     fs.writeFileSync(resultPath, JSON.stringify(result));
   } finally {
+    await cpu.close();
     await adapters.close();
   }
 }

@@ -2,15 +2,13 @@ import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { chunkMarkdown } from '../chunker/chunkMarkdown';
 import { replaceChunks } from '../db/repositories/chunks';
 import type { SluiceConfig } from '../config/config';
+import type { SparseVector } from '../contracts/chunk';
 import { STAGES, type Stage } from '../contracts/stages';
+import type { CpuPool } from '../cpuPool/pool';
 import { detectFileType } from '../parsers/detectFileType';
-import { parseToMarkdown } from '../parsers/parseToMarkdown';
-import { sparseVectorFromTokens } from '../sparse/sparseVector';
 import { objectKeys } from '../stores/objectKeys';
-import { tokenize } from '../tokenizer/tokenize';
 import type { Adapters } from '../worker/adapters';
 
 export interface BenchDoc {
@@ -28,14 +26,14 @@ export interface PlainOutcome {
 }
 
 /**
- * Side (a): one document through the same parse, chunk, embed, tokenize and index functions and
- * the same store adapters as the activities, in a plain sequence, ending in the same searchable
- * state: markdown, chunk rows (search reads their texts and section paths), dense and sparse
- * vectors, keyword entries. What it leaves out is exactly what durability costs: Temporal, the
- * task and pipeline rows, every status update, the token plan object, idempotency deletes and
- * heartbeats.
+ * Side (a): one document through the same parse, chunk, embed, tokenize and index functions (the
+ * CPU ones in a warm CPU pool, as the worker runs them) and the same store adapters as the
+ * activities, in a plain sequence, ending in the same searchable state: markdown, chunk rows
+ * (search reads their texts and section paths), dense and sparse vectors, keyword entries. What
+ * it leaves out is exactly what durability costs: Temporal, the task and pipeline rows, every
+ * status update, the token plan object, idempotency deletes and heartbeats.
  */
-export async function plainDocument(config: Readonly<SluiceConfig>, adapters: Adapters, doc: BenchDoc): Promise<PlainOutcome> {
+export async function plainDocument(config: Readonly<SluiceConfig>, adapters: Adapters, cpu: CpuPool, doc: BenchDoc): Promise<PlainOutcome> {
   const stageMs = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>;
   let mark = performance.now();
   const lap = (stage: Stage) => {
@@ -45,10 +43,10 @@ export async function plainDocument(config: Readonly<SluiceConfig>, adapters: Ad
   };
   const scope = { userId: doc.userId, datasetId: doc.datasetId };
   try {
-    const markdown = await parseSource(config, adapters, doc);
+    const markdown = await parseSource(config, adapters, cpu, doc);
     await adapters.objects.putText(objectKeys.markdown(doc.userId, doc.documentId, 'plain'), markdown);
     lap('CLEANING');
-    const drafts = chunkMarkdown(doc.documentId, markdown, config.chunking);
+    const drafts = await cpu.chunk(doc.documentId, markdown, config.chunking);
     const children = drafts.filter((d) => d.kind === 'child');
     // The same refusal CHUNKING makes, so both sides fail the same pages.
     if (children.length === 0) throw new Error('EMPTY_DOCUMENT');
@@ -63,13 +61,14 @@ export async function plainDocument(config: Readonly<SluiceConfig>, adapters: Ad
       await adapters.vectors.upsertDense(scope, { model: embedder.model, dimension: embedder.dimension }, records);
     }
     lap('VECTORIZING');
-    const tokens = children.map((c) => tokenize(c.text));
+    const tokens = (await cpu.tokenize(children.map((c) => ({ chunk_id: c.chunkId, text: c.text })))).map(([, terms]) => terms);
     lap('PRETOKENIZE');
     const entries = children.map((c, i) => ({ chunkId: c.chunkId, documentId: doc.documentId, fileName: doc.fileName, text: c.text, tokens: tokens[i] as string[] }));
     const { failedChunkIds } = await adapters.keywords.bulkIndex(scope, entries);
     if (failedChunkIds.length > 0) throw new Error(`${failedChunkIds.length} keyword entries refused`);
     lap('KEYWORD_INDEXING');
-    const sparse = children.map((c, i) => ({ chunkId: c.chunkId, documentId: doc.documentId, sparse: sparseVectorFromTokens(tokens[i] as string[]) }));
+    const vectors = await cpu.sparse(tokens);
+    const sparse = children.map((c, i) => ({ chunkId: c.chunkId, documentId: doc.documentId, sparse: vectors[i] as SparseVector }));
     await adapters.vectors.upsertSparse(scope, sparse);
     lap('SPARSE_VECTORIZING');
     return { chunks: children.length, stageMs, error: null };
@@ -79,7 +78,7 @@ export async function plainDocument(config: Readonly<SluiceConfig>, adapters: Ad
 }
 
 /** Source object → temp file → detected type → markdown, as CLEANING does it. */
-async function parseSource(config: Readonly<SluiceConfig>, adapters: Adapters, doc: BenchDoc): Promise<string> {
+async function parseSource(config: Readonly<SluiceConfig>, adapters: Adapters, cpu: CpuPool, doc: BenchDoc): Promise<string> {
   await fs.mkdir(config.tmpDir, { recursive: true });
   const tmpFile = path.join(config.tmpDir, `${doc.documentId}-plain`);
   try {
@@ -88,7 +87,7 @@ async function parseSource(config: Readonly<SluiceConfig>, adapters: Adapters, d
     const head = Buffer.alloc(8192);
     const { bytesRead } = await handle.read(head, 0, head.length, 0).finally(() => handle.close());
     const type = detectFileType(head.subarray(0, bytesRead), doc.fileName);
-    return await parseToMarkdown(tmpFile, type, config.parsing);
+    return await cpu.parse(tmpFile, type);
   } finally {
     await fs.rm(tmpFile, { force: true });
   }

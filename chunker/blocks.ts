@@ -5,7 +5,8 @@ export interface Block {
   text: string;
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+/** As in splitSections: the look-ahead takes the marker run whole, so it is never rescanned. */
+const FENCE = /^ {0,3}(?=(`{3,}|~{3,}))\1(.*)$/;
 const TABLE_ROW = /^ {0,3}\|/;
 
 /**

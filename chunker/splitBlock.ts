@@ -39,7 +39,7 @@ function packLines(lines: string[], budget: number, splitLong: (line: string, bu
     const lineTokens = countTokens(line) + 1;
     if (lineTokens > budget) {
       if (current.length > 0) parts.push(current.join('\n'));
-      parts.push(...splitLong(line, budget));
+      for (const part of splitLong(line, budget)) parts.push(part);
       [current, tokens] = [[], 0];
       continue;
     }

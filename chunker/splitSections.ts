@@ -1,3 +1,5 @@
+import { parseAtxHeading } from './atxHeading';
+
 /** A heading and the body up to the next heading (of any level). */
 export interface Section {
   /** Heading titles from the outermost to this section's own; empty before the first heading. */
@@ -7,11 +9,12 @@ export interface Section {
   body: string;
 }
 
-/** ATX heading: up to 3 spaces, 1–6 `#`, then a space or end of line; closing `#`s are decoration. */
-const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
-
-/** Opening or closing code fence: 3+ backticks or tildes, up to 3 spaces of indent. */
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+/**
+ * Opening or closing code fence: 3+ backticks or tildes, up to 3 spaces of indent. The marker run
+ * is taken whole by a look-ahead, which never backtracks: otherwise a line of backticks that `.*`
+ * cannot finish (a line separator) is rescanned once for every backtick given back.
+ */
+const FENCE = /^ {0,3}(?=(`{3,}|~{3,}))\1(.*)$/;
 
 interface OpenFence {
   char: string;
@@ -50,16 +53,16 @@ export function splitSections(markdown: string): Section[] {
       current.bodyLines.push(line);
       continue;
     }
-    const heading = ATX_HEADING.exec(line);
+    const heading = parseAtxHeading(line);
     if (!heading) {
       current.bodyLines.push(line);
       continue;
     }
     close();
-    const level = heading[1]!.length;
+    const { level } = heading;
     while (headingStack.length > 0 && headingStack[headingStack.length - 1]!.level >= level) headingStack.pop();
     // Whitespace is normalised (HTML headings often carry non-breaking spaces: "28.2.&nbsp;Title").
-    headingStack.push({ level, title: (heading[2] ?? '').replace(/\s+/g, ' ').trim() });
+    headingStack.push({ level, title: heading.title.replace(/\s+/g, ' ').trim() });
     current = { path: headingStack.map((h) => h.title), heading: line, bodyLines: [] };
   }
   close();

@@ -9,7 +9,7 @@ import { installRuntimeLogging } from '../worker/runtimeLogging';
 import { runDemo } from './commands/demo';
 import { documentStatus, formatStatus } from './commands/documentStatus';
 import { formatHits } from './commands/formatHits';
-import { ingestFiles } from './commands/ingestFiles';
+import { formatIngested, ingestFiles } from './commands/ingestFiles';
 import { createUserWithKey, issueApiKey } from './http/apiKeys';
 import { runApiServer } from './http/serve';
 import { deleteDocument, listFailedDocuments, retryDocument, RetryRefusedError } from './documentAdmin';
@@ -53,7 +53,7 @@ program
       const client = await connectClient(config);
       try {
         const results = await ingestFiles(config, adapters, client, files, { userId: opts.user, datasetId: opts.dataset });
-        for (const r of results) console.log(`${r.status.padEnd(8)} ${r.documentId}  ${r.file}${r.failureCode ? `  ${r.failureCode}` : ''}`);
+        for (const r of results) console.log(formatIngested(r));
         return results.every((r) => r.status === 'SUCCESS');
       } finally {
         await client.connection.close();

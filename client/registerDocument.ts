@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database, DocumentRow } from '../db/database';
 import { insertDocument } from '../db/repositories/documents';
@@ -14,9 +14,16 @@ export interface RegisterDocumentInput {
   documentId?: string;
 }
 
+/** The body could not be read (missing file, read error mid-way): nothing was stored for it. */
+export class SourceReadError extends Error {
+  override readonly name = 'SourceReadError';
+}
+
 /**
  * Streams an upload into the object store (hashing it on the way, never holding it whole) and
- * records the document row. The object key is built from ids only.
+ * records the document row. The object key is built from ids only. On any failure nothing is
+ * left behind: a body that fails aborts the write, and a row that cannot be written takes its
+ * object with it.
  */
 export async function registerDocument(
   deps: { db: Kysely<Database>; objects: ObjectStore },
@@ -25,20 +32,49 @@ export async function registerDocument(
   const documentId = input.documentId ?? randomUUID();
   const key = objectKeys.source(input.userId, documentId);
   const hash = createHash('sha256');
-  const hashing = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      hash.update(chunk);
-      done(null, chunk);
-    },
-  });
-  const { sizeBytes } = await deps.objects.putStream(key, input.body.pipe(hashing));
-  return insertDocument(deps.db, {
-    id: documentId,
-    user_id: input.userId,
-    dataset_id: input.datasetId,
-    file_name: input.fileName,
-    size_bytes: sizeBytes,
-    content_sha256: hash.digest('hex'),
-    source_object_key: key,
-  });
+  // The body is read here, not piped: a body that fails (a missing file, a read error mid-way)
+  // throws into this loop, and the store's write fails with it, keeping no object. The loop
+  // starts only when the store reads; until then this listener keeps an early error (a file
+  // that cannot be opened) from going unhandled, and the loop still throws it.
+  input.body.on('error', () => undefined);
+  let readError: SourceReadError | undefined;
+  async function* hashed() {
+    try {
+      // Leaving this loop early (the store stopped reading) destroys the body.
+      for await (const chunk of input.body) {
+        hash.update(chunk as Buffer);
+        yield chunk as Buffer;
+      }
+    } catch (error) {
+      // Node's own errors may come from another realm (a vm context): no instanceof Error.
+      const message = (error as { message?: unknown } | null)?.message;
+      readError = new SourceReadError(`could not read ${input.fileName}: ${typeof message === 'string' ? message : String(error)}`, { cause: error });
+      throw readError;
+    }
+  }
+  let sizeBytes: number;
+  try {
+    ({ sizeBytes } = await deps.objects.putStream(key, Readable.from(hashed(), { objectMode: false })));
+  } catch (error) {
+    // A store that failed before reading leaves the body open (a file handle).
+    input.body.destroy();
+    // However the store wraps what the body threw, the caller learns it was the body.
+    throw readError ?? error;
+  }
+  try {
+    return await insertDocument(deps.db, {
+      id: documentId,
+      user_id: input.userId,
+      dataset_id: input.datasetId,
+      file_name: input.fileName,
+      size_bytes: sizeBytes,
+      content_sha256: hash.digest('hex'),
+      source_object_key: key,
+    });
+  } catch (error) {
+    // Only the object this call wrote (the key, not the document's prefix: a caller-chosen id
+    // may belong to a document that exists). If this fails too, the orphan sweep removes it.
+    await deps.objects.deletePrefix(key).catch(() => 0);
+    throw error;
+  }
 }

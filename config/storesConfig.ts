@@ -8,8 +8,11 @@ export interface StoresConfig {
   objectStore: { kind: 'local' } | { kind: 's3'; endpoint: string | undefined; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean };
   vectorStore: { kind: 'postgres' } | { kind: 'qdrant'; url: string; apiKey: string | undefined; collection: string };
   keywordIndex: { kind: 'postgres' } | { kind: 'opensearch'; url: string; index: string; username: string | undefined; password: string | undefined };
-  /** `local`: the hashing embedder for everyone; `user-config`: each user's default in embedding_configs. */
-  embedder: { kind: 'local' } | { kind: 'user-config'; secretKey: string };
+  /**
+   * For everyone: `local-model` the semantic model on the CPU (embedders/localModelEmbedder.ts),
+   * `local` the hashing embedder (fast, lexical: tests); `user-config`: each user's default in embedding_configs.
+   */
+  embedder: { kind: 'local' } | { kind: 'local-model' } | { kind: 'user-config'; secretKey: string };
 }
 
 const optional = z.string().min(1).optional();
@@ -19,7 +22,7 @@ export const storesEnvSchema = z.object({
   SLUICE_OBJECT_STORE: z.enum(['local', 's3']).optional(),
   SLUICE_VECTOR_STORE: z.enum(['postgres', 'qdrant']).optional(),
   SLUICE_KEYWORD_INDEX: z.enum(['postgres', 'opensearch']).optional(),
-  SLUICE_EMBEDDER: z.enum(['local', 'user-config']).optional(),
+  SLUICE_EMBEDDER: z.enum(['local', 'local-model', 'user-config']).optional(),
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_BUCKET: optional,
@@ -54,7 +57,7 @@ export function resolveStores(e: StoresEnv, problems: string[]): StoresConfig {
   const objectKind = e.SLUICE_OBJECT_STORE ?? (production ? 's3' : 'local');
   const vectorKind = e.SLUICE_VECTOR_STORE ?? (production ? 'qdrant' : 'postgres');
   const keywordKind = e.SLUICE_KEYWORD_INDEX ?? (production ? 'opensearch' : 'postgres');
-  const embedderKind = e.SLUICE_EMBEDDER ?? (production ? 'user-config' : 'local');
+  const embedderKind = e.SLUICE_EMBEDDER ?? (production ? 'user-config' : 'local-model');
 
   return {
     profile: e.SLUICE_PROFILE,
@@ -82,6 +85,6 @@ export function resolveStores(e: StoresEnv, problems: string[]): StoresConfig {
     embedder:
       embedderKind === 'user-config'
         ? { kind: 'user-config', secretKey: need('SLUICE_SECRET_KEY', 'to decrypt the API keys of per-user embedding configs (32 bytes, base64 or hex)') }
-        : { kind: 'local' },
+        : { kind: embedderKind },
   };
 }

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { permanentError, transientError } from '../contracts/sluiceError';
+import { fetchErrorCode, outboundFetch, OutboundRefusedError, type OutboundPolicy } from '../outbound/outboundHttp';
 import type { Embedder } from './embedder';
-import { backoffMs, describeFetchError, isErrorLike, isRetryableStatus, providerMessage, redactor, retryAfterMs } from './providerHttp';
+import { backoffMs, describeFetchError, isErrorLike, isRetryableStatus, providerMessage, redactor, retryAfterMs, statusSummary } from './providerHttp';
 
 export interface OpenAiEmbedderOptions {
   /** e.g. `https://api.openai.com/v1`; requests go to `${baseUrl}/embeddings`. */
@@ -20,6 +21,8 @@ export interface OpenAiEmbedderOptions {
   maxRetries?: number;
   /** Send `dimensions` (models that can shorten their vectors). Default: only for text-embedding-3*. */
   sendDimensions?: boolean;
+  /** Which addresses the base URL may reach (config.outbound); redirects are never followed. */
+  outbound: OutboundPolicy;
 }
 
 const BACKOFF_BASE_MS = 500;
@@ -27,10 +30,14 @@ const BACKOFF_CAP_MS = 20_000;
 /** A provider asking for a longer pause than this gets a transient failure: Temporal retries the activity later. */
 const MAX_RETRY_AFTER_MS = 60_000;
 
-/** A failure worth another attempt; becomes a transient VECTORIZING_FAILED when attempts run out. */
+/**
+ * A failure worth another attempt; becomes a transient VECTORIZING_FAILED when attempts run out.
+ * `message` is safe for tenants; `detail` (the provider's words, a host) is only logged.
+ */
 class RetryableFailure extends Error {
   constructor(
     message: string,
+    readonly detail: string,
     readonly retryAfterMs: number | null = null,
   ) {
     super(message);
@@ -43,10 +50,12 @@ class RetryableFailure extends Error {
  * exponential back-off and jitter that honour Retry-After, and results put back in input order.
  *
  * Failures are classified for the VECTORIZING stage: vectors of the wrong length →
- * EMBEDDING_DIMENSION_UNSUPPORTED (permanent); a refused request (4xx such as 400/401/403/404) →
- * VECTORIZING_FAILED (permanent); retries exhausted → VECTORIZING_FAILED (transient). The API key
- * never appears in a message: it is only put in a header, and every message is redacted in case
- * the provider echoes it back.
+ * EMBEDDING_DIMENSION_UNSUPPORTED (permanent); a refused request (4xx such as 400/401/403/404), a
+ * redirect or an address the outbound policy refuses → VECTORIZING_FAILED (permanent); retries
+ * exhausted → VECTORIZING_FAILED (transient). Messages carry the status and a hint, never the
+ * provider's body or a host: those go, as the error's cause, to the worker log
+ * (activities/toApplicationFailure.ts). The API key appears in neither: it is only put in a header,
+ * and the details are redacted in case the provider echoes it back.
  */
 export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
   const { model, dimension, apiKey } = options;
@@ -59,6 +68,7 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
     if (!Number.isInteger(value) || value < min) throw new Error(`OpenAI embedder: ${name} must be an integer ≥ ${min}, got ${value}`);
   }
   const url = `${options.baseUrl.replace(/\/+$/, '')}/embeddings`;
+  const { outbound } = options;
   const redact = redactor(apiKey);
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (apiKey !== null) headers.authorization = `Bearer ${apiKey}`;
@@ -67,21 +77,24 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
     const body = JSON.stringify({ model, input: texts, encoding_format: 'float', ...(sendDimensions ? { dimensions: dimension } : {}) });
     let status: number;
     let text: string;
-    let responseHeaders: Headers;
+    let responseHeaders: { get(name: string): string | null };
     try {
-      const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.any([stop, AbortSignal.timeout(timeoutMs)]) });
+      const response = await outboundFetch(outbound, url, { method: 'POST', headers, body, signal: AbortSignal.any([stop, AbortSignal.timeout(timeoutMs)]) });
       status = response.status;
       responseHeaders = response.headers;
       text = await response.text();
     } catch (err) {
       if (stop.aborted) throw err;
-      if (isErrorLike(err) && err.name === 'TimeoutError') throw new RetryableFailure(`no answer within ${timeoutMs} ms`);
-      throw new RetryableFailure(`network error: ${describeFetchError(err)}`);
+      if (err instanceof OutboundRefusedError) {
+        throw permanentError('VECTORIZING_FAILED', `the embedding request for model ${model} was refused: ${err.message}`, new Error(redact(err.detail)));
+      }
+      if (isErrorLike(err) && err.name === 'TimeoutError') throw new RetryableFailure(`no answer within ${timeoutMs} ms`, `timeout after ${timeoutMs} ms`);
+      throw new RetryableFailure(`network error (${fetchErrorCode(err)})`, redact(describeFetchError(err)));
     }
     if (status !== 200) {
-      const reason = `HTTP ${status}: ${providerMessage(text)}`;
-      if (isRetryableStatus(status)) throw new RetryableFailure(reason, retryAfterMs(responseHeaders));
-      throw permanentError('VECTORIZING_FAILED', redact(`embedding provider refused the request for model ${model}: ${reason}`));
+      const detail = redact(`HTTP ${status} from the embedding provider: ${providerMessage(text)}`);
+      if (isRetryableStatus(status)) throw new RetryableFailure(statusSummary(status), detail, retryAfterMs(responseHeaders));
+      throw permanentError('VECTORIZING_FAILED', `embedding provider refused the request for model ${model}: ${statusSummary(status)}`, new Error(detail));
     }
     return parseEmbeddings(text, texts.length);
   }
@@ -91,25 +104,24 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
     try {
       data = (JSON.parse(text) as { data?: unknown } | null)?.data;
     } catch {
-      throw new RetryableFailure('the response is not JSON');
+      throw new RetryableFailure('the response is not JSON', redact(`not JSON: ${providerMessage(text)}`));
     }
     if (!Array.isArray(data) || data.length !== expected) {
-      throw new RetryableFailure(`expected ${expected} embeddings, got ${Array.isArray(data) ? data.length : 'none'}`);
+      const got = Array.isArray(data) ? data.length : 'none';
+      throw new RetryableFailure(`expected ${expected} embeddings, got ${got}`, `expected ${expected} embeddings, got ${got}`);
     }
     const vectors: (number[] | undefined)[] = new Array<number[] | undefined>(expected).fill(undefined);
     data.forEach((item: unknown, position) => {
       const { index = position, embedding } = (item ?? {}) as { index?: unknown; embedding?: unknown };
       if (!Array.isArray(embedding) || !embedding.every((v) => typeof v === 'number' && Number.isFinite(v))) {
-        throw new RetryableFailure('an embedding is not an array of numbers');
+        throw new RetryableFailure('an embedding is not an array of numbers', `embedding at position ${position} is not an array of finite numbers`);
       }
       if (embedding.length !== dimension) {
-        throw permanentError(
-          'EMBEDDING_DIMENSION_UNSUPPORTED',
-          redact(`model ${model} returned ${embedding.length}-dimensional vectors, but the embedding config says ${dimension}`),
-        );
+        throw permanentError('EMBEDDING_DIMENSION_UNSUPPORTED', `model ${model} returned ${embedding.length}-dimensional vectors, but the embedding config says ${dimension}`);
       }
       if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= expected || vectors[index] !== undefined) {
-        throw new RetryableFailure(`invalid or repeated embedding index ${String(index)}`);
+        // The index is the provider's value: quoted in the log only.
+        throw new RetryableFailure('an invalid or repeated embedding index', redact(`embedding index ${JSON.stringify(index)?.slice(0, 100)}`));
       }
       vectors[index] = embedding as number[];
     });
@@ -124,10 +136,10 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
         if (!(err instanceof RetryableFailure)) throw err;
         const attempts = attemptNo + 1;
         if (err.retryAfterMs !== null && err.retryAfterMs > MAX_RETRY_AFTER_MS) {
-          throw transientError('VECTORIZING_FAILED', redact(`embedding provider asked to wait ${Math.ceil(err.retryAfterMs / 1000)} s (${err.message})`));
+          throw transientError('VECTORIZING_FAILED', `embedding provider asked to wait ${Math.ceil(err.retryAfterMs / 1000)} s (${err.message})`, new Error(err.detail));
         }
         if (attemptNo >= maxRetries) {
-          throw transientError('VECTORIZING_FAILED', redact(`embedding request for model ${model} failed after ${attempts} attempts: ${err.message}`));
+          throw transientError('VECTORIZING_FAILED', `embedding request for model ${model} failed after ${attempts} attempts: ${err.message}`, new Error(err.detail));
         }
         const delay = err.retryAfterMs !== null ? err.retryAfterMs + Math.round(Math.random() * 0.1 * err.retryAfterMs) : backoffMs(attemptNo, BACKOFF_BASE_MS, BACKOFF_CAP_MS);
         await sleep(delay, undefined, { signal: stop });

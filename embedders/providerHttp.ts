@@ -1,4 +1,8 @@
-/** Small HTTP helpers for calling model providers: retry timing and readable, secret-free errors. */
+/**
+ * Small HTTP helpers for calling model providers: retry timing, and failure text in two parts —
+ * a summary safe for tenants (status, error code) and details for the worker log only (the
+ * provider's own words, which may quote anything, hosts and keys included).
+ */
 
 /** Retryable HTTP statuses: request timeout, rate limit, and server-side failures. */
 export function isRetryableStatus(status: number): boolean {
@@ -9,7 +13,7 @@ export function isRetryableStatus(status: number): boolean {
  * How long the provider asked us to wait, in ms, or null if it did not say. Understands
  * `retry-after-ms` (OpenAI), and `Retry-After` as delta-seconds or as an HTTP date.
  */
-export function retryAfterMs(headers: Headers, now: number = Date.now()): number | null {
+export function retryAfterMs(headers: { get(name: string): string | null }, now: number = Date.now()): number | null {
   const numeric = /^\s*\d+(\.\d+)?\s*$/;
   const ms = headers.get('retry-after-ms');
   if (ms !== null && numeric.test(ms)) return Number(ms);
@@ -26,7 +30,28 @@ export function backoffMs(attempt: number, baseMs: number, capMs: number, random
   return Math.round(step / 2 + random() * (step / 2));
 }
 
-/** The provider's own explanation from an error body (OpenAI's `{error: {message}}` and common variants). */
+const STATUS_HINTS: Record<number, string> = {
+  400: 'bad request',
+  401: 'unauthorized: check the API key',
+  403: 'forbidden: check the API key and its permissions',
+  404: 'not found: check the base URL and the model',
+  408: 'request timeout',
+  413: 'request too large: lower the batch size',
+  422: 'unprocessable request',
+  429: 'rate limited',
+  500: 'provider error',
+  502: 'bad gateway',
+  503: 'provider unavailable',
+  504: 'gateway timeout',
+};
+
+/** `HTTP 401 (unauthorized: check the API key)`: what a tenant may read about a refused request. */
+export function statusSummary(status: number): string {
+  const hint = STATUS_HINTS[status];
+  return hint ? `HTTP ${status} (${hint})` : `HTTP ${status}`;
+}
+
+/** The provider's own explanation from an error body (OpenAI's `{error: {message}}` and common variants): log only. */
 export function providerMessage(body: string): string {
   let message: unknown = null;
   try {
@@ -45,14 +70,14 @@ export function providerMessage(body: string): string {
   return oneLine.length > 300 ? `${oneLine.slice(0, 299)}…` : oneLine || '(empty body)';
 }
 
-/** Describes a fetch failure without its stack: `fetch failed (ECONNREFUSED)`. */
+/** Describes a fetch failure without its stack, for the log: `fetch failed (connect ECONNREFUSED 10.0.0.5:443)`. */
 export function describeFetchError(err: unknown): string {
   // Duck-typed: errors from Node's fetch may come from another realm (e.g. under Jest).
   if (!isErrorLike(err)) return String(err);
   const cause = err.cause;
   const detail =
     cause && typeof cause === 'object'
-      ? ((cause as { code?: unknown }).code ?? (cause as { message?: unknown }).message)
+      ? ((cause as { message?: unknown }).message ?? (cause as { code?: unknown }).code)
       : undefined;
   return typeof detail === 'string' && detail !== '' ? `${err.message} (${detail})` : err.message;
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { permanentError } from '../contracts/sluiceError';
 import type { Database } from '../db/database';
+import type { OutboundPolicy } from '../outbound/outboundHttp';
 import { findDefaultEmbeddingConfig, type EmbeddingConfigRow } from '../db/repositories/embeddingConfigs';
 import type { Embedder } from './embedder';
 import type { EmbedderResolver } from './embedderResolver';
@@ -19,6 +20,8 @@ export interface UserEmbedderResolverDeps {
   fallback?: Embedder | null;
   /** Transport settings applied to every OpenAI-compatible embedder built here. */
   options?: Pick<OpenAiEmbedderOptions, 'batchSize' | 'concurrency' | 'timeoutMs' | 'maxRetries'>;
+  /** Which addresses users' base URLs may reach (config.outbound). */
+  outbound: OutboundPolicy;
 }
 
 /**
@@ -44,7 +47,7 @@ export function createUserEmbedderResolver(deps: UserEmbedderResolverDeps): Embe
         throw permanentError('LLM_CONFIG_MISSING', `the API key of embedding config ${config.id} of user ${userId} cannot be decrypted (${reason})`);
       }
     }
-    return createOpenAiEmbedder({ ...deps.options, baseUrl, apiKey, model: config.model, dimension: config.dimension });
+    return createOpenAiEmbedder({ ...deps.options, outbound: deps.outbound, baseUrl, apiKey, model: config.model, dimension: config.dimension });
   }
 
   return {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { permanentError } from '../contracts/sluiceError';
 import { detectBinaryKind } from './fileSignatures';
+import { startsAsHtmlDocument } from './htmlDocumentStart';
 import { detectEncoding, encodingFromBom } from './textEncoding';
 
 export type SourceFileType = 'md' | 'txt' | 'html' | 'csv' | 'pdf' | 'docx' | 'pptx' | 'xlsx';
@@ -20,13 +21,6 @@ const OOXML_BY_EXTENSION: Record<string, SourceFileType> = {
 };
 /** Extensions of binary formats: text behind one of them is a damaged or mislabelled upload. */
 const BINARY_EXTENSIONS = new Set(['.pdf', '.doc', '.xls', '.ppt', ...Object.keys(OOXML_BY_EXTENSION)]);
-
-/**
- * An HTML *document* announces itself in its first tag: a doctype or an html/head/body tag,
- * possibly after whitespace, comments or an XML declaration. Text that merely mentions a tag
- * further down (a README with an HTML snippet) is not matched.
- */
-const HTML_DOCUMENT_START = /^(?:\s|<!--[\s\S]*?-->|<\?xml[^>]*\?>)*<(?:!doctype\s+html|html|head|body)[\s>/]/i;
 
 /**
  * Other C0 controls are legitimate in the odd text file (form feeds, ANSI colour escapes in logs),
@@ -63,7 +57,7 @@ export function detectFileType(head: Buffer, fileName: string): SourceFileType {
   // Markdown may embed raw HTML, and is passed through untouched, so its extension is trusted.
   if (MARKDOWN_EXTENSIONS.has(extension)) return 'md';
   if (CSV_EXTENSIONS.has(extension)) return 'csv';
-  return HTML_DOCUMENT_START.test(text) ? 'html' : 'txt';
+  return startsAsHtmlDocument(text) ? 'html' : 'txt';
 }
 
 /**

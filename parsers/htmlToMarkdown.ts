@@ -1,6 +1,7 @@
 import { load, type CheerioAPI } from 'cheerio';
 import TurndownService from 'turndown';
 import { removeBoilerplate } from './htmlBoilerplate';
+import { limitHtmlNesting } from './htmlNesting';
 import { addMarkdownTableRule } from './markdownTableRule';
 
 /**
@@ -14,7 +15,7 @@ const CJK_LINE_BREAK =
 const turndown = createTurndown();
 
 export function htmlToMarkdown(html: string): string {
-  const $ = load(html);
+  const $ = load(limitHtmlNesting(html));
   removeBoilerplate($);
 
   joinCjkLineBreaks($);
@@ -48,14 +49,29 @@ function normalizeSpace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/** The slice of domhandler's nodes (under cheerio) that the line-break walk reads and writes. */
+interface DomNode {
+  type: string;
+  name?: string;
+  data?: string;
+  children?: DomNode[];
+}
+
 /** Code keeps its line breaks. */
+const KEEPS_LINE_BREAKS = new Set(['pre', 'code', 'textarea']);
+
+/**
+ * A walk with a stack of its own: cheerio's `contents()` over every element concatenates its
+ * result one element at a time, which is quadratic on a page of many elements.
+ */
 function joinCjkLineBreaks($: CheerioAPI): void {
-  $('body, body *')
-    .not('pre, pre *, code, textarea')
-    .contents()
-    .each((_, node) => {
-      if (node.nodeType === 3) node.data = node.data.replace(CJK_LINE_BREAK, '');
-    });
+  const pending: DomNode[] = $('body').toArray();
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    if (node.type === 'text' && node.data !== undefined) node.data = node.data.replace(CJK_LINE_BREAK, '');
+    else if (node.children && !(node.type === 'tag' && KEEPS_LINE_BREAKS.has(node.name ?? ''))) {
+      for (const child of node.children) pending.push(child);
+    }
+  }
 }
 
 /**

@@ -4,11 +4,14 @@ import { tableCell, toPipeTable } from './markdownTable';
 /** The slice of the DOM (domino, under turndown) that the table rule reads. */
 interface ElementLike {
   nodeName: string;
+  readonly childNodes: ArrayLike<ElementLike>;
   getAttribute(name: string): string | null;
   querySelector(selector: string): ElementLike | null;
   querySelectorAll(selector: string): ArrayLike<ElementLike>;
   readonly textContent: string | null;
 }
+
+const isCell = (node: ElementLike): boolean => node.nodeName === 'TD' || node.nodeName === 'TH';
 
 /**
  * Turndown has no GFM tables, and its default flattens a table into a run of cell paragraphs that
@@ -20,8 +23,11 @@ export function addMarkdownTableRule(service: TurndownService): void {
     filter: (node) => node.nodeName === 'TABLE' && isSimpleTable(node as unknown as ElementLike),
     replacement: (_content, node) => {
       const table = node as unknown as ElementLike;
+      // A simple table has no nested table, so a row's cells are its children.
       const rows = Array.from(table.querySelectorAll('tr'), (row) =>
-        Array.from(row.querySelectorAll('th, td'), (cell) => cellToMarkdown(service, cell)),
+        Array.from(row.childNodes)
+          .filter(isCell)
+          .map((cell) => cellToMarkdown(service, cell)),
       ).filter((cells) => cells.length > 0);
       if (rows.length === 0) return '';
       const caption = table.querySelector('caption')?.textContent?.trim();
@@ -30,10 +36,14 @@ export function addMarkdownTableRule(service: TurndownService): void {
   });
 }
 
+/**
+ * One selector at a time: domino answers a selector list ('th, td') by checking each match of the
+ * second selector against every match so far, which is quadratic in the number of cells.
+ */
 function isSimpleTable(table: ElementLike): boolean {
   if (table.querySelector('table')) return false;
-  return Array.from(table.querySelectorAll('th, td')).every(
-    (cell) => spanOf(cell, 'colspan') === 1 && spanOf(cell, 'rowspan') === 1,
+  return ['th', 'td'].every((tag) =>
+    Array.from(table.querySelectorAll(tag)).every((cell) => spanOf(cell, 'colspan') === 1 && spanOf(cell, 'rowspan') === 1),
   );
 }
 

@@ -1,10 +1,10 @@
 /** Bounds on what parsing one document may cost; hostile uploads hit these, not the worker. */
 export interface ParseLimits {
-  /** Wall-clock limit for one document (PARSE_TIMEOUT beyond it). */
+  /** Wall-clock limit for one document's task in the CPU pool (PARSE_TIMEOUT when parsing). */
   timeoutMs: number;
   /** Total bytes an archive format (DOCX/PPTX/XLSX) may inflate to: the zip-bomb guard. */
   maxUncompressedBytes: number;
-  /** V8 heap of the parse thread; a document needing more fails as FILE_TOO_LARGE. */
+  /** V8 heap of each CPU pool thread; a document needing more fails as FILE_TOO_LARGE. */
   maxHeapMb: number;
 }
 

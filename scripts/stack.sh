@@ -7,7 +7,8 @@
 #   bash scripts/stack.sh env      `export` lines for the app/tests: eval "$(bash scripts/stack.sh env)"
 #   bash scripts/stack.sh logs [-f] [SERVICE...]   tail the services' logs
 #
-# Everything it writes lives under $SLUICE_DATA_DIR (default <repo>/.sluice).
+# Everything it writes lives under $SLUICE_DATA_DIR (default <repo>/.sluice),
+# except the embedding model's download cache (~/.cache/sluice, or SLUICE_CACHE_DIR).
 # Each service is one file in scripts/stack/ defining <svc>_install,
 # _preflight, _start, _health, _stop, _status, _env, _logs and _ready_message;
 # adding a service means adding such a file, sourcing it, and listing it in
@@ -28,10 +29,13 @@ source "$STACK_SELF_DIR/stack/postgres.sh"
 source "$STACK_SELF_DIR/stack/seaweedfs.sh"
 # shellcheck source=stack/opensearch.sh
 source "$STACK_SELF_DIR/stack/opensearch.sh"
+# shellcheck source=stack/model.sh
+source "$STACK_SELF_DIR/stack/model.sh"
 
 # Start order (stop goes in reverse). Postgres first: its checks are cheap, so
-# a missing prerequisite there fails before the slower Temporal install.
-STACK_SERVICES=(postgres temporal opensearch seaweedfs)
+# a missing prerequisite there fails before the slower Temporal install. The
+# model is no server: its install fetches and prepares the local embedding model.
+STACK_SERVICES=(postgres temporal opensearch seaweedfs model)
 
 cmd_start() {
   stack_make_dirs

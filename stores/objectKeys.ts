@@ -6,7 +6,17 @@ export const objectKeys = {
   tokenPlan: (userId: string, documentId: string, taskId: string) =>
     `documents/${encodeId(userId)}/${documentId}/tokens/${taskId}.jsonl`,
   documentPrefix: (userId: string, documentId: string) => `documents/${encodeId(userId)}/${documentId}/`,
+  /** Where every document's objects live. */
+  allDocuments: 'documents/',
+  /** The document an object belongs to, read back from its key; null for a key sluice did not build. */
+  documentOf(key: string): { documentId: string; prefix: string } | null {
+    const match = DOCUMENT_KEY.exec(key);
+    return match?.[1] && match[2] ? { prefix: match[1], documentId: match[2] } : null;
+  },
 };
+
+// documents/<encoded user id>/<document uuid>/...: the shape documentPrefix builds.
+const DOCUMENT_KEY = /^(documents\/[A-Za-z0-9_.-]+\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/)/;
 
 /**
  * User ids come from the caller; keep only key-safe characters and escape each other UTF-16

@@ -1,7 +1,7 @@
 import { Client, errors } from '@opensearch-project/opensearch';
 import { transientError } from '../contracts/sluiceError';
 import { KEYWORD_INDEX_BODY, TOKENS_ANALYZER, tenantFilter, toKeywordDoc } from './openSearchIndexMapping';
-import type { KeywordEntry, KeywordIndex, SearchHit } from './ports';
+import type { KeywordEntry, KeywordIndex, SearchHit, TenantScope } from './ports';
 
 export interface OpenSearchKeywordIndexOptions {
   /** e.g. http://127.0.0.1:9200 */
@@ -41,7 +41,7 @@ export function createOpenSearchKeywordIndex(options: OpenSearchKeywordIndexOpti
     ...(options.username !== undefined ? { auth: { username: options.username, password: options.password ?? '' } } : {}),
   });
 
-  async function bulkBatch(scope: Parameters<KeywordIndex['bulkIndex']>[0], batch: KeywordEntry[]): Promise<string[]> {
+  async function bulkBatch(scope: TenantScope, batch: KeywordEntry[]): Promise<string[]> {
     const body = batch.flatMap((entry) => [{ index: { _index: index, _id: entry.chunkId } }, toKeywordDoc(scope, entry)]);
     let items;
     try {
@@ -61,6 +61,25 @@ export function createOpenSearchKeywordIndex(options: OpenSearchKeywordIndexOpti
       .map((entry) => entry.chunkId);
   }
 
+  async function deleteEntries(scope: TenantScope, documentId: string, mustNot: object[]): Promise<void> {
+    try {
+      const { body } = await client.deleteByQuery({
+        index,
+        refresh: true,
+        // A concurrent write to one of these entries must not abort the rest of the delete.
+        conflicts: 'proceed',
+        body: { query: { bool: { filter: [...tenantFilter(scope), { term: { document_id: documentId } }], must_not: mustNot } } },
+      });
+      const failures = 'failures' in body ? (body.failures ?? []) : [];
+      if (failures.length > 0) {
+        throw new Error(`${failures.length} entries could not be deleted: ${JSON.stringify(failures[0]).slice(0, 300)}`);
+      }
+    } catch (err) {
+      if (isIndexMissing(err)) return; // nothing was ever indexed
+      throw transientError('KEYWORD_DELETE_FAILED', `cannot delete entries of document ${documentId} from OpenSearch index ${index}: ${describe(err)}`, err);
+    }
+  }
+
   return {
     async ensureIndex() {
       try {
@@ -74,29 +93,16 @@ export function createOpenSearchKeywordIndex(options: OpenSearchKeywordIndexOpti
       }
     },
 
-    async deleteDocument(scope, documentId) {
-      try {
-        const { body } = await client.deleteByQuery({
-          index,
-          refresh: true,
-          // A concurrent write to one of these entries must not abort the rest of the delete.
-          conflicts: 'proceed',
-          body: { query: { bool: { filter: [...tenantFilter(scope), { term: { document_id: documentId } }] } } },
-        });
-        const failures = 'failures' in body ? (body.failures ?? []) : [];
-        if (failures.length > 0) {
-          throw new Error(`${failures.length} entries could not be deleted: ${JSON.stringify(failures[0]).slice(0, 300)}`);
-        }
-      } catch (err) {
-        if (isIndexMissing(err)) return; // nothing was ever indexed
-        throw transientError('KEYWORD_DELETE_FAILED', `cannot delete document ${documentId} from OpenSearch index ${index}: ${describe(err)}`, err);
-      }
-    },
+    deleteDocument: (scope, documentId) => deleteEntries(scope, documentId, []),
+
+    // The kept ids go in one `ids` clause, which has no cap like a `terms` query's 65,536 values.
+    deleteDocumentExcept: (scope, documentId, keepChunkIds) =>
+      deleteEntries(scope, documentId, keepChunkIds.length > 0 ? [{ ids: { values: keepChunkIds } }] : []),
 
     async bulkIndex(scope, entries) {
       const failedChunkIds: string[] = [];
       for (let i = 0; i < entries.length; i += WRITE_BATCH) {
-        failedChunkIds.push(...(await bulkBatch(scope, entries.slice(i, i + WRITE_BATCH))));
+        for (const id of await bulkBatch(scope, entries.slice(i, i + WRITE_BATCH))) failedChunkIds.push(id);
       }
       return { failedChunkIds };
     },

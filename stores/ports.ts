@@ -17,6 +17,25 @@ export interface ObjectStore {
   exists(key: string): Promise<boolean>;
   /** Deletes every object under the prefix; returns how many were deleted. */
   deletePrefix(prefix: string): Promise<number>;
+  /**
+   * Keys under the prefix last written before `before`, a page (at most 1000) at a time, so a
+   * sweep over a large store holds one page. Unfinished writes are not objects: not listed.
+   */
+  listOlderThan(prefix: string, before: Date): AsyncIterable<string[]>;
+  /** Writes that were started and never finished, idle since before `before`, a page at a time. */
+  listPartialWrites(before: Date): AsyncIterable<PartialWrite[]>;
+  /** Drops what a partial write has stored so far; its putStream, if still running, fails. */
+  abortPartialWrite(write: PartialWrite): Promise<void>;
+}
+
+/** A write in progress or abandoned: a temp file of the local store, an S3 multipart upload. */
+export interface PartialWrite {
+  /** The key it writes. */
+  key: string;
+  /** The adapter's handle on it: temp file, upload id. */
+  id: string;
+  /** When it was last written to (local directory) or started (S3, which keeps no later time). */
+  since: Date;
 }
 
 export class ObjectNotFoundError extends Error {
@@ -74,7 +93,13 @@ export interface KeywordEntry {
 export interface KeywordIndex {
   ensureIndex(): Promise<void>;
   deleteDocument(scope: TenantScope, documentId: string): Promise<void>;
-  /** Writes every entry; returns the chunk ids that failed (empty on full success). */
+  /** Removes the document's entries of every chunk not in `keepChunkIds` (chunks a rebuild dropped). */
+  deleteDocumentExcept(scope: TenantScope, documentId: string, keepChunkIds: string[]): Promise<void>;
+  /**
+   * Upserts keyed by chunk id: writing a chunk again replaces its entry, never adds one. Returns
+   * the chunk ids the index refused; every other entry is written and searchable when this
+   * returns. Throws when the call as a whole failed (then any of the entries may or may not be written).
+   */
   bulkIndex(scope: TenantScope, entries: KeywordEntry[]): Promise<{ failedChunkIds: string[] }>;
   search(scope: TenantScope, queryTokens: string[], limit: number): Promise<SearchHit[]>;
   countForDocument(documentId: string): Promise<number>;

@@ -1,10 +1,12 @@
 import { pipeline, Readable, Transform } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
   CreateBucketCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -12,7 +14,7 @@ import {
   type GetObjectCommandOutput,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { ObjectNotFoundError, type ObjectStore } from './ports';
+import { ObjectNotFoundError, type ObjectStore, type PartialWrite } from './ports';
 
 export interface S3ObjectStoreOptions {
   /** Any S3-compatible server (SeaweedFS, MinIO, ...); omit for AWS itself. */
@@ -34,7 +36,8 @@ export type S3ObjectStore = ObjectStore & { ensureBucket(): Promise<void> };
 // at ~80 GiB, far above any document we ingest.
 const PART_SIZE = 8 * 1024 * 1024;
 const QUEUE_SIZE = 2;
-// DeleteObjects accepts at most 1000 keys, which is also ListObjectsV2's page size.
+// DeleteObjects accepts at most 1000 keys, which is also ListObjectsV2's and
+// ListMultipartUploads' page size.
 const DELETE_BATCH = 1000;
 
 /**
@@ -189,6 +192,58 @@ export function createS3ObjectStore(options: S3ObjectStoreOptions): S3ObjectStor
         continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (continuationToken);
       return deleted;
+    },
+
+    async *listOlderThan(prefix, before) {
+      let continuationToken: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: fullKey(prefix), MaxKeys: DELETE_BATCH, ContinuationToken: continuationToken }),
+        );
+        const keys = (page.Contents ?? []).flatMap((o) =>
+          o.Key !== undefined && o.LastModified !== undefined && o.LastModified < before ? [o.Key.slice(base.length)] : [],
+        );
+        if (keys.length > 0) yield keys;
+        continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (continuationToken);
+    },
+
+    async *listPartialWrites(before) {
+      // Multipart uploads that were never completed nor aborted (a process that died mid-upload):
+      // their parts are stored, and billed, until someone aborts them.
+      let keyMarker: string | undefined;
+      let uploadIdMarker: string | undefined;
+      for (;;) {
+        const page = await client.send(
+          new ListMultipartUploadsCommand({
+            Bucket: bucket,
+            Prefix: base || undefined,
+            MaxUploads: DELETE_BATCH,
+            KeyMarker: keyMarker,
+            UploadIdMarker: uploadIdMarker,
+          }),
+        );
+        const writes = (page.Uploads ?? []).flatMap((u): PartialWrite[] =>
+          u.Key !== undefined && u.Key.startsWith(base) && u.UploadId !== undefined && u.Initiated !== undefined && u.Initiated < before
+            ? [{ key: u.Key.slice(base.length), id: u.UploadId, since: u.Initiated }]
+            : [],
+        );
+        if (writes.length > 0) yield writes;
+        // A truncated page without markers would list the same page forever.
+        if (!page.IsTruncated || (page.NextKeyMarker === undefined && page.NextUploadIdMarker === undefined)) return;
+        keyMarker = page.NextKeyMarker;
+        uploadIdMarker = page.NextUploadIdMarker;
+      }
+    },
+
+    async abortPartialWrite(write) {
+      try {
+        await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: fullKey(write.key), UploadId: write.id }));
+      } catch (error) {
+        // Completed or aborted since it was listed: nothing left to drop.
+        if (error instanceof S3ServiceException && (error.name === 'NoSuchUpload' || error.$metadata.httpStatusCode === 404)) return;
+        throw error;
+      }
     },
   };
 }

@@ -31,15 +31,26 @@ const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const MAX_TOKEN_LENGTH = 64;
 
 /**
+ * Runs of combining marks beyond 30 (Unicode's stream-safe bound, UAX #15) are cut to 30 before
+ * NFKC: it sorts each run by combining class, in time quadratic in the run's length (a letter
+ * under 80,000 marks took 3 s). No script stacks more; only "Zalgo" text does, and its term
+ * only loses marks. U+FF9E/U+FF9F are not marks but become ones under NFKC.
+ */
+const MARK_RUN_EXCESS = /([\p{M}\uff9e\uff9f]{30})[\p{M}\uff9e\uff9f]+/gu;
+
+/**
  * Text to index/search terms: the one tokenizer behind keyword indexing, sparse vectors and the
  * local embedder, so documents and queries always meet in the same term space. Deterministic.
  */
 export function tokenize(text: string): string[] {
   // NFKC folds full-width forms (ｆｕｌｌ, ２０２４) and ligatures; the typographic apostrophe
   // is folded so "it’s" and "it's" are one term.
-  const normalized = text.normalize('NFKC').toLowerCase().replace(/\u2019/g, "'");
+  const normalized = text.replace(MARK_RUN_EXCESS, '$1').normalize('NFKC').toLowerCase().replace(/\u2019/g, "'");
   const tokens: string[] = [];
   let word = '';
+  // Only a word's first segment can be CJK (later ones join only when they are not): a flag,
+  // because testing the growing word at every joiner rescanned it (quadratic in its length).
+  let wordIsCjk = false;
   let pendingJoiner = '';
   let hanRun = '';
 
@@ -63,13 +74,15 @@ export function tokenize(text: string): string[] {
       flushHan();
       if (isWordLike) {
         if (pendingJoiner !== '' && !CJK.test(segment)) {
-          word += pendingJoiner + segment;
+          // An overlong word is dropped anyway: growing it further only costs memory.
+          if (word.length <= MAX_TOKEN_LENGTH) word += pendingJoiner + segment;
           pendingJoiner = '';
         } else {
           flush();
           word = segment;
+          wordIsCjk = CJK.test(segment);
         }
-      } else if (word !== '' && pendingJoiner === '' && JOINERS.has(segment) && !CJK.test(word)) {
+      } else if (word !== '' && pendingJoiner === '' && JOINERS.has(segment) && !wordIsCjk) {
         pendingJoiner = segment;
       } else {
         flush();

@@ -4,6 +4,7 @@ import { createDb } from '../db/connection';
 import type { Database } from '../db/database';
 import { singleEmbedderResolver, type EmbedderResolver } from '../embedders/embedderResolver';
 import { createLocalHashEmbedder } from '../embedders/localHashEmbedder';
+import { createLocalModelEmbedder } from '../embedders/localModelEmbedder';
 import { parseEncryptionKey } from '../embedders/secretBox';
 import { createUserEmbedderResolver } from '../embedders/userEmbedderResolver';
 import { createLocalObjectStore } from '../stores/localObjectStore';
@@ -53,11 +54,16 @@ function keywordIndexFor(config: Readonly<SluiceConfig>, db: Kysely<Database>): 
   return createOpenSearchKeywordIndex({ node: c.url, index: c.index, username: c.username, password: c.password });
 }
 
-function embeddersFor(config: Readonly<SluiceConfig>, db: Kysely<Database>): EmbedderResolver {
+function embeddersFor(config: Readonly<SluiceConfig>, db: Kysely<Database>): EmbedderResolver & { close?: () => Promise<void> } {
   const c = config.stores.embedder;
-  const local = createLocalHashEmbedder({ dimension: config.embedding.dimension });
-  if (c.kind === 'local') return singleEmbedderResolver(local);
-  return createUserEmbedderResolver({ db, encryptionKey: parseEncryptionKey(c.secretKey), fallback: null });
+  if (c.kind === 'local') return singleEmbedderResolver(createLocalHashEmbedder({ dimension: config.embedding.dimension }));
+  if (c.kind === 'local-model') {
+    const { dir, threads, maxTokens } = config.embedding.localModel;
+    // Throws at start-up, naming `bash scripts/stack.sh start`, when the model is not installed.
+    const model = createLocalModelEmbedder({ modelDir: dir, threads, maxTokens });
+    return { ...singleEmbedderResolver(model), close: () => model.close() };
+  }
+  return createUserEmbedderResolver({ db, encryptionKey: parseEncryptionKey(c.secretKey), fallback: null, outbound: config.outbound });
 }
 
 export function createAdapters(config: Readonly<SluiceConfig>): Adapters {
@@ -65,18 +71,20 @@ export function createAdapters(config: Readonly<SluiceConfig>): Adapters {
   const keywords = keywordIndexFor(config, db);
   const objects = objectStoreFor(config);
   const vectors = vectorStoreFor(config, db);
+  const embedders = embeddersFor(config, db);
   return {
     db,
     objects,
     vectors,
     keywords,
-    embedders: embeddersFor(config, db),
+    embedders,
     async ensureReady() {
       await objects.ensureBucket?.();
       await vectors.ensureCollection?.();
       await keywords.ensureIndex();
     },
     async close() {
+      await embedders.close?.();
       await keywords.close?.();
       await db.destroy();
     },

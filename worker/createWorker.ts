@@ -1,16 +1,17 @@
 import { log } from '@temporalio/activity';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createStageActivities, type ActivityDeps, type IngestionRuns } from '../activities';
 import type { SluiceConfig } from '../config/config';
 import { embeddingTaskQueue } from '../contracts/taskQueues';
+import { createCpuPool, type CpuPool } from '../cpuPool/pool';
 import { createLogNotifier } from '../stores/notifier';
 import { createWebhookNotifier } from '../stores/webhookNotifier';
 import type { Adapters } from './adapters';
 import { createTemporalIngestionRuns } from './temporalIngestionRuns';
 import { WorkerGroup } from './workerGroup';
 
-export function activityDepsFrom(config: Readonly<SluiceConfig>, adapters: Adapters, runs: IngestionRuns): ActivityDeps {
+export function activityDepsFrom(config: Readonly<SluiceConfig>, adapters: Adapters, runs: IngestionRuns, cpu: CpuPool): ActivityDeps {
   return {
     db: adapters.db,
     objects: adapters.objects,
@@ -18,13 +19,13 @@ export function activityDepsFrom(config: Readonly<SluiceConfig>, adapters: Adapt
     keywords: adapters.keywords,
     embedders: adapters.embedders,
     notifier: config.webhook
-      ? createWebhookNotifier(config.webhook)
+      ? createWebhookNotifier({ ...config.webhook, outbound: config.outbound })
       : createLogNotifier((message, attrs) => log.info(message, attrs)),
     runs,
+    cpu,
     settings: {
       tmpDir: config.tmpDir,
       maxFileBytes: config.maxFileBytes,
-      parsing: config.parsing,
       embedBatchSize: config.embedding.batchSize,
       chunking: config.chunking,
       localStages: config.worker.localStages,
@@ -61,38 +62,50 @@ export async function createSluiceWorker(
   const nativeConnection = await NativeConnection.connect({ address: config.temporal.address });
   const clientConnection = await Connection.connect({ address: config.temporal.address });
   const client = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
-  const real = createStageActivities(activityDepsFrom(config, adapters, createTemporalIngestionRuns(client)));
-  const activities = { ...real, ...(options.wrapActivities?.(real) ?? {}) };
-  const main = await Worker.create({
-    connection: nativeConnection,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
-    activities,
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
-    maxConcurrentActivityTaskExecutions: config.worker.activitySlots,
-    maxConcurrentWorkflowTaskExecutions: config.worker.workflowSlots,
-    // Local stages are the same CPU work as the normal ones (a parse thread each): the same cap,
-    // not the SDK's default of 100.
-    maxConcurrentLocalActivityExecutions: config.worker.activitySlots,
-    maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
+  // Threads start loading the parsers now, so the first document finds them warm.
+  const cpu = createCpuPool({
+    threads: config.worker.cpuThreads,
+    limits: config.parsing,
+    onError: (error) => Runtime.instance().logger.error('a CPU pool thread failed outside any task', { error: error.message }),
   });
-  // VECTORIZING only, on its own queue (the workflow sends it there): a slow or rate-limited
-  // provider holds these slots and no others, so parsing and indexing keep moving.
-  const embedding = await Worker.create({
-    connection: nativeConnection,
-    namespace: config.temporal.namespace,
-    taskQueue: embeddingTaskQueue(config.temporal.taskQueue),
-    activities: { vectorizing: activities.vectorizing },
-    maxConcurrentActivityTaskExecutions: config.worker.embedding.activitySlots,
-    maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
-    ...(config.worker.embedding.activitiesPerSecond ? { maxTaskQueueActivitiesPerSecond: config.worker.embedding.activitiesPerSecond } : {}),
-  });
-  return {
-    worker: new WorkerGroup([main, embedding]),
-    client,
-    async close() {
-      await clientConnection.close();
-      await nativeConnection.close();
-    },
-  };
+  try {
+    const real = createStageActivities(activityDepsFrom(config, adapters, createTemporalIngestionRuns(client), cpu));
+    const activities = { ...real, ...(options.wrapActivities?.(real) ?? {}) };
+    const main = await Worker.create({
+      connection: nativeConnection,
+      namespace: config.temporal.namespace,
+      taskQueue: config.temporal.taskQueue,
+      activities,
+      ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
+      maxConcurrentActivityTaskExecutions: config.worker.activitySlots,
+      maxConcurrentWorkflowTaskExecutions: config.worker.workflowSlots,
+      // Local stages are the same work as the normal ones (their CPU part queues for the same
+      // pool): the same cap, not the SDK's default of 100.
+      maxConcurrentLocalActivityExecutions: config.worker.activitySlots,
+      maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
+    });
+    // VECTORIZING only, on its own queue (the workflow sends it there): a slow or rate-limited
+    // provider holds these slots and no others, so parsing and indexing keep moving.
+    const embedding = await Worker.create({
+      connection: nativeConnection,
+      namespace: config.temporal.namespace,
+      taskQueue: embeddingTaskQueue(config.temporal.taskQueue),
+      activities: { vectorizing: activities.vectorizing },
+      maxConcurrentActivityTaskExecutions: config.worker.embedding.activitySlots,
+      maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
+      ...(config.worker.embedding.activitiesPerSecond ? { maxTaskQueueActivitiesPerSecond: config.worker.embedding.activitiesPerSecond } : {}),
+    });
+    return {
+      worker: new WorkerGroup([main, embedding]),
+      client,
+      async close() {
+        await cpu.close();
+        await clientConnection.close();
+        await nativeConnection.close();
+      },
+    };
+  } catch (error) {
+    await cpu.close();
+    throw error;
+  }
 }

@@ -1,3 +1,4 @@
 export { ingestDocument } from './ingestDocument';
 export { deleteDocument } from './deleteDocument';
 export { sweepStuckTasks } from './sweepStuckTasks';
+export { sweepOrphanedObjects } from './sweepOrphanedObjects';

@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database';
+import { findActiveApiKey } from '../../db/repositories/apiKeys';
+import type { AdminSessions } from './adminSessions';
 import { verifyApiKey, type Principal } from './apiKeys';
 import { ApiError } from './errors';
 
@@ -11,7 +13,7 @@ declare module 'fastify' {
   }
 }
 
-/** The admin page keeps the API key in this HttpOnly, SameSite=Strict cookie. */
+/** The admin page's signed session (adminSessions.ts) lives in this HttpOnly, SameSite=Strict cookie. */
 export const ADMIN_COOKIE = 'sluice_admin';
 /**
  * Cookie-authenticated requests that change state must carry this header. A cross-site page
@@ -46,20 +48,26 @@ function bearerOf(request: FastifyRequest): string | null {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Resolves the caller from a bearer key, or from the admin cookie (with the CSRF header on writes). */
-export async function resolvePrincipal(db: Kysely<Database>, request: FastifyRequest): Promise<Principal | null> {
+/**
+ * Resolves the caller from a bearer key, or from the admin session cookie (with the CSRF header
+ * on writes). A session counts only while its key is still active: revoking a key ends them.
+ */
+export async function resolvePrincipal(db: Kysely<Database>, sessions: AdminSessions, request: FastifyRequest): Promise<Principal | null> {
   const bearer = bearerOf(request);
   if (bearer) return verifyApiKey(db, bearer);
   const cookie = readCookie(request.headers.cookie, ADMIN_COOKIE);
   if (!cookie) return null;
   if (!SAFE_METHODS.has(request.method) && request.headers[ADMIN_HEADER] !== '1') return null;
-  return verifyApiKey(db, cookie);
+  const keyId = sessions.verify(cookie);
+  if (!keyId) return null;
+  const key = await findActiveApiKey(db, keyId);
+  return key ? { userId: key.user_id, keyId } : null;
 }
 
 /** onRequest hook: runs before the body is read, so an unauthenticated upload is refused unread. */
-export function authenticate(db: Kysely<Database>) {
+export function authenticate(db: Kysely<Database>, sessions: AdminSessions) {
   return async (request: FastifyRequest): Promise<void> => {
-    const principal = await resolvePrincipal(db, request);
+    const principal = await resolvePrincipal(db, sessions, request);
     if (!principal) throw unauthenticated();
     request.principal = principal;
   };

@@ -15,7 +15,12 @@ export interface ApiMetrics {
   render(): Promise<{ contentType: string; body: string }>;
 }
 
-export function createApiMetrics(options: { workerMetricsUrl: string | null }): ApiMetrics {
+/** How long one scrape of the worker serves /metrics hits, so a burst of hits scrapes it once. */
+const WORKER_SCRAPE_TTL_MS = 5000;
+
+export function createApiMetrics(options: { workerMetricsUrl: string | null; workerScrapeTtlMs?: number; now?: () => number }): ApiMetrics {
+  const ttlMs = options.workerScrapeTtlMs ?? WORKER_SCRAPE_TTL_MS;
+  const now = options.now ?? Date.now;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'sluice_api_' });
   const httpDuration = new Histogram({
@@ -52,6 +57,13 @@ export function createApiMetrics(options: { workerMetricsUrl: string | null }): 
     }
   }
 
+  // Concurrent hits share the scrape in flight; later ones reuse it until it is ttlMs old.
+  let cached: { at: number; text: Promise<string> } | null = null;
+  function workerMetrics(url: string): Promise<string> {
+    if (cached === null || now() - cached.at >= ttlMs) cached = { at: now(), text: scrapeWorker(url) };
+    return cached.text;
+  }
+
   return {
     registry,
     httpDuration,
@@ -59,7 +71,7 @@ export function createApiMetrics(options: { workerMetricsUrl: string | null }): 
     uploadBytes,
     sseStreams,
     async render() {
-      const worker = options.workerMetricsUrl ? await scrapeWorker(options.workerMetricsUrl) : '';
+      const worker = options.workerMetricsUrl ? await workerMetrics(options.workerMetricsUrl) : '';
       const own = await registry.metrics();
       return { contentType: registry.contentType, body: worker ? `${own}\n# worker (Temporal Runtime) metrics\n${worker}` : own };
     },

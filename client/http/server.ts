@@ -6,6 +6,7 @@ import type { Client } from '@temporalio/client';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { SluiceConfig } from '../../config/config';
 import type { Adapters } from '../../worker/adapters';
+import { createAdminSessions } from './adminSessions';
 import { authenticate } from './auth';
 import type { ApiContext } from './context';
 import { errorBody, handleError } from './errors';
@@ -46,10 +47,23 @@ const LOG_LEVELS = { DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' 
  */
 export async function buildApiServer(deps: ApiServerDeps, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<ApiServer> {
   const { config } = deps;
+  const { requestTimeoutMs, idleTimeoutMs } = config.api;
   const app = Fastify({
     logger: options.logger ?? { level: LOG_LEVELS[config.logLevel] },
     bodyLimit: config.api.bodyLimitBytes,
-    http: { maxHeaderSize: config.api.maxHeaderBytes },
+    http: {
+      maxHeaderSize: config.api.maxHeaderBytes,
+      // Node rejects a headers timeout longer than the request timeout.
+      headersTimeout: Math.min(60_000, requestTimeoutMs),
+      // Node looks for expired requests this often (30 s by default): a fraction of the timeout,
+      // so a dripping request is cut close to its deadline.
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(requestTimeoutMs / 4))),
+    },
+    // A body that drips in (a byte now and then) is cut at requestTimeout; a silent connection
+    // at the idle timeout. Both answer slow clients that would otherwise hold a socket forever.
+    requestTimeout: requestTimeoutMs,
+    connectionTimeout: idleTimeoutMs,
+    trustProxy: config.api.trustProxy,
     genReqId: () => randomUUID(),
     // Never trust a caller-chosen request id.
     requestIdHeader: false,
@@ -58,6 +72,10 @@ export async function buildApiServer(deps: ApiServerDeps, options: { logger?: Fa
     return503OnClosing: true,
   });
   const metrics = createApiMetrics({ workerMetricsUrl: config.metrics.workerUrl });
+  const sessions = createAdminSessions({ secret: config.api.sessionSecret, ttlMs: config.api.sessionTtlMs });
+  if (!config.api.sessionSecret) {
+    app.log.warn('SLUICE_SECRET_KEY is not set: admin sessions are signed with a random per-process secret (they end when the API restarts and are not shared between API processes)');
+  }
   const ctx: ApiContext = { config, adapters: deps.adapters, client: deps.client, metrics };
 
   app.decorateRequest('principal', null);
@@ -84,7 +102,7 @@ export async function buildApiServer(deps: ApiServerDeps, options: { logger?: Fa
     void reply.code(404).send(errorBody(request, 'NOT_FOUND', 'no such route'));
   });
 
-  const router = createRouter(app, authenticate(deps.adapters.db));
+  const router = createRouter(app, authenticate(deps.adapters.db, sessions));
   let openApi: Record<string, unknown> | null = null;
   const openApiDocument = () => (openApi ??= buildOpenApiDocument(router.operations(), { version: packageVersion() }));
 
@@ -93,7 +111,7 @@ export async function buildApiServer(deps: ApiServerDeps, options: { logger?: Fa
   documentRoutes(router, ctx);
   eventRoutes(router, ctx);
   searchRoutes(router, ctx);
-  adminRoutes(router, ctx);
+  adminRoutes(router, ctx, sessions);
 
   await app.ready();
   return { app, metrics };

@@ -7,7 +7,8 @@ import type { SluiceConfig } from '../../config/config';
 import { SluiceError } from '../../contracts/sluiceError';
 import type { PipelineStatus } from '../../contracts/stages';
 import type { Database, DocumentRow } from '../../db/database';
-import { deleteDocumentRow, insertUnlessSameContent, usageOf } from '../../db/repositories/documentCatalog';
+import { deleteDocumentRow, usageOf } from '../../db/repositories/documentCatalog';
+import { insertWithinQuota, type UploadInsert } from '../../db/repositories/documentUploads';
 import { findPipeline } from '../../db/repositories/pipelines';
 import { detectFileType } from '../../parsers/detectFileType';
 import { objectKeys } from '../../stores/objectKeys';
@@ -75,11 +76,17 @@ export function quotaExceeded(message: string): ApiError {
   return new ApiError(403, 'QUOTA_EXCEEDED', message);
 }
 
+function documentsUsedUp(config: Readonly<SluiceConfig>): ApiError {
+  return quotaExceeded(`the per-user quota of ${config.quota.maxDocuments} documents is used up`);
+}
+
+function bytesLeftExceeded(bytesLeft: number): ApiError {
+  return quotaExceeded(`the file exceeds what is left of the per-user quota (${bytesLeft} bytes)`);
+}
+
 /** The budget for the next file, or a QUOTA_EXCEEDED refusal when the user has nothing left. */
 export function budgetFor(config: Readonly<SluiceConfig>, usage: { documents: number; bytes: number }): UploadBudget {
-  if (usage.documents >= config.quota.maxDocuments) {
-    throw quotaExceeded(`the per-user quota of ${config.quota.maxDocuments} documents is used up`);
-  }
+  if (usage.documents >= config.quota.maxDocuments) throw documentsUsedUp(config);
   const quotaLeft = config.quota.maxBytes - usage.bytes;
   if (quotaLeft <= 0) throw quotaExceeded(`the per-user quota of ${config.quota.maxBytes} bytes is used up`);
   return quotaLeft < config.maxFileBytes ? { maxBytes: quotaLeft, limitedBy: 'quota' } : { maxBytes: config.maxFileBytes, limitedBy: 'file' };
@@ -92,14 +99,27 @@ export async function currentBudget(deps: Pick<UploadDeps, 'db' | 'config'>, use
 function limitError(budget: UploadBudget): ApiError {
   return budget.limitedBy === 'file'
     ? new ApiError(413, 'FILE_TOO_LARGE', `the file exceeds the upload limit of ${budget.maxBytes} bytes`)
-    : quotaExceeded(`the file exceeds what is left of the per-user quota (${budget.maxBytes} bytes)`);
+    : bytesLeftExceeded(budget.maxBytes);
 }
+
+// Control (Cc) and format (Cf) characters, lone surrogates (Cs), line and paragraph separators:
+// a bidi override or a zero-width character makes a name display as another (`invoice‮fdp.exe`
+// reads as `invoiceexe.pdf`) wherever it is listed or logged.
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+const MAX_FILE_NAME_CODE_POINTS = 255;
 
 export function cleanFileName(raw: string | undefined): string {
   const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  return cleaned.slice(0, 255) || 'upload';
+  const cleaned = base.replace(UNPRINTABLE, '').trim();
+  // Cut by code point: a cut by UTF-16 unit can split a surrogate pair and leave half a character.
+  let cut = '';
+  let codePoints = 0;
+  for (const ch of cleaned) {
+    if (codePoints === MAX_FILE_NAME_CODE_POINTS) break;
+    cut += ch;
+    codePoints += 1;
+  }
+  return cut.trim() || 'upload';
 }
 
 /**
@@ -253,17 +273,37 @@ export async function receiveFile(deps: UploadDeps, scope: Scope, part: FilePart
   deps.metrics.uploadBytes.inc(meter.bytes);
 
   const contentSha256 = meter.hash.digest('hex');
-  const { row, duplicate } = await insertUnlessSameContent(deps.db, {
-    id: documentId,
-    user_id: scope.userId,
-    dataset_id: scope.datasetId,
-    file_name: fileName,
-    file_type: fileType,
-    size_bytes: meter.bytes,
-    content_sha256: contentSha256,
-    source_object_key: key,
-  });
-  if (duplicate) {
+  let inserted: UploadInsert;
+  try {
+    inserted = await insertWithinQuota(
+      deps.db,
+      {
+        id: documentId,
+        user_id: scope.userId,
+        dataset_id: scope.datasetId,
+        file_name: fileName,
+        file_type: fileType,
+        size_bytes: meter.bytes,
+        content_sha256: contentSha256,
+        source_object_key: key,
+      },
+      deps.config.quota,
+    );
+  } catch (error) {
+    // No row, so nothing would ever reach the object: remove it now (the orphan sweep is the backstop).
+    await removeObject();
+    throw error;
+  }
+  if (inserted.outcome === 'over-quota') {
+    // Concurrent uploads spent the quota while this one streamed; the whole part was read.
+    await removeObject();
+    deps.metrics.uploads.inc({ outcome: 'refused_quota' });
+    const { usage } = inserted;
+    const refusal = usage.documents >= deps.config.quota.maxDocuments ? documentsUsedUp(deps.config) : bytesLeftExceeded(Math.max(0, deps.config.quota.maxBytes - usage.bytes));
+    return refuse(refusal.statusCode, refusal, false);
+  }
+  const { row } = inserted;
+  if (inserted.outcome === 'duplicate') {
     await removeObject();
     deps.metrics.uploads.inc({ outcome: 'duplicate' });
     return { ok: true, httpStatus: 200, result: await existingDocumentResult(deps, row) };

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { PipelineStatus } from '../../contracts/stages';
-import type { Database, DocumentRow, NewDocument } from '../database';
+import type { Database, DocumentRow } from '../database';
 
 /**
  * Read models for the HTTP API: a user's documents with their latest pipeline row, paged and
@@ -144,35 +143,6 @@ export async function usageOf(db: Kysely<Database>, userId: string): Promise<{ d
 /** The document if it exists and belongs to the user; another user's document is simply absent. */
 export async function findUserDocument(db: Kysely<Database>, userId: string, documentId: string): Promise<DocumentRow | undefined> {
   return db.selectFrom('documents').selectAll().where('id', '=', documentId).where('user_id', '=', userId).executeTakeFirst();
-}
-
-/**
- * Inserts the document unless an ACTIVE document of the same user and dataset already has the
- * same content, in which case that one is returned. A transaction-scoped advisory lock on
- * (user, dataset, hash) serialises concurrent uploads of the same content, so exactly one row
- * is created.
- */
-export async function insertUnlessSameContent(
-  db: Kysely<Database>,
-  doc: NewDocument,
-): Promise<{ row: DocumentRow; duplicate: boolean }> {
-  const lockKey = createHash('sha256').update(`${doc.user_id}\u0000${doc.dataset_id}\u0000${doc.content_sha256}`).digest().readBigInt64BE(0);
-  return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(${lockKey.toString()}::bigint)`.execute(trx);
-    const existing = await trx
-      .selectFrom('documents')
-      .selectAll()
-      .where('user_id', '=', doc.user_id)
-      .where('dataset_id', '=', doc.dataset_id)
-      .where('content_sha256', '=', doc.content_sha256)
-      .where('lifecycle', '=', 'ACTIVE')
-      .orderBy('created_at')
-      .limit(1)
-      .executeTakeFirst();
-    if (existing) return { row: existing, duplicate: true };
-    const row = await trx.insertInto('documents').values(doc).returningAll().executeTakeFirstOrThrow();
-    return { row, duplicate: false };
-  });
 }
 
 export async function deleteDocumentRow(db: Kysely<Database>, documentId: string): Promise<void> {

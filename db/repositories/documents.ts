@@ -26,3 +26,10 @@ export async function listDocuments(
     .orderBy('created_at')
     .execute();
 }
+
+/** Which of these ids have a documents row (of any lifecycle): the orphan sweep keeps their objects. */
+export async function existingDocumentIds(db: Kysely<Database>, documentIds: string[]): Promise<Set<string>> {
+  if (documentIds.length === 0) return new Set();
+  const rows = await db.selectFrom('documents').select('id').where('id', 'in', documentIds).execute();
+  return new Set(rows.map((r) => r.id));
+}

@@ -1,3 +1,4 @@
+import { joinLineBreaks } from '../lineBreaks';
 import { tableCell, toPipeTable } from '../markdownTable';
 import { readDocxStyles, type DocxStyles } from './docxStyles';
 import { parseXmlPart } from './xmlEvents';
@@ -97,10 +98,10 @@ function paragraphMarkdown(paragraph: Paragraph, styles: DocxStyles): string {
   const text = paragraph.text.replace(/[ \t]+/g, ' ').trim();
   if (text === '') return '';
   const level = paragraph.style ? styles.headingLevels.get(paragraph.style) : undefined;
-  if (level) return `${'#'.repeat(level)} ${text.replace(/\s*\n\s*/g, ' ')}`;
+  if (level) return `${'#'.repeat(level)} ${joinLineBreaks(text)}`;
   if (paragraph.numId && paragraph.numId !== '0') {
     const marker = (styles.bulletLists.get(paragraph.numId) ?? true) ? '-' : '1.';
-    return `${'  '.repeat(Math.min(paragraph.level, 8))}${marker} ${text.replace(/\s*\n\s*/g, ' ')}`;
+    return `${'  '.repeat(Math.min(paragraph.level, 8))}${marker} ${joinLineBreaks(text)}`;
   }
   // A paragraph that starts like a heading or list is literal text in Word.
   return text.replace(/^(#{1,6})(?=\s|$)/, '\\$1');

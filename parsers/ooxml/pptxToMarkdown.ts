@@ -27,9 +27,12 @@ export async function pptxToMarkdown(archive: ZipArchive): Promise<string> {
     },
   });
   const blocks: string[] = [];
+  // A slide listed twice would be read twice: a short list could make the parser reread one big part.
+  const seen = new Set<string>();
   for (const [index, id] of slideIds.entries()) {
     const part = relationships.get(id)?.part;
-    if (!part) continue;
+    if (!part || seen.has(part)) continue;
+    seen.add(part);
     const slide = await readSlide(archive, part);
     const notes = await readNotes(archive, part);
     const heading = `# Slide ${index + 1}${slide.title ? `: ${slide.title}` : ''}`;
@@ -64,18 +67,25 @@ async function readSlide(archive: ZipArchive, part: string): Promise<SlideText> 
     },
     close(name) {
       if (name === 'a:t') inText = false;
-      else if (name === 'a:tbl' && table) [slide.tables, table] = [[...slide.tables, table], null];
-      else if (name === 'a:p') {
+      else if (name === 'a:tbl' && table) {
+        slide.tables.push(table);
+        table = null;
+      } else if (name === 'a:p') {
         const text = paragraph.trim();
         const row = table?.[table.length - 1];
         if (text === '' || (placeholder && CHROME_PLACEHOLDERS.has(placeholder))) return;
-        if (row && row.length > 0) row[row.length - 1] = `${row[row.length - 1]} ${text}`.trim();
-        else if (placeholder && TITLE_PLACEHOLDERS.has(placeholder)) slide.title = `${slide.title} ${text}`.trim();
+        // Appended without trimming the result: trim() would copy the whole growing text per paragraph.
+        if (row && row.length > 0) row[row.length - 1] = joinWords(row[row.length - 1] ?? '', text);
+        else if (placeholder && TITLE_PLACEHOLDERS.has(placeholder)) slide.title = joinWords(slide.title, text);
         else slide.paragraphs.push(level > 0 ? `${'  '.repeat(level - 1)}- ${text}` : text);
       }
     },
   });
   return slide;
+}
+
+function joinWords(before: string, text: string): string {
+  return before === '' ? text : `${before} ${text}`;
 }
 
 /** Speaker notes live in the notes slide's body placeholder. */

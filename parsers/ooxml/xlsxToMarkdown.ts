@@ -1,7 +1,12 @@
+import { permanentError } from '../../contracts/sluiceError';
 import { tableCell, toPipeTable } from '../markdownTable';
 import { readRelationships } from './relationships';
+import { SheetLayoutBudget } from './sheetLayoutBudget';
 import { parseXmlPart } from './xmlEvents';
 import type { ZipArchive } from './zipArchive';
+
+/** Excel's last column is XFD, the 16,384th. */
+const MAX_COLUMNS = 16_384;
 
 /**
  * Every sheet (in workbook order) as a section named after it, holding one pipe table of its
@@ -19,16 +24,20 @@ export async function xlsxToMarkdown(archive: ZipArchive): Promise<string> {
     },
   });
   const sharedStrings = await readSharedStrings(archive);
+  const budget = new SheetLayoutBudget();
   const blocks: string[] = [];
   for (const sheet of sheets) {
     const part = relationships.get(sheet.id)?.part;
-    const rows = part ? await readSheet(archive, part, sharedStrings) : [];
+    const rows = part ? await readSheet(archive, part, sharedStrings, budget) : [];
     if (rows.length > 0) blocks.push(`# ${sheet.name}\n\n${toPipeTable(rows)}`);
   }
   return blocks.join('\n\n');
 }
 
-/** Rich-text runs (r/t) are concatenated; phonetic guides (rPh) are not part of the value. */
+/**
+ * Rich-text runs (r/t) are concatenated; phonetic guides (rPh) are not part of the value. Each is
+ * made a table cell here, once, however many cells refer to it.
+ */
 async function readSharedStrings(archive: ZipArchive): Promise<string[]> {
   const strings: string[] = [];
   let current = '';
@@ -46,13 +55,13 @@ async function readSharedStrings(archive: ZipArchive): Promise<string[]> {
     close(name) {
       if (name === 't') inText = false;
       else if (name === 'rPh') phonetic--;
-      else if (name === 'si') strings.push(current);
+      else if (name === 'si') strings.push(tableCell(current));
     },
   });
   return strings;
 }
 
-async function readSheet(archive: ZipArchive, part: string, sharedStrings: string[]): Promise<string[][]> {
+async function readSheet(archive: ZipArchive, part: string, sharedStrings: string[], budget: SheetLayoutBudget): Promise<string[][]> {
   const rows: string[][] = [];
   let row: string[] = [];
   let cell = { column: 0, type: 'n', value: '' };
@@ -64,6 +73,9 @@ async function readSheet(archive: ZipArchive, part: string, sharedStrings: strin
       else if (name === 'c') {
         // Empty cells are usually omitted: the reference (e.g. "C7") places the value.
         cell = { column: a.r ? columnIndex(a.r) : nextColumn, type: a.t ?? 'n', value: '' };
+        if (cell.column >= MAX_COLUMNS) {
+          throw permanentError('CORRUPT_DOCUMENT', `sheet ${part} has a cell beyond column XFD (${(a.r ?? '').slice(0, 12)})`);
+        }
         nextColumn = cell.column + 1;
       } else if (name === 'v' || name === 't') inValue = true;
     },
@@ -73,18 +85,24 @@ async function readSheet(archive: ZipArchive, part: string, sharedStrings: strin
     close(name) {
       if (name === 'v' || name === 't') inValue = false;
       else if (name === 'c') {
-        const value = cellValue(cell.type, cell.value, sharedStrings);
-        if (value !== '') row[cell.column] = tableCell(value);
-      } else if (name === 'row' && row.some((value) => value)) rows.push(Array.from(row, (value) => value ?? ''));
+        const value = cellText(cell.type, cell.value, sharedStrings);
+        if (value === '') return;
+        budget.addValue(part, value);
+        row[cell.column] = value;
+      } else if (name === 'row' && row.some((value) => value)) {
+        budget.addRow(part, row.length);
+        rows.push(Array.from(row, (value) => value ?? ''));
+      }
     },
   });
   return rows;
 }
 
-function cellValue(type: string, raw: string, sharedStrings: string[]): string {
+/** A cell's value as table-cell text; shared strings were made table cells when read. */
+function cellText(type: string, raw: string, sharedStrings: string[]): string {
   if (type === 's') return sharedStrings[Number(raw)] ?? '';
   if (type === 'b') return raw === '1' ? 'TRUE' : 'FALSE';
-  return raw;
+  return tableCell(raw);
 }
 
 /** "AB12" → 27 (zero-based column of the reference). */

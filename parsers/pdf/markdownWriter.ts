@@ -16,7 +16,11 @@ const SENTENCE_END = /[.!?:;。！？：；]["'”’)]*$/;
 const CJK_EDGE = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff00-\uffef]/u;
 
 interface Paragraph {
-  text: string;
+  /**
+   * Its lines and the separators between them, joined when the paragraph ends: appending to one
+   * string and then reading its end (hyphen, sentence end) would copy the whole paragraph per line.
+   */
+  pieces: string[];
   x: number;
   y: number;
   size: number;
@@ -62,12 +66,12 @@ export class PdfMarkdownWriter {
     const bullet = BULLET.exec(line.text);
     const text = bullet ? `- ${line.text.slice(bullet[0].length)}` : line.text.replace(/^(#{1,6})(?=\s|$)/, '\\$1');
     if (!bullet && this.paragraph && this.continues(this.paragraph, line)) {
-      this.paragraph.text = joinLines(this.paragraph.text, text);
+      appendLine(this.paragraph.pieces, text);
       this.paragraph.y = line.y;
       return;
     }
     this.flushParagraph();
-    this.paragraph = { text, x: line.x, y: line.y, size: line.size };
+    this.paragraph = { pieces: [text], x: line.x, y: line.y, size: line.size };
   }
 
   /** A heading set over two lines (same level, consecutive lines) is one heading. */
@@ -84,10 +88,10 @@ export class PdfMarkdownWriter {
   }
 
   private continues(paragraph: Paragraph, line: PdfLine): boolean {
-    if (Number.isNaN(paragraph.y)) return !SENTENCE_END.test(paragraph.text) && !/^[\p{Lu}\d]/u.test(line.text);
+    if (Number.isNaN(paragraph.y)) return !SENTENCE_END.test(lastPiece(paragraph.pieces)) && !/^[\p{Lu}\d]/u.test(line.text);
     const gap = paragraph.y - line.y;
     if (gap <= 0 || gap > Math.max(paragraph.size, line.size) * PARAGRAPH_GAP_RATIO) return false;
-    return line.x - paragraph.x < line.size * INDENT_RATIO || paragraph.text.startsWith('- ');
+    return line.x - paragraph.x < line.size * INDENT_RATIO || (paragraph.pieces[0] ?? '').startsWith('- ');
   }
 
   /** Running headers and footers sit among the first or last two lines at a recurring height. */
@@ -106,13 +110,14 @@ export class PdfMarkdownWriter {
   }
 
   private flushParagraph(): void {
-    if (this.paragraph) this.blocks.push(this.paragraph.text);
+    if (this.paragraph) this.blocks.push(this.paragraph.pieces.join(''));
     this.paragraph = null;
   }
 
   private flushCode(): void {
     if (this.code.length === 0) return;
-    const left = Math.min(...this.code.map((line) => line.x));
+    let left = Infinity;
+    for (const line of this.code) left = Math.min(left, line.x);
     const lines = this.code.map((line) => ' '.repeat(Math.max(0, Math.round((line.x - left) / (line.size * MONO_CHAR_WIDTH)))) + line.text);
     const fence = lines.some((line) => line.includes('```')) ? '~~~' : '```';
     this.blocks.push([fence, ...lines, fence].join('\n'));
@@ -120,9 +125,18 @@ export class PdfMarkdownWriter {
   }
 }
 
-/** TeX hyphenates at line ends; CJK lines join without a space, everything else with one. */
-function joinLines(previous: string, next: string): string {
-  if (/\p{Ll}-$/u.test(previous) && /^\p{Ll}/u.test(next)) return previous.slice(0, -1) + next;
-  if (CJK_EDGE.test(previous.slice(-1)) && CJK_EDGE.test(next.charAt(0))) return previous + next;
-  return `${previous} ${next}`;
+/**
+ * TeX hyphenates at line ends; CJK lines join without a space, everything else with one. Only the
+ * last line is read and changed, so a paragraph costs the length of its lines, once.
+ */
+function appendLine(pieces: string[], next: string): void {
+  const previous = lastPiece(pieces);
+  if (/\p{Ll}-$/u.test(previous) && /^\p{Ll}/u.test(next)) pieces[pieces.length - 1] = previous.slice(0, -1);
+  else if (!(CJK_EDGE.test(previous.slice(-1)) && CJK_EDGE.test(next.charAt(0)))) pieces.push(' ');
+  pieces.push(next);
+}
+
+/** The paragraph's last line: pieces always end with a line, never with a separator. */
+function lastPiece(pieces: string[]): string {
+  return pieces[pieces.length - 1] ?? '';
 }

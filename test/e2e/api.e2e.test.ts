@@ -18,6 +18,8 @@ import { eventually, sectionedMarkdown } from '../support/ingestHelpers';
 
 // Every route of the HTTP API against the real stack: dev server, worker, Postgres, local stores.
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
+const METRICS_TOKEN = `metrics-${randomUUID()}`;
+const metricsAuth = { headers: { authorization: `Bearer ${METRICS_TOKEN}` } };
 let h: ApiHarness;
 let alice: TestUser;
 let workerMetricsPort: number;
@@ -45,6 +47,7 @@ beforeAll(async () => {
     SLUICE_API_BATCH_MAX_FILES: '3',
     SLUICE_API_SSE_POLL: '100ms',
     SLUICE_WORKER_METRICS_URL: `http://127.0.0.1:${workerMetricsPort}/metrics`,
+    SLUICE_METRICS_TOKEN: METRICS_TOKEN,
   });
   alice = await newUser(h, 'alice');
 });
@@ -88,10 +91,12 @@ describe('system routes', () => {
     expect(JSON.stringify(r.body.paths['/v1/datasets/{datasetId}/documents']?.post)).toContain('multipart/form-data');
   });
 
-  it('GET /metrics has the API metrics and the worker Runtime metrics', async () => {
+  it('GET /metrics needs the metrics token, and has the API metrics and the worker Runtime metrics', async () => {
+    expect((await call(h.baseUrl, 'GET', '/metrics')).status).toBe(401);
+    expect((await call(h.baseUrl, 'GET', '/metrics', { user: alice })).status).toBe(401);
     await upload('metrics', 'm.md', markdown('metrics heron'));
     const r = await eventually(
-      () => call<string>(h.baseUrl, 'GET', '/metrics'),
+      () => call<string>(h.baseUrl, 'GET', '/metrics', metricsAuth),
       (res) => /^temporal_/m.test(res.body),
       30_000,
       500,
@@ -263,7 +268,7 @@ describe('upload', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     req.destroy();
     await eventually(
-      () => call<string>(h.baseUrl, 'GET', '/metrics'),
+      () => call<string>(h.baseUrl, 'GET', '/metrics', metricsAuth),
       (r) => /sluice_uploads_total\{outcome="interrupted"\} 1/.test(r.body),
       10_000,
       100,

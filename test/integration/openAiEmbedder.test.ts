@@ -1,4 +1,7 @@
+import http from 'node:http';
+import type net from 'node:net';
 import { inspect } from 'node:util';
+import { loadConfig } from '../../config/config';
 import { SluiceError } from '../../contracts/sluiceError';
 import { createOpenAiEmbedder, type OpenAiEmbedderOptions } from '../../embedders/openAiEmbedder';
 import { retryAfterMs } from '../../embedders/providerHttp';
@@ -8,6 +11,9 @@ import { fakeVector, startFakeEmbeddingServer, type FakeEmbeddingServer } from '
 
 const API_KEY = 'sk-test-SECRET-do-not-leak-4f1c9a';
 const DIMENSION = 4;
+// The fake provider listens on loopback, which only an allowing policy may reach.
+const ALLOW_PRIVATE = { allowPrivate: true };
+const REFUSE_PRIVATE = { allowPrivate: false };
 
 let server: FakeEmbeddingServer;
 beforeEach(async () => {
@@ -16,7 +22,7 @@ beforeEach(async () => {
 afterEach(() => server.close());
 
 const embedder = (overrides: Partial<OpenAiEmbedderOptions> = {}) =>
-  createOpenAiEmbedder({ baseUrl: server.baseUrl, apiKey: API_KEY, model: 'test-embed', dimension: DIMENSION, ...overrides });
+  createOpenAiEmbedder({ baseUrl: server.baseUrl, apiKey: API_KEY, model: 'test-embed', dimension: DIMENSION, outbound: ALLOW_PRIVATE, ...overrides });
 
 const texts = (n: number) => Array.from({ length: n }, (_, i) => `text number ${i}`);
 
@@ -83,7 +89,10 @@ describe('OpenAI-compatible embedder', () => {
     const err = await failureOf(embedder({ maxRetries: 1 }).embed(['z']));
     expect(err.code).toBe('VECTORIZING_FAILED');
     expect(err.permanent).toBe(false);
-    expect(err.message).toMatch(/2 attempts.*HTTP 500.*The server had an error/);
+    expect(err.message).toMatch(/2 attempts.*HTTP 500/);
+    // The provider's own words are details for the worker log, not for the tenant.
+    expect(err.message).not.toContain('The server had an error');
+    expect(String(err.cause)).toContain('The server had an error');
     expect(server.requests).toHaveLength(2);
   });
 
@@ -101,7 +110,8 @@ describe('OpenAI-compatible embedder', () => {
     const err = await failureOf(embedder({ apiKey: wrongKey }).embed(['v']), wrongKey);
     expect(err.code).toBe('VECTORIZING_FAILED');
     expect(err.permanent).toBe(true);
-    expect(err.message).toMatch(/HTTP 401: Incorrect API key provided: \[redacted\]/);
+    expect(err.message).toMatch(/HTTP 401 \(unauthorized: check the API key\)/);
+    expect(String(err.cause)).toMatch(/Incorrect API key provided: \[redacted\]/);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -109,7 +119,8 @@ describe('OpenAI-compatible embedder', () => {
     server.queueFaults({ kind: 'bad-request' });
     const err = await failureOf(embedder({ batchSize: 1, concurrency: 1 }).embed(texts(5)));
     expect(err.permanent).toBe(true);
-    expect(err.message).toMatch(/HTTP 400: 'input' is invalid/);
+    expect(err.message).toMatch(/HTTP 400 \(bad request\)/);
+    expect(String(err.cause)).toContain("'input' is invalid");
     expect(server.requests).toHaveLength(1);
   });
 
@@ -130,9 +141,96 @@ describe('OpenAI-compatible embedder', () => {
     server = await startFakeEmbeddingServer({ apiKey: API_KEY, dimension: DIMENSION });
     await dead.close();
     const baseUrl = dead.baseUrl;
-    const err = await failureOf(createOpenAiEmbedder({ baseUrl, apiKey: API_KEY, model: 'm', dimension: DIMENSION, maxRetries: 1 }).embed(['t']));
+    const err = await failureOf(createOpenAiEmbedder({ baseUrl, apiKey: API_KEY, model: 'm', dimension: DIMENSION, maxRetries: 1, outbound: ALLOW_PRIVATE }).embed(['t']));
     expect(err.permanent).toBe(false);
-    expect(err.message).toMatch(/network error: fetch failed/);
+    expect(err.message).toMatch(/network error \(ECONNREFUSED\)/);
+    expect(err.message).not.toContain('127.0.0.1');
+  });
+});
+
+/** A one-route server answering every request with `answer`; counts what it received. */
+async function scriptedServer(answer: (res: http.ServerResponse) => void): Promise<{ baseUrl: string; port: number; hits: () => number; close(): Promise<void> }> {
+  let hits = 0;
+  const srv = http.createServer((req, res) => {
+    hits += 1;
+    req.resume();
+    req.on('end', () => answer(res));
+  });
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as net.AddressInfo;
+  return { baseUrl: `http://127.0.0.1:${port}/v1`, port, hits: () => hits, close: () => new Promise((resolve) => srv.close(() => resolve())) };
+}
+
+describe('outbound policy', () => {
+  it('does not follow a redirect: a 307 would re-send the body and key elsewhere', async () => {
+    const redirecting = await scriptedServer((res) => res.writeHead(307, { location: `${server.baseUrl}/embeddings` }).end());
+    try {
+      const err = await failureOf(embedder({ baseUrl: redirecting.baseUrl }).embed(['r']));
+      expect(err.code).toBe('VECTORIZING_FAILED');
+      expect(err.permanent).toBe(true);
+      expect(err.message).toMatch(/HTTP 307 \(a redirect\), which is not followed/);
+      expect(err.message).not.toContain(server.baseUrl);
+      expect(redirecting.hits()).toBe(1);
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await redirecting.close();
+    }
+  });
+
+  it.each([
+    ['an IPv4 loopback literal', (port: number) => `http://127.0.0.1:${port}/v1`],
+    ['a name that resolves to loopback', (port: number) => `http://localhost:${port}/v1`],
+    ['an IPv4-mapped IPv6 literal', (port: number) => `http://[::ffff:127.0.0.1]:${port}/v1`],
+    ['the IPv6 loopback', (port: number) => `http://[::1]:${port}/v1`],
+    ['a link-local (metadata) address', () => 'http://169.254.169.254/latest'],
+  ])('refuses %s when private addresses are not allowed, before sending anything', async (_name, urlFor) => {
+    const port = Number(new URL(server.baseUrl).port);
+    const err = await failureOf(embedder({ baseUrl: urlFor(port), outbound: REFUSE_PRIVATE }).embed(['p']));
+    expect(err.code).toBe('VECTORIZING_FAILED');
+    expect(err.permanent).toBe(true);
+    expect(err.message).toMatch(/private, loopback or link-local/);
+    expect(err.message).not.toMatch(/127\.0\.0\.1|localhost|::1|169\.254/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('reaches a private address when the setting allows it: by default on the local profile, not on production', async () => {
+    const onlyLocalPorts = { SLUICE_OBJECT_STORE: 'local', SLUICE_VECTOR_STORE: 'postgres', SLUICE_KEYWORD_INDEX: 'postgres', SLUICE_EMBEDDER: 'local' };
+    expect(loadConfig({}).outbound).toEqual({ allowPrivate: true });
+    expect(loadConfig({ ...onlyLocalPorts, SLUICE_PROFILE: 'production' }).outbound).toEqual({ allowPrivate: false });
+    const allowed = loadConfig({ ...onlyLocalPorts, SLUICE_PROFILE: 'production', SLUICE_OUTBOUND_ALLOW_PRIVATE: 'true' }).outbound;
+    expect(allowed).toEqual({ allowPrivate: true });
+    expect(loadConfig({ SLUICE_OUTBOUND_ALLOW_PRIVATE: 'false' }).outbound).toEqual({ allowPrivate: false });
+    const port = Number(new URL(server.baseUrl).port);
+    expect(await embedder({ baseUrl: `http://localhost:${port}/v1`, outbound: allowed }).embed(['ok'])).toEqual([fakeVector('ok', DIMENSION)]);
+  });
+
+  it('refuses a base URL that is not http(s) or not a URL at all, permanently', async () => {
+    for (const [baseUrl, why] of [
+      ['ftp://example.com/v1', /only http and https URLs are allowed/],
+      ['not a url', /the URL is not valid/],
+    ] as const) {
+      const err = await failureOf(embedder({ baseUrl, maxRetries: 3 }).embed(['u']));
+      expect(err.code).toBe('VECTORIZING_FAILED');
+      expect(err.permanent).toBe(true);
+      expect(err.message).toMatch(why);
+    }
+  });
+
+  it("keeps a provider's error body, secrets and internal hosts out of the message", async () => {
+    const leaky = await scriptedServer((res) =>
+      res
+        .writeHead(500, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'upstream http://admin:hunter2@vault.internal.corp:8200/v1 said token sk-live-9f8e7d6c5b4a3f2e1d0c failed' } })),
+    );
+    try {
+      const err = await failureOf(embedder({ baseUrl: leaky.baseUrl, maxRetries: 0 }).embed(['s']));
+      expect(err.code).toBe('VECTORIZING_FAILED');
+      expect(err.message).toMatch(/HTTP 500/);
+      expect(err.message).not.toMatch(/hunter2|vault\.internal|sk-live|upstream/);
+      expect(String(err.cause)).toContain('vault.internal.corp');
+    } finally {
+      await leaky.close();
+    }
   });
 });
 

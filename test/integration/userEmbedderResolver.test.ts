@@ -25,6 +25,8 @@ afterAll(async () => {
   await db.destroy();
 });
 
+// The fake provider listens on loopback, which only an allowing policy may reach.
+const LOCAL_OUTBOUND = { allowPrivate: true };
 const newUser = () => `u-${randomUUID()}`;
 const openAiConfig = () => ({ provider: 'openai', model: 'test-embed', dimension: DIMENSION, baseUrl: server.baseUrl, apiKey: API_KEY });
 
@@ -56,7 +58,7 @@ describe('per-user embedding configs', () => {
   it('resolves a user to a working embedder with the decrypted key, cached until the config changes', async () => {
     const userId = newUser();
     await setDefaultEmbeddingConfig(db, userId, openAiConfig(), encryptionKey);
-    const resolver = createUserEmbedderResolver({ db, encryptionKey, options: { maxRetries: 0 } });
+    const resolver = createUserEmbedderResolver({ db, encryptionKey, options: { maxRetries: 0 }, outbound: LOCAL_OUTBOUND });
     const embedder = await resolver.forUser(userId);
     expect(embedder.model).toBe('test-embed');
     expect(embedder.dimension).toBe(DIMENSION);
@@ -74,7 +76,7 @@ describe('per-user embedding configs', () => {
 
   it('fails with LLM_CONFIG_MISSING for a user without config and no fallback; uses the fallback if given', async () => {
     const userId = newUser();
-    const err: unknown = await createUserEmbedderResolver({ db, encryptionKey })
+    const err: unknown = await createUserEmbedderResolver({ db, encryptionKey, outbound: LOCAL_OUTBOUND })
       .forUser(userId)
       .then(
         () => null,
@@ -85,13 +87,13 @@ describe('per-user embedding configs', () => {
     expect((err as SluiceError).permanent).toBe(true);
 
     const fallback: Embedder = { model: 'fallback', dimension: 1, embed: (texts) => Promise.resolve(texts.map(() => [1])) };
-    expect(await createUserEmbedderResolver({ db, encryptionKey, fallback }).forUser(userId)).toBe(fallback);
+    expect(await createUserEmbedderResolver({ db, encryptionKey, fallback, outbound: LOCAL_OUTBOUND }).forUser(userId)).toBe(fallback);
   });
 
   it('fails with LLM_CONFIG_MISSING when the stored key cannot be decrypted, without revealing it', async () => {
     const userId = newUser();
     await setDefaultEmbeddingConfig(db, userId, openAiConfig(), encryptionKey);
-    const err: unknown = await createUserEmbedderResolver({ db, encryptionKey: randomBytes(32) })
+    const err: unknown = await createUserEmbedderResolver({ db, encryptionKey: randomBytes(32), outbound: LOCAL_OUTBOUND })
       .forUser(userId)
       .then(
         () => null,

@@ -21,6 +21,10 @@ export function spawnWorker(config: Readonly<SluiceConfig>, extraEnv: Record<str
       SLUICE_DATA_DIR: config.dataDir,
       SLUICE_TASK_QUEUE: config.temporal.taskQueue,
       SLUICE_EMBED_BATCH_SIZE: String(config.embedding.batchSize),
+      // The test's embedder, not the local profile's default (the model).
+      SLUICE_EMBEDDER: config.stores.embedder.kind,
+      SLUICE_EMBED_DIMENSION: String(config.embedding.dimension),
+      SLUICE_MODEL_DIR: config.embedding.localModel.dir,
       SLUICE_SWEEP_EVERY: 'off',
       ...extraEnv,
     },

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { KeywordEntry, KeywordIndex, TenantScope } from '../../stores/ports';
 
 export const newScope = (): TenantScope => ({ userId: `u-${randomUUID()}`, datasetId: `ds-${randomUUID()}` });
@@ -89,6 +89,46 @@ export function describeKeywordIndexContract(name: string, make: () => Promise<K
       expect(await keywords.countForDocument(doc)).toBe(2);
       expect(await keywords.search(scope, ['alpha'], 10)).toEqual([]);
       expect(ids(await keywords.search(scope, ['charlie'], 10))).toEqual([`${doc}-a`]);
+
+      // The same chunk id twice in one call: one entry, the last one written.
+      const twice = await keywords.bulkIndex(scope, [keywordEntry(doc, 'c', ['delta']), keywordEntry(doc, 'c', ['echo'])]);
+      expect(twice.failedChunkIds).toEqual([]);
+      expect(await keywords.countForDocument(doc)).toBe(3);
+      expect(await keywords.search(scope, ['delta'], 10)).toEqual([]);
+      expect(ids(await keywords.search(scope, ['echo'], 10))).toEqual([`${doc}-c`]);
+    });
+
+    it('reports each entry the index refused by chunk id, and writes the others of the call', async () => {
+      const scope = newScope();
+      const doc = randomUUID();
+      // A document id far past what an index keeps as one term or one index row (OpenSearch:
+      // 32,766 bytes; Postgres: 8,191), random so that no compression saves it.
+      const bad = { ...keywordEntry(doc, 'bad', ['rejected']), documentId: randomBytes(20_000).toString('hex') };
+      const result = await keywords.bulkIndex(scope, [keywordEntry(doc, 'good-1', ['accepted']), bad, keywordEntry(doc, 'good-2', ['accepted'])]);
+      expect(result.failedChunkIds).toEqual([`${doc}-bad`]);
+      expect(await keywords.countForDocument(doc)).toBe(2);
+      expect(ids(await keywords.search(scope, ['accepted'], 10)).sort()).toEqual([`${doc}-good-1`, `${doc}-good-2`]);
+      expect(await keywords.search(scope, ['rejected'], 10)).toEqual([]);
+    });
+
+    it("deleteDocumentExcept removes the document's other entries, only for that tenant", async () => {
+      const scope = newScope();
+      const stranger = { ...scope, userId: `u-${randomUUID()}` };
+      const doc = randomUUID();
+      const sibling = randomUUID();
+      await keywords.bulkIndex(scope, [keywordEntry(doc, 'kept', ['shared']), keywordEntry(doc, 'dropped-1', ['shared']), keywordEntry(doc, 'dropped-2', ['shared'])]);
+      await keywords.bulkIndex(scope, [keywordEntry(sibling, '1', ['shared'])]);
+      await keywords.bulkIndex(stranger, [{ ...keywordEntry(doc, 'x', ['shared']), chunkId: `${doc}-stranger` }]);
+
+      await keywords.deleteDocumentExcept(scope, doc, [`${doc}-kept`, `${doc}-never-indexed`]);
+      expect(ids(await keywords.search(scope, ['shared'], 10)).sort()).toEqual([`${doc}-kept`, `${sibling}-1`].sort());
+      expect(ids(await keywords.search(stranger, ['shared'], 10))).toEqual([`${doc}-stranger`]);
+
+      // Keeping nothing removes the document's entries, as deleteDocument does.
+      await keywords.deleteDocumentExcept(scope, doc, []);
+      expect(ids(await keywords.search(scope, ['shared'], 10))).toEqual([`${sibling}-1`]);
+      expect(await keywords.countForDocument(doc)).toBe(1);
+      await keywords.deleteDocumentExcept(scope, randomUUID(), []);
     });
 
     it('deleteDocument removes only that document, and only for that tenant', async () => {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { ObjectNotFoundError, type ObjectStore } from '../../stores/ports';
+import { ObjectNotFoundError, type ObjectStore, type PartialWrite } from '../../stores/ports';
 
 /**
  * The behaviour every ObjectStore adapter must share (DESIGN.md §6: one contract suite, run
@@ -101,9 +101,54 @@ export function describeObjectStoreContract(name: string, make: () => Promise<Ob
       const count = 1003;
       const keys = Array.from({ length: count }, (_, i) => `${base}/many/${String(i).padStart(4, '0')}`);
       await inBatches(keys, 32, (key) => store.putText(key, 'x'));
+      const pages = await collect(store.listOlderThan(`${base}/many/`, inAMinute()));
+      expect(pages.map((page) => page.length).sort((a, b) => b - a)[0]).toBeLessThanOrEqual(1000);
+      expect(pages.flat().sort()).toEqual(keys);
       expect(await store.deletePrefix(`${base}/many/`)).toBe(count);
       expect(await store.exists(keys[0] ?? '')).toBe(false);
       expect(await store.exists(keys[count - 1] ?? '')).toBe(false);
+    });
+
+    it('lists the keys under a prefix written before a time, and only those', async () => {
+      const inside = [`${base}/old/source`, `${base}/old/markdown/t1.md`];
+      await Promise.all([...inside, `${base}/older/source`].map((key) => store.putText(key, key)));
+      expect((await collect(store.listOlderThan(`${base}/old/`, inAMinute()))).flat().sort()).toEqual(inside.sort());
+      // Written after the time given: not listed.
+      expect((await collect(store.listOlderThan(`${base}/old/`, new Date(Date.now() - 3_600_000)))).flat()).toEqual([]);
+      expect((await collect(store.listOlderThan(`${base}/never-written/`, inAMinute()))).flat()).toEqual([]);
+    });
+
+    it('lists an unfinished write as partial (not as an object), and aborting it fails the write and keeps nothing', async () => {
+      const key = `${base}/unfinished/source`;
+      const held = holdWrite(store, key);
+      try {
+        // Past one multipart part, so an S3 adapter has started its multipart upload.
+        const write = await eventuallyPartial(store, key);
+        expect(write.key).toBe(key);
+        expect((await partialWritesOf(store, new Date(Date.now() - 3_600_000))).map((w) => w.key)).not.toContain(key);
+        expect((await collect(store.listOlderThan(`${base}/unfinished/`, inAMinute()))).flat()).toEqual([]);
+        await store.abortPartialWrite(write);
+        // Aborting twice (two sweeps) is harmless.
+        await store.abortPartialWrite(write);
+      } finally {
+        held.finish();
+      }
+      await expect(held.done).rejects.toThrow();
+      expect(await store.exists(key)).toBe(false);
+      expect((await partialWritesOf(store, inAMinute())).map((w) => w.key)).not.toContain(key);
+    });
+
+    it('leaves a write that is not aborted to finish', async () => {
+      const key = `${base}/finished/source`;
+      const held = holdWrite(store, key);
+      try {
+        await eventuallyPartial(store, key);
+      } finally {
+        held.finish();
+      }
+      await expect(held.done).resolves.toEqual({ sizeBytes: HELD_BYTES });
+      expect(await store.exists(key)).toBe(true);
+      expect((await partialWritesOf(store, inAMinute())).map((w) => w.key)).not.toContain(key);
     });
 
     it('replaces an object on overwrite, by stream and by text', async () => {
@@ -117,6 +162,48 @@ export function describeObjectStoreContract(name: string, make: () => Promise<Ob
       expect(await store.getText(key)).toBe('third');
     });
   });
+}
+
+const inAMinute = () => new Date(Date.now() + 60_000);
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
+async function partialWritesOf(store: ObjectStore, before: Date): Promise<PartialWrite[]> {
+  return (await collect(store.listPartialWrites(before))).flat();
+}
+
+// 9 MiB before the write is held: more than one 8 MiB multipart part.
+const HELD_BYTES = 9 * 1024 * 1024;
+
+/** A putStream whose body stops after HELD_BYTES until finish() ends it. */
+function holdWrite(store: ObjectStore, key: string): { done: Promise<{ sizeBytes: number }>; finish(): void } {
+  let finish = () => {};
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  async function* body() {
+    for (let i = 0; i < HELD_BYTES / (1024 * 1024); i++) yield randomBytes(1024 * 1024);
+    await finished;
+  }
+  const done = store.putStream(key, Readable.from(body()));
+  // Observed by the test later; until then a rejection must not count as unhandled.
+  done.catch(() => undefined);
+  return { done, finish };
+}
+
+/** Waits until the write to `key` shows among the partial writes (listed with a time ahead of now). */
+async function eventuallyPartial(store: ObjectStore, key: string): Promise<PartialWrite> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const write = (await partialWritesOf(store, inAMinute())).find((w) => w.key === key);
+    if (write) return write;
+    if (Date.now() > deadline) throw new Error(`no partial write of ${key} listed within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 async function readAll(stream: Readable): Promise<{ bytes: number; sha256: string }> {

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { ConfigError, loadConfig } from '../../config/config';
 
 describe('loadConfig', () => {
@@ -22,12 +23,30 @@ describe('loadConfig', () => {
       workflowSlots: 20,
       embedding: { activitySlots: 4, activitiesPerSecond: 20 },
       localStages: { maxSourceBytes: 1024 * 1024, maxChunks: 500 },
+      cpuThreads: Math.max(1, os.availableParallelism()),
     });
+    expect(loadConfig({ SLUICE_CPU_THREADS: '3' }).worker.cpuThreads).toBe(3);
+    expect(() => loadConfig({ SLUICE_CPU_THREADS: '0' })).toThrow(/SLUICE_CPU_THREADS/);
     expect(loadConfig({ SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES: '0', SLUICE_LOCAL_STAGE_MAX_CHUNKS: '20' }).worker.localStages).toEqual({ maxSourceBytes: 0, maxChunks: 20 });
     expect(() => loadConfig({ SLUICE_LOCAL_STAGE_MAX_CHUNKS: '-1' })).toThrow(/SLUICE_LOCAL_STAGE_MAX_CHUNKS/);
     const tuned = loadConfig({ SLUICE_WORKER_ACTIVITY_SLOTS: '3', SLUICE_EMBED_ACTIVITY_SLOTS: '2', SLUICE_EMBED_ACTIVITIES_PER_SECOND: '0' });
     expect(tuned.worker).toMatchObject({ activitySlots: 3, embedding: { activitySlots: 2, activitiesPerSecond: null } });
     expect(() => loadConfig({ SLUICE_WORKER_ACTIVITY_SLOTS: '0' })).toThrow(/SLUICE_WORKER_ACTIVITY_SLOTS/);
+  });
+
+  it('embeds with the local model by default on the local profile, at its fixed 512 dimensions', () => {
+    const local = loadConfig({});
+    expect(local.stores.embedder).toEqual({ kind: 'local-model' });
+    expect(local.embedding.dimension).toBe(512);
+    expect(local.embedding.localModel).toEqual({ dir: expect.stringMatching(/\/\.sluice\/models$/), threads: Math.max(1, os.availableParallelism()), maxTokens: 512 });
+    expect(loadConfig({ SLUICE_DATA_DIR: '/srv/sluice', SLUICE_MODEL_THREADS: '3' }).embedding.localModel).toMatchObject({ dir: '/srv/sluice/models', threads: 3 });
+    expect(loadConfig({ SLUICE_EMBED_DIMENSION: '512' }).embedding.dimension).toBe(512);
+    expect(() => loadConfig({ SLUICE_EMBED_DIMENSION: '256' })).toThrow(/SLUICE_EMBED_DIMENSION: the local model use-multilingual-v3-int8 makes 512-dimensional vectors/);
+    // The hashing embedder (tests) and per-user providers take the setting, 256 by default.
+    expect(loadConfig({ SLUICE_EMBEDDER: 'local' }).embedding.dimension).toBe(256);
+    expect(loadConfig({ SLUICE_EMBEDDER: 'local', SLUICE_EMBED_DIMENSION: '128' }).embedding.dimension).toBe(128);
+    expect(loadConfig({ SLUICE_PROFILE: 'production', SLUICE_SECRET_KEY: 'a'.repeat(64), S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', QDRANT_URL: 'http://q:6333', OPENSEARCH_URL: 'http://o:9200' }).stores.embedder.kind).toBe('user-config');
+    expect(() => loadConfig({ SLUICE_EMBEDDER: 'bert' })).toThrow(/SLUICE_EMBEDDER/);
   });
 
   it('refuses an overlap that is not smaller than the chunk size', () => {

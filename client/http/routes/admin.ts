@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { listDatasets, usageOf } from '../../../db/repositories/documentCatalog';
 import { FILTERS, renderDashboard, renderDocumentRow, renderLogin } from '../admin/page';
+import type { AdminSessions } from '../adminSessions';
 import { verifyApiKey } from '../apiKeys';
 import { ADMIN_COOKIE, resolvePrincipal } from '../auth';
 import type { ApiContext } from '../context';
@@ -23,8 +24,6 @@ const CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-const SESSION_SECONDS = 12 * 3600;
-
 function sendHtml(reply: FastifyReply, html: string, status = 200) {
   return reply
     .code(status)
@@ -35,6 +34,10 @@ function sendHtml(reply: FastifyReply, html: string, status = 200) {
     .send(html);
 }
 
+/**
+ * Secure whenever the browser reached us over TLS: directly, or through a proxy trusted with
+ * SLUICE_API_TRUST_PROXY whose X-Forwarded-Proto says https (Fastify's request.protocol).
+ */
 function sessionCookie(request: FastifyRequest, value: string, maxAge: number): string {
   const secure = request.protocol === 'https' ? '; Secure' : '';
   return `${ADMIN_COOKIE}=${encodeURIComponent(value)}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
@@ -50,8 +53,8 @@ const pageQuery = z.object({
   cursor: z.string().max(200).optional(),
 });
 
-/** The admin page: server-rendered HTML, signed in with an API key kept in an HttpOnly cookie. */
-export function adminRoutes(router: Router, ctx: ApiContext): void {
+/** The admin page: server-rendered HTML, signed in with an API key for a signed, expiring session cookie. */
+export function adminRoutes(router: Router, ctx: ApiContext, sessions: AdminSessions): void {
   const { db } = ctx.adapters;
   const assets = { 'app.js': loadAsset('app.js'), 'app.css': loadAsset('app.css') };
 
@@ -78,7 +81,7 @@ export function adminRoutes(router: Router, ctx: ApiContext): void {
     querystring: pageQuery,
     responses: { 200: { description: 'HTML', contentType: 'text/html' } },
     handler: async ({ request, reply, query }) => {
-      const principal = await resolvePrincipal(db, request);
+      const principal = await resolvePrincipal(db, sessions, request);
       if (!principal) return sendHtml(reply, renderLogin());
       const { userId } = principal;
       const [datasets, usage] = await Promise.all([listDatasets(db, userId), usageOf(db, userId)]);
@@ -141,7 +144,8 @@ export function adminRoutes(router: Router, ctx: ApiContext): void {
     handler: async ({ request, reply, body }) => {
       const principal = await verifyApiKey(db, body.apiKey);
       if (!principal) throw new ApiError(401, 'UNAUTHENTICATED', 'this API key is not valid');
-      return reply.code(204).header('set-cookie', sessionCookie(request, body.apiKey, SESSION_SECONDS)).send();
+      const cookie = sessionCookie(request, sessions.issue(principal.keyId), Math.floor(sessions.ttlMs / 1000));
+      return reply.code(204).header('set-cookie', cookie).send();
     },
   });
 

@@ -1,8 +1,11 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { ApiContext } from '../context';
+import { ApiError } from '../errors';
 import type { Router } from '../router';
-import { healthSchema } from '../schemas';
+import { errorResponseSchema, healthSchema } from '../schemas';
 
 const CHECK_DEADLINE_MS = 2000;
 
@@ -12,6 +15,18 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new Error('timed out')), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** /metrics is off without SLUICE_METRICS_TOKEN; with it, only `Authorization: Bearer <token>` is let in. */
+function checkMetricsToken(request: FastifyRequest, token: string | null): void {
+  if (token === null) throw new ApiError(404, 'NOT_FOUND', 'metrics are off (set SLUICE_METRICS_TOKEN)');
+  const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(request.headers.authorization ?? '');
+  // Hashes have one length, so the comparison takes the same time whatever was sent.
+  if (!match?.[1] || !timingSafeEqual(digest(match[1]), digest(token))) {
+    throw new ApiError(401, 'UNAUTHENTICATED', 'the metrics token is required (Authorization: Bearer <SLUICE_METRICS_TOKEN>)', { 'www-authenticate': 'Bearer' });
+  }
 }
 
 export function systemRoutes(router: Router, ctx: ApiContext, openApiDocument: () => Record<string, unknown>): void {
@@ -46,10 +61,18 @@ export function systemRoutes(router: Router, ctx: ApiContext, openApiDocument: (
     path: '/metrics',
     operationId: 'metrics',
     summary: "Prometheus metrics of the API, followed by the worker's Temporal Runtime metrics when configured",
+    description:
+      'Off unless SLUICE_METRICS_TOKEN is set; then it needs `Authorization: Bearer <SLUICE_METRICS_TOKEN>` (not an API key). ' +
+      'The worker metrics are scraped at most every 5 s.',
     tags: ['system'],
     auth: false,
-    responses: { 200: { description: 'Prometheus text format', contentType: 'text/plain', schema: z.string() } },
-    handler: async ({ reply }) => {
+    responses: {
+      200: { description: 'Prometheus text format', contentType: 'text/plain', schema: z.string() },
+      401: { description: 'missing or wrong metrics token', schema: errorResponseSchema },
+      404: { description: 'metrics are off', schema: errorResponseSchema },
+    },
+    handler: async ({ request, reply }) => {
+      checkMetricsToken(request, ctx.config.metrics.token);
       const { contentType, body } = await ctx.metrics.render();
       return reply.type(contentType).send(body);
     },

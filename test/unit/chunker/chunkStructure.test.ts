@@ -73,9 +73,7 @@ describe('chunkMarkdown structure', () => {
 
   it('turns a single 2 MB line into sane children', () => {
     const line = 'lorem ipsum dolor sit amet '.repeat(80_000);
-    const started = Date.now();
     const kids = children(chunkMarkdown('doc', line, { maxTokens: 400, overlapTokens: 60 }));
-    expect(Date.now() - started).toBeLessThan(30_000);
     expect(kids.length).toBeGreaterThan(1000);
     expect(kids.every((chunk) => chunk.tokenCount <= 400 && chunk.tokenCount > 100)).toBe(true);
   });

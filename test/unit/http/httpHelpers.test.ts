@@ -30,6 +30,21 @@ describe('HTTP API helpers', () => {
     expect(cleanFileName('上传指南.html')).toBe('上传指南.html');
   });
 
+  it('strips format characters (bidi overrides, zero-width) and line separators from a file name', () => {
+    // "invoice‮fdp.exe" displays as "invoiceexe.pdf": the override must not survive into lists and logs.
+    expect(cleanFileName('invoice\u202efdp.exe')).toBe('invoicefdp.exe');
+    expect(cleanFileName('\u2066a\u2069\u200b\u200fb\ufeff\u00adc\u2028\u2029.md')).toBe('abc.md');
+    expect(cleanFileName('\u202e\u200b')).toBe('upload');
+  });
+
+  it('cuts a long file name at 255 code points, never inside a surrogate pair', () => {
+    const name = `${'a'.repeat(254)}😀😀.md`;
+    const cleaned = cleanFileName(name);
+    expect(cleaned).toBe(`${'a'.repeat(254)}😀`);
+    expect(cleaned).not.toMatch(/\p{Cs}/u);
+    expect([...cleanFileName('😀'.repeat(300))]).toHaveLength(255);
+  });
+
   it('limits the next file by the upload limit or the quota left, whichever is smaller', () => {
     const config = loadConfig({ SLUICE_MAX_FILE_BYTES: '1000', SLUICE_USER_QUOTA_BYTES: '5000', SLUICE_USER_QUOTA_DOCUMENTS: '3' });
     expect(budgetFor(config, { documents: 0, bytes: 0 })).toEqual({ maxBytes: 1000, limitedBy: 'file' });
@@ -48,7 +63,7 @@ describe('HTTP API helpers', () => {
   it('reads the API settings from the environment', () => {
     const config = loadConfig({ SLUICE_API_PORT: '9000', SLUICE_API_SSE_POLL: '2s', SLUICE_WORKER_METRICS_BIND: '127.0.0.1:9464' });
     expect(config.api).toMatchObject({ port: 9000, ssePollMs: 2000, batchMaxFiles: 20, bodyLimitBytes: 65536 });
-    expect(config.metrics).toEqual({ workerBindAddress: '127.0.0.1:9464', workerUrl: null });
+    expect(config.metrics).toEqual({ workerBindAddress: '127.0.0.1:9464', workerUrl: null, token: null });
     expect(() => loadConfig({ SLUICE_API_PORT: 'eighty' })).toThrow(/SLUICE_API_PORT/);
   });
 });

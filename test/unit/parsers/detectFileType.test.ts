@@ -1,5 +1,7 @@
 import { SluiceError } from '../../../contracts/sluiceError';
 import { detectFileType } from '../../../parsers/detectFileType';
+import { emptyCommentsThenText } from '../../../bench/adversarialInputs';
+import { inTime } from '../adversarial/inTime';
 
 function thrownBy(action: () => unknown): SluiceError {
   try {
@@ -57,6 +59,25 @@ describe('detectFileType', () => {
   it('detects an HTML document named .txt as html', () => {
     expect(detectFileType(utf8('\ufeff  \n<!DOCTYPE html>\n<html><body>x</body></html>'), 'page.txt')).toBe('html');
     expect(detectFileType(utf8('<!-- saved page -->\n<html lang="en">'), 'page.txt')).toBe('html');
+  });
+
+  it('skips an XML declaration, comments and whitespace in any order before the first tag', () => {
+    expect(detectFileType(utf8('<?xml version="1.0"?>\n<!-- a -->\n<!--b--><html xmlns="x">'), 'page')).toBe('html');
+    expect(detectFileType(utf8('<!-- a -- b --><BODY>'), 'page')).toBe('html');
+    expect(detectFileType(utf8('<!doctype\tHTML>'), 'page')).toBe('html');
+    expect(detectFileType(utf8('<head/>'), 'page')).toBe('html');
+    expect(detectFileType(utf8('<headline>'), 'page')).toBe('txt');
+    expect(detectFileType(utf8('<!doctype htmlx>'), 'page')).toBe('txt');
+    expect(detectFileType(utf8('<!-- never closed <html>'), 'page')).toBe('txt');
+    expect(detectFileType(utf8('<?xml never closed <html>'), 'page')).toBe('txt');
+    expect(detectFileType(utf8('<html'), 'page')).toBe('txt');
+  });
+
+  it('classifies a run of empty comments followed by text as txt in linear time (no backtracking)', async () => {
+    // The old pattern backtracked 2^n over `<!---->` n times: 30 comments took more than a minute.
+    expect(await inTime(() => detectFileType(emptyCommentsThenText(40), 'notes'))).toBe('txt');
+    expect(detectFileType(emptyCommentsThenText(100_000), 'notes')).toBe('txt');
+    expect(detectFileType(Buffer.concat([emptyCommentsThenText(100_000).subarray(0, -1), utf8('<html>')]), 'page')).toBe('html');
   });
 
   it('keeps a .txt that merely mentions a tag as txt', () => {

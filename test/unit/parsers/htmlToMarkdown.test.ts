@@ -1,4 +1,6 @@
+import { nestedDivs, strayEndTags, unclosedTags } from '../../../bench/adversarialInputs';
 import { htmlToMarkdown } from '../../../parsers/htmlToMarkdown';
+import { inTime } from '../adversarial/inTime';
 
 const page = (body: string, title = 'Page title'): string =>
   `<!DOCTYPE html><html><head><title>${title}</title><style>.x{color:red}</style></head><body>${body}</body></html>`;
@@ -81,5 +83,28 @@ describe('htmlToMarkdown', () => {
         '</div><div class="navfooter"><a href="next.html">Next</a></div></body></html>',
     );
     expect(markdown).toBe('# 28.2. Statistics\n\n### 28.2.1. Setup\n\nEnable track_counts.\n\n**Note**\n\nSuperusers see all.');
+  });
+
+  it('keeps the text of 20,000 nested <div>s (no recursion as deep as the nesting)', async () => {
+    // cheerio, css-select and turndown walk the tree recursively: 98 s, then a stack overflow.
+    expect(await inTime(() => htmlToMarkdown(nestedDivs(20_000).toString()))).toBe('deep text survives');
+  });
+
+  it('keeps every word of deeply nested unclosed tags, in order', async () => {
+    const markdown = await inTime(() => htmlToMarkdown(unclosedTags(20_000).toString()));
+    const words = markdown.match(/w\d+/g) ?? [];
+    expect(words).toHaveLength(20_000);
+    expect(words.every((word, i) => word === `w${i}`)).toBe(true);
+  });
+
+  it('keeps text inside deep nesting with stray end tags', async () => {
+    expect(await inTime(() => htmlToMarkdown(strayEndTags(20_000).toString()))).toContain('inside');
+  });
+
+  it('keeps structure, scripts out and block breaks beyond the nesting limit', () => {
+    const deep = `${'<div>'.repeat(400)}<h2>Deep title</h2><p>one</p><p>two</p><script>hidden()</script><br>${'</div>'.repeat(400)}`;
+    const markdown = htmlToMarkdown(page(`<main><h1>Top</h1><ul><li>item</li></ul>${deep}<p>after</p></main>`));
+    expect(markdown).toMatch(/^# Top\n\n- {3}item\n\n[\s\S]*Deep title\s+one\s+two\s+after$/);
+    expect(markdown).not.toContain('hidden');
   });
 });

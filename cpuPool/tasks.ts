@@ -1,0 +1,69 @@
+import { parentPort } from 'node:worker_threads';
+import { chunkMarkdown, type ChunkerOptions } from '../chunker/chunkMarkdown';
+import type { ChunkDraft, SparseVector } from '../contracts/chunk';
+import { convertFile } from '../parsers/convertFile';
+import type { SourceFileType } from '../parsers/detectFileType';
+import type { ParseLimits } from '../parsers/parseLimits';
+import { loadPdfjs } from '../parsers/pdf/loadPdfjs';
+import { sparseVectorFromTokens } from '../sparse/sparseVector';
+import { tokenize as tokenizeText } from '../tokenizer/tokenize';
+import { replyOf, type StartedMessage, type Task, type TaskReply } from './protocol';
+
+/**
+ * The functions the pool's threads run (piscina calls them by export name). Each reports its
+ * start, then replies with data: its result, or its error described so it survives the clone.
+ * Importing this module loads every parser, the chunker and the tokenizer once per thread:
+ * that is what keeps the threads warm.
+ */
+
+// pdf.js is an ES module, loaded by import(): started here, while the new thread is idle, so the
+// first PDF does not wait for it. A failure to load surfaces on that first PDF.
+loadPdfjs().catch(() => undefined);
+
+export interface ParseInput {
+  filePath: string;
+  type: SourceFileType;
+  limits: ParseLimits;
+}
+
+export interface ChunkInput {
+  documentId: string;
+  markdown: string;
+  options: ChunkerOptions;
+}
+
+export interface TokenizeInput {
+  chunks: { chunk_id: string; text: string }[];
+}
+
+/** One token list per chunk, in the order given: each becomes one sparse vector. */
+export interface SparseInput {
+  tokenLists: string[][];
+}
+
+/** chunk id → its terms, as pairs: a Map is rebuilt on the other side without copying the lists. */
+export type TokenPlanEntries = [string, string[]][];
+
+function started(taskId: number): void {
+  parentPort?.postMessage({ sluiceTaskStarted: taskId } satisfies StartedMessage);
+}
+
+export function parse({ taskId, payload }: Task<ParseInput>): Promise<TaskReply<string>> {
+  started(taskId);
+  return replyOf(() => convertFile(payload.filePath, payload.type, payload.limits));
+}
+
+export function chunk({ taskId, payload }: Task<ChunkInput>): Promise<TaskReply<ChunkDraft[]>> {
+  started(taskId);
+  return replyOf(() => chunkMarkdown(payload.documentId, payload.markdown, payload.options));
+}
+
+export function tokenize({ taskId, payload }: Task<TokenizeInput>): Promise<TaskReply<TokenPlanEntries>> {
+  started(taskId);
+  return replyOf(() => payload.chunks.map((c): [string, string[]] => [c.chunk_id, tokenizeText(c.text)]));
+}
+
+export function sparse({ taskId, payload }: Task<SparseInput>): Promise<TaskReply<SparseVector[]>> {
+  started(taskId);
+  return replyOf(() => payload.tokenLists.map((tokens) => sparseVectorFromTokens(tokens)));
+}

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { formatIngested, ingestFiles } from '../../client/commands/ingestFiles';
+import { registerDocument, SourceReadError } from '../../client/registerDocument';
+import { findDocument, listDocuments } from '../../db/repositories/documents';
+import { objectKeys } from '../../stores/objectKeys';
+import { refusingInserts } from '../support/refuseInserts';
+import { startTestWorker, type TestWorker } from '../support/testWorker';
+
+// The `sluice ingest` path (client/commands/ingestFiles.ts, as client/cli.ts calls it) with files
+// that cannot be read: each is reported with its reason, nothing crashes, the others ingest.
+let tw: TestWorker;
+let dir: string;
+const scope = { userId: `cli-${randomUUID()}`, datasetId: 'cli' };
+
+beforeAll(async () => {
+  tw = await startTestWorker();
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sluice-cli-'));
+});
+afterAll(async () => {
+  await tw.shutdown();
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+it('reports a missing file and an unreadable one (a directory) as FAILED with the reason, and ingests the others', async () => {
+  const missing = path.join(dir, 'missing.md');
+  const good = path.join(dir, 'good.md');
+  const directory = path.join(dir, 'folder.md');
+  await fs.writeFile(good, `# Good\n\nThe file that is there ${randomUUID()}.\n`);
+  await fs.mkdir(directory);
+
+  const results = await ingestFiles(tw.config, tw.adapters, tw.client, [missing, good, directory], scope);
+  for (const r of results) if (r.documentId) tw.track(r.documentId);
+
+  expect(results.map((r) => [r.file, r.status])).toEqual([
+    [missing, 'FAILED'],
+    [good, 'SUCCESS'],
+    [directory, 'FAILED'],
+  ]);
+  expect(results[0]).toMatchObject({ documentId: null, error: expect.stringMatching(/^could not read missing\.md: ENOENT/) });
+  // A directory opens fine and fails on the first read: the mid-stream path.
+  expect(results[2]).toMatchObject({ documentId: null, error: expect.stringMatching(/^could not read folder\.md: EISDIR/) });
+  expect(formatIngested(results[0]!)).toMatch(/^FAILED +- +\S+missing\.md +could not read missing\.md: ENOENT/);
+  const stored = await listDocuments(tw.adapters.db, scope);
+  expect(stored.map((d) => d.file_name)).toEqual(['good.md']);
+});
+
+it('rejects a body that fails mid-way with a SourceReadError, leaving no object and no row', async () => {
+  const documentId = randomUUID();
+  async function* body() {
+    for (let i = 0; i < 4; i++) yield Buffer.alloc(64 * 1024, 'x');
+    throw new Error('device error at byte 262144');
+  }
+  const registering = registerDocument(tw.adapters, { ...scope, fileName: 'broken.md', body: Readable.from(body()), documentId });
+  await expect(registering).rejects.toBeInstanceOf(SourceReadError);
+  await expect(registering).rejects.toThrow('could not read broken.md: device error at byte 262144');
+  expect(await tw.adapters.objects.exists(objectKeys.source(scope.userId, documentId))).toBe(false);
+  expect(await findDocument(tw.adapters.db, documentId)).toBeUndefined();
+});
+
+it('reports a failing store as itself, not as an unreadable file', async () => {
+  const objects = { ...tw.adapters.objects, putStream: () => Promise.reject(new Error('object store unavailable')) };
+  const registering = registerDocument({ db: tw.adapters.db, objects }, { ...scope, fileName: 'fine.md', body: Readable.from([Buffer.from('# Fine\n')]) });
+  await expect(registering).rejects.toThrow('object store unavailable');
+  await expect(registering).rejects.not.toBeInstanceOf(SourceReadError);
+});
+
+it('removes the stored object when the document row cannot be written', async () => {
+  const documentId = randomUUID();
+  const deps = { db: refusingInserts(tw.adapters.db, 'documents'), objects: tw.adapters.objects };
+  const body = Readable.from([Buffer.from('# Orphan\n\nNever recorded.\n')]);
+  await expect(registerDocument(deps, { ...scope, fileName: 'orphan.md', body, documentId })).rejects.toThrow(/insert into documents refused/);
+  expect(await tw.adapters.objects.exists(objectKeys.source(scope.userId, documentId))).toBe(false);
+  expect(await findDocument(tw.adapters.db, documentId)).toBeUndefined();
+});
