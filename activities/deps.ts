@@ -23,5 +23,9 @@ export interface ActivityDeps {
     embedBatchSize: number;
     chunking: { maxTokens: number; overlapTokens: number };
     localStages: { maxSourceBytes: number; maxChunks: number };
+    /** Per-user limits a run started from a named source is registered under, as an upload is. */
+    quota: { maxBytes: number; maxDocuments: number };
+    /** The S3 bucket of the object store (the one `s3://` sources may name); null for the local store. */
+    objectBucket: string | null;
   };
 }

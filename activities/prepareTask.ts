@@ -1,5 +1,7 @@
 import type { Transaction } from 'kysely';
-import type { IngestInput, LocalStagePlan, PrepareResult } from '../contracts/ingest';
+import { z } from 'zod';
+import { UUID, type IngestInput, type LocalStagePlan, type PrepareResult } from '../contracts/ingest';
+import { IngestInputSchema } from '../contracts/ingestSchema';
 import { permanentError } from '../contracts/sluiceError';
 import { STAGES, type Stage } from '../contracts/stages';
 import type { Database, DocumentRow } from '../db/database';
@@ -10,9 +12,14 @@ import { findPipeline, markTaskFailedIn, stageStatusesOf, supersedePipeline } fr
 import { stageColumns } from '../db/repositories/stageColumns';
 import { findTask, getTask } from '../db/repositories/tasks';
 import type { ActivityDeps } from './deps';
+import { registerSource } from './registerSource';
 import { toApplicationFailure } from './toApplicationFailure';
 
 export interface PrepareInput extends IngestInput {
+  /** The workflow resolves these (from the workflow id and run chain when a source run leaves them out). */
+  documentId: string;
+  taskId: string;
+  retryWait: string;
   /** workflowInfo().firstExecutionRunId: stable across activity retries and Web UI resets. */
   ownerRunChain: string;
 }
@@ -24,14 +31,38 @@ export interface PrepareInput extends IngestInput {
  * PROCESSING by a run that no longer exists converges to FAILED / INTERRUPTED_TASK.
  */
 export function createPrepareTaskActivity(deps: ActivityDeps) {
-  return async function prepareTask(input: PrepareInput): Promise<PrepareResult> {
+  return async function prepareTask(given: PrepareInput): Promise<PrepareResult> {
     try {
+      const input = await registerIfSource(deps, given);
+      if (!('ownerRunChain' in input)) return input;
       const prepared = await deps.db.transaction().execute((trx) => prepareIn(trx, input));
       return prepared.result.kind === 'run' ? { ...prepared.result, localStages: localStagePlan(prepared.sourceBytes, deps.settings.localStages) } : prepared.result;
     } catch (error) {
       throw toApplicationFailure(error);
     }
   };
+}
+
+/**
+ * A run started from a named source registers its document first (as an upload would), in its
+ * own transaction: a retried activity finds the row and goes on. The result is the input to
+ * prepare, or the answer when the content is already another document of the dataset.
+ */
+async function registerIfSource(deps: ActivityDeps, input: PrepareInput): Promise<PrepareInput | PrepareResult> {
+  const checked = IngestInputSchema.safeParse(input);
+  if (!checked.success) throw permanentError('INVALID_INGEST_INPUT', z.prettifyError(checked.error));
+  const { source, fileName } = checked.data;
+  if (source === undefined || fileName === undefined) return input;
+  if (!UUID.test(input.documentId)) {
+    throw permanentError('INVALID_INGEST_INPUT', 'a run from a source needs a documentId (a lower-case UUID) or the workflow id ingest:<documentId>');
+  }
+  const { row, duplicateOf } = await registerSource(deps, { documentId: input.documentId, userId: input.userId, datasetId: input.datasetId, fileName, source });
+  if (duplicateOf) {
+    const pipeline = row.last_task_id ? await findPipeline(deps.db, row.last_task_id) : undefined;
+    return { kind: 'duplicate', taskId: input.taskId, documentId: row.id, status: pipeline?.pipeline_status ?? 'PENDING', failureCode: pipeline?.failure_code ?? null };
+  }
+  // A retry of a run whose source could not be registered: there is no failed task to take over.
+  return row.last_task_id === null ? { ...input, retryOfTaskId: undefined } : input;
 }
 
 /**

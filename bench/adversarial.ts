@@ -22,8 +22,8 @@ import { measureGrowth, type Growth } from './growth';
  * whose name contains it. Prints a table and writes bench-results/adversarial.json.
  */
 const MAX_RATIO = 2.5;
-/** A ratio over the limit is measured again before it counts: a burst of load can hit one round. */
-const ATTEMPTS = 2;
+/** A ratio over the limit is measured again before it counts: a burst of load can hit a round. */
+const ATTEMPTS = 3;
 const SCALE = Number(process.env.BENCH_ADVERSARIAL_SCALE ?? 1);
 const FILTER = process.env.BENCH_ADVERSARIAL_FILTER ?? '';
 const repoRoot = path.resolve(__dirname, '..');

@@ -29,13 +29,8 @@ export async function startIngestion(
   config: Readonly<SluiceConfig>,
   input: StartIngestionInput,
 ): Promise<{ handle: WorkflowHandle<typeof ingestDocument>; taskId: string; alreadyRunning: boolean }> {
-  const args: IngestInput = {
-    documentId: input.documentId,
-    userId: input.userId,
-    datasetId: input.datasetId,
-    taskId: input.taskId ?? randomUUID(),
-    retryWait: config.retryWait,
-  };
+  const taskId = input.taskId ?? randomUUID();
+  const args: IngestInput = { documentId: input.documentId, userId: input.userId, datasetId: input.datasetId, taskId, retryWait: config.retryWait };
   const workflowId = ingestWorkflowId(input.documentId);
   try {
     const handle = await client.workflow.start<typeof ingestDocument>(INGEST_WORKFLOW_TYPE, {
@@ -48,10 +43,10 @@ export async function startIngestion(
         { key: PipelineStatusKey, value: 'PENDING' },
       ]),
     });
-    return { handle, taskId: args.taskId, alreadyRunning: false };
+    return { handle, taskId, alreadyRunning: false };
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    return { handle: client.workflow.getHandle<typeof ingestDocument>(workflowId), taskId: args.taskId, alreadyRunning: true };
+    return { handle: client.workflow.getHandle<typeof ingestDocument>(workflowId), taskId, alreadyRunning: true };
   }
 }
 

@@ -72,6 +72,10 @@ const baseEnvSchema = z.object({
   SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES: z.coerce.number().int().min(0).default(1024 * 1024),
   SLUICE_LOCAL_STAGE_MAX_CHUNKS: z.coerce.number().int().min(0).default(500),
   SLUICE_CPU_THREADS: z.coerce.number().int().min(1).max(256).optional(),
+  SLUICE_DEFAULT_EMBEDDING_BASE_URL: z.url().optional(),
+  SLUICE_DEFAULT_EMBEDDING_MODEL: z.string().min(1).optional(),
+  SLUICE_DEFAULT_EMBEDDING_DIMENSION: z.coerce.number().int().min(1).max(65536).optional(),
+  SLUICE_DEFAULT_EMBEDDING_API_KEY: z.string().min(1).optional(),
 });
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -105,6 +109,39 @@ function embedDimension(value: number | undefined, stores: StoresConfig, problem
 
 export type EnvInput = Record<string, string | undefined>;
 
+/**
+ * The operator's OpenAI-compatible provider for users with no embedding config of their own and no
+ * deployment default stored with `sluice embedding set --default` (SLUICE_DEFAULT_EMBEDDING_*).
+ */
+export interface EnvironmentEmbeddingDefault {
+  baseUrl: string;
+  model: string;
+  dimension: number;
+  apiKey: string | null;
+}
+
+function environmentEmbeddingDefault(e: z.output<typeof baseEnvSchema>, problems: string[]): EnvironmentEmbeddingDefault | null {
+  const { SLUICE_DEFAULT_EMBEDDING_BASE_URL: baseUrl, SLUICE_DEFAULT_EMBEDDING_MODEL: model, SLUICE_DEFAULT_EMBEDDING_DIMENSION: dimension } = e;
+  if (baseUrl === undefined && model === undefined && dimension === undefined) {
+    if (e.SLUICE_DEFAULT_EMBEDDING_API_KEY !== undefined) problems.push('SLUICE_DEFAULT_EMBEDDING_API_KEY: set SLUICE_DEFAULT_EMBEDDING_BASE_URL, _MODEL and _DIMENSION with it');
+    return null;
+  }
+  if (baseUrl === undefined || model === undefined || dimension === undefined) {
+    problems.push('SLUICE_DEFAULT_EMBEDDING_BASE_URL, _MODEL and _DIMENSION: set all three, or none');
+    return null;
+  }
+  return { baseUrl, model, dimension, apiKey: e.SLUICE_DEFAULT_EMBEDDING_API_KEY ?? null };
+}
+
+/**
+ * A secret the operator names at run time (`sluice embedding set --api-key-env NAME`): read here
+ * because only this module reads the environment.
+ */
+export function secretFromEnvironment(name: string, env: EnvInput = process.env): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
 export interface SluiceConfig {
   temporal: { address: string; namespace: string; taskQueue: string; uiUrl: string };
   database: { url: string; poolSize: number };
@@ -118,7 +155,7 @@ export interface SluiceConfig {
    * `dimension`: of the hashing embedder and the Qdrant collection; the local model fixes it at
    * its own (512). `localModel`: where the stack installed the model, its threads and token limit.
    */
-  embedding: { dimension: number; batchSize: number; localModel: { dir: string; threads: number; maxTokens: number } };
+  embedding: { dimension: number; batchSize: number; localModel: { dir: string; threads: number; maxTokens: number }; environmentDefault: EnvironmentEmbeddingDefault | null };
   chunking: { maxTokens: number; overlapTokens: number };
   /** How long a failed run waits for a `retry` before it closes (a Temporal duration string). */
   retryWait: string;
@@ -228,6 +265,7 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
   if (e.SLUICE_WEBHOOK_URL && !e.SLUICE_WEBHOOK_SECRET) problems.push('SLUICE_WEBHOOK_SECRET: required when SLUICE_WEBHOOK_URL is set');
   const stores = resolveStores(e, problems);
   const dimension = embedDimension(e.SLUICE_EMBED_DIMENSION, stores, problems);
+  const environmentDefault = environmentEmbeddingDefault(e, problems);
   if (stores.embedder.kind === 'user-config' && stores.embedder.secretKey) {
     try {
       parseEncryptionKey(stores.embedder.secretKey);
@@ -261,6 +299,7 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
         threads: e.SLUICE_MODEL_THREADS ?? Math.max(1, os.availableParallelism()),
         maxTokens: e.SLUICE_MODEL_MAX_TOKENS,
       },
+      environmentDefault,
     },
     chunking: { maxTokens: e.SLUICE_CHUNK_MAX_TOKENS, overlapTokens: e.SLUICE_CHUNK_OVERLAP_TOKENS },
     retryWait: e.SLUICE_RETRY_WAIT,

@@ -35,6 +35,11 @@ export const FAILURE_CODES = [
   'INVALID_TEXT_ENCODING',
   /** Parsing took longer than the per-document limit (SLUICE_PARSE_TIMEOUT). */
   'PARSE_TIMEOUT',
+  // Starting from a named source (issue 13): registration's refusals, like an upload's.
+  /** The user's quota (documents or bytes) has no room for the file. */
+  'QUOTA_EXCEEDED',
+  /** The workflow input does not match the published contract (docs/contract). */
+  'INVALID_INGEST_INPUT',
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];

@@ -1,4 +1,5 @@
 import type { FailureCode } from './failureCodes';
+import type { IngestInputShape, IngestProgressShape, IngestResultShape } from './ingestSchema';
 import type { PipelineStatus, Stage, StageStatuses } from './stages';
 
 export const INGEST_WORKFLOW_TYPE = 'ingestDocument';
@@ -7,19 +8,26 @@ export function ingestWorkflowId(documentId: string): string {
   return `ingest:${documentId}`;
 }
 
-/** Everything in workflow input and history is a reference: ids, never document content. */
-export interface IngestInput {
-  documentId: string;
-  userId: string;
-  datasetId: string;
-  /** The idempotency key of this attempt: a start with a task id already seen is not redone. */
-  taskId: string;
-  /** Set on a retry run: the failed task this run takes over. */
-  retryOfTaskId?: string;
-  /** Set on a re-embedding run: the succeeded task whose vectors came from another model. */
-  reembedOfTaskId?: string;
-  /** How long a failed run waits for `retry` before it closes (Temporal duration string). */
-  retryWait: string;
+/**
+ * The workflow input (schema: contracts/ingestSchema.ts, published in docs/contract/). Everything
+ * in it and in history is a reference: ids and an object key, never document content.
+ * - A registered document: `documentId`, `userId`, `datasetId`, `taskId`, `retryWait` (sluice's own clients).
+ * - A named source (any Temporal SDK): `source`, `fileName`, `userId`, `datasetId`; prepareTask
+ *   registers the file as an upload would. `documentId` may come from the workflow id instead.
+ */
+export type IngestInput = IngestInputShape;
+
+/** The default of SLUICE_RETRY_WAIT, for inputs that leave `retryWait` out. */
+export const DEFAULT_RETRY_WAIT = '30d';
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The document id a workflow id `ingest:<uuid>` names; null for any other id. Pure: safe in workflow code. */
+export function documentIdOfWorkflowId(workflowId: string): string | null {
+  const prefix = 'ingest:';
+  if (!workflowId.startsWith(prefix)) return null;
+  const rest = workflowId.slice(prefix.length);
+  return UUID.test(rest) ? rest : null;
 }
 
 /** What every stage activity needs: the rest is loaded from Postgres by reference. */
@@ -53,26 +61,15 @@ export interface LocalStagePlan {
 
 export type PrepareResult =
   | { kind: 'run'; taskId: string; stages: StageStatuses; inherited: Stage[]; chunkCount: number; localStages?: LocalStagePlan }
-  | { kind: 'duplicate'; taskId: string; status: PipelineStatus; failureCode: FailureCode | null };
+  | {
+      kind: 'duplicate';
+      taskId: string;
+      status: PipelineStatus;
+      failureCode: FailureCode | null;
+      /** Set when a named source's content is already another document of the dataset: that document. */
+      documentId?: string;
+    };
 
-export interface IngestResult {
-  documentId: string;
-  taskId: string;
-  status: PipelineStatus;
-  failedStage: Stage | null;
-  failureCode: FailureCode | null;
-  chunkCount: number;
-  /** True when this start was answered from an earlier run of the same task id. */
-  duplicate: boolean;
-}
+export type IngestResult = IngestResultShape;
 
-export interface IngestProgress {
-  documentId: string;
-  taskId: string;
-  status: PipelineStatus;
-  currentStage: Stage | null;
-  stages: StageStatuses;
-  chunkCount: number;
-  failureCode: FailureCode | null;
-  waitingForRetry: boolean;
-}
+export type IngestProgress = IngestProgressShape;

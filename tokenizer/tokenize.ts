@@ -1,4 +1,5 @@
 import { chineseWords } from './chineseWords';
+import { capMarkRuns } from './markRuns';
 import { STOP_WORDS } from './stopWords';
 
 /**
@@ -31,21 +32,13 @@ const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const MAX_TOKEN_LENGTH = 64;
 
 /**
- * Runs of combining marks beyond 30 (Unicode's stream-safe bound, UAX #15) are cut to 30 before
- * NFKC: it sorts each run by combining class, in time quadratic in the run's length (a letter
- * under 80,000 marks took 3 s). No script stacks more; only "Zalgo" text does, and its term
- * only loses marks. U+FF9E/U+FF9F are not marks but become ones under NFKC.
- */
-const MARK_RUN_EXCESS = /([\p{M}\uff9e\uff9f]{30})[\p{M}\uff9e\uff9f]+/gu;
-
-/**
  * Text to index/search terms: the one tokenizer behind keyword indexing, sparse vectors and the
  * local embedder, so documents and queries always meet in the same term space. Deterministic.
  */
 export function tokenize(text: string): string[] {
   // NFKC folds full-width forms (ｆｕｌｌ, ２０２４) and ligatures; the typographic apostrophe
   // is folded so "it’s" and "it's" are one term.
-  const normalized = text.replace(MARK_RUN_EXCESS, '$1').normalize('NFKC').toLowerCase().replace(/\u2019/g, "'");
+  const normalized = capMarkRuns(text).normalize('NFKC').toLowerCase().replace(/\u2019/g, "'");
   const tokens: string[] = [];
   let word = '';
   // Only a word's first segment can be CJK (later ones join only when they are not): a flag,

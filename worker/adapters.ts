@@ -63,7 +63,13 @@ function embeddersFor(config: Readonly<SluiceConfig>, db: Kysely<Database>): Emb
     const model = createLocalModelEmbedder({ modelDir: dir, threads, maxTokens });
     return { ...singleEmbedderResolver(model), close: () => model.close() };
   }
-  return createUserEmbedderResolver({ db, encryptionKey: parseEncryptionKey(c.secretKey), fallback: null, outbound: config.outbound });
+  return createUserEmbedderResolver({
+    db,
+    encryptionKey: parseEncryptionKey(c.secretKey),
+    environmentDefault: config.embedding.environmentDefault,
+    fallback: null,
+    outbound: config.outbound,
+  });
 }
 
 export function createAdapters(config: Readonly<SluiceConfig>): Adapters {

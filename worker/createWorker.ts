@@ -29,6 +29,8 @@ export function activityDepsFrom(config: Readonly<SluiceConfig>, adapters: Adapt
       embedBatchSize: config.embedding.batchSize,
       chunking: config.chunking,
       localStages: config.worker.localStages,
+      quota: config.quota,
+      objectBucket: config.stores.objectStore.kind === 's3' ? config.stores.objectStore.bucket : null,
     },
   };
 }

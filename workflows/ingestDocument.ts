@@ -1,5 +1,14 @@
 import { allHandlersFinished, condition, continueAsNew, isCancellation, patched, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { IngestInput, IngestProgress, IngestResult, LocalStagePlan, StageInput, StageResult } from '../contracts/ingest';
+import {
+  DEFAULT_RETRY_WAIT,
+  documentIdOfWorkflowId,
+  type IngestInput,
+  type IngestProgress,
+  type IngestResult,
+  type LocalStagePlan,
+  type StageInput,
+  type StageResult,
+} from '../contracts/ingest';
 import { progressQuery } from '../contracts/ingestApi';
 import { DatasetIdKey, DocumentIdKey, FailureCodeKey, PipelineStageKey, PipelineStatusKey } from '../contracts/searchAttributes';
 import { allPending, STAGES, type Stage } from '../contracts/stages';
@@ -61,9 +70,15 @@ const LEAN_TASKS_PATCH = 'lean-workflow-tasks-1';
  * retry, which continues-as-new as a take-over of the failed task.
  */
 export async function ingestDocument(input: IngestInput): Promise<IngestResult> {
+  // A run started from a named source may leave these out: its workflow id names the document,
+  // and its run chain (stable across activity retries and resets) is the task's idempotency key.
+  const info = workflowInfo();
+  let documentId = input.documentId ?? documentIdOfWorkflowId(info.workflowId) ?? '';
+  const taskId = input.taskId ?? info.firstExecutionRunId;
+  const retryWait = input.retryWait ?? DEFAULT_RETRY_WAIT;
   const progress: IngestProgress = {
-    documentId: input.documentId,
-    taskId: input.taskId,
+    documentId,
+    taskId,
     status: 'PROCESSING',
     currentStage: null,
     stages: allPending(),
@@ -78,7 +93,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   const lean = patched(LEAN_TASKS_PATCH);
   const searchAttributes = new PendingSearchAttributes();
   searchAttributes.set([
-    { key: DocumentIdKey, value: input.documentId },
+    { key: DocumentIdKey, value: documentId },
     { key: DatasetIdKey, value: input.datasetId },
     { key: PipelineStatusKey, value: 'PROCESSING' },
     { key: FailureCodeKey, value: null },
@@ -87,17 +102,22 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
 
   let failure: Failure | null = null;
   let duplicate = false;
+  // A source that could not be registered has no task: nothing to notify about.
+  let registered = input.source === undefined;
   try {
     const prepare = lean ? localBookkeeping.prepareTask : bookkeeping.prepareTask;
-    const prepared = await prepare({ ...input, ownerRunChain: workflowInfo().firstExecutionRunId });
+    const prepared = await prepare({ ...input, documentId, taskId, retryWait, ownerRunChain: info.firstExecutionRunId });
+    registered = true;
     if (prepared.kind === 'duplicate') {
       duplicate = true;
       progress.status = prepared.status;
-      if (prepared.status === 'FAILED') failure = { code: prepared.failureCode ?? 'INTERNAL_UNKNOWN_ERROR', message: 'answered from an earlier run', stage: null };
+      // The same content is another document of the dataset: this run answers with that one.
+      if (prepared.documentId !== undefined) documentId = progress.documentId = prepared.documentId;
+      else if (prepared.status === 'FAILED') failure = { code: prepared.failureCode ?? 'INTERNAL_UNKNOWN_ERROR', message: 'answered from an earlier run', stage: null };
     } else {
       progress.stages = prepared.stages;
       progress.chunkCount = prepared.chunkCount;
-      failure = await runStages(input, progress, searchAttributes, prepared.localStages);
+      failure = await runStages({ taskId, documentId, userId: input.userId, datasetId: input.datasetId }, progress, searchAttributes, prepared.localStages);
     }
   } catch (error) {
     if (isCancellation(error)) {
@@ -110,8 +130,9 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   if (!duplicate) progress.status = failure ? 'FAILED' : 'SUCCESS';
   progress.failureCode = failure?.code ?? null;
   progress.currentStage = null;
-  // A refused take-over changed nothing: the failed task stays retryable from the client.
-  const retryable = failure !== null && failure.code !== 'RETRY_VALIDATION_FAILED';
+  // A refused take-over changed nothing: the failed task stays retryable from the client. An input
+  // outside the contract stays outside it however often it is retried.
+  const retryable = failure !== null && failure.code !== 'RETRY_VALIDATION_FAILED' && failure.code !== 'INVALID_INGEST_INPUT';
   // Retryable from the moment the run is seen FAILED, so an admin reacting at once is not refused.
   if (retryable) retryGate.open();
   searchAttributes.set([
@@ -120,30 +141,29 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   ]);
   searchAttributes.flush();
   const result: IngestResult = {
-    documentId: input.documentId,
-    taskId: input.taskId,
+    documentId,
+    taskId,
     status: progress.status,
     failedStage: failure?.stage ?? null,
     failureCode: failure?.code ?? null,
     chunkCount: progress.chunkCount,
     duplicate,
   };
-  if (!duplicate) await notify(result, lean);
+  if (!duplicate && registered) await notify(result, lean);
   if (!retryable) return result;
 
-  const retry = await retryGate.wait(input.retryWait);
+  const retry = await retryGate.wait(retryWait);
   if (!retry) return result;
   await condition(allHandlersFinished);
-  return continueAsNew<typeof ingestDocument>({ ...input, taskId: retry.taskId, retryOfTaskId: retry.retryOfTaskId, reembedOfTaskId: undefined });
+  return continueAsNew<typeof ingestDocument>({ ...input, documentId, taskId: retry.taskId, retryOfTaskId: retry.retryOfTaskId, reembedOfTaskId: undefined });
 }
 
 async function runStages(
-  input: IngestInput,
+  stageInput: StageInput,
   progress: IngestProgress,
   searchAttributes: PendingSearchAttributes,
   plan: LocalStagePlan | undefined,
 ): Promise<Failure | null> {
-  const stageInput: StageInput = { taskId: input.taskId, documentId: input.documentId, userId: input.userId, datasetId: input.datasetId };
   const lastStage = STAGES[STAGES.length - 1];
   for (const stage of STAGES) {
     // Inherited stages are not run again; the last one still runs so it can flip the pipeline.
@@ -163,7 +183,7 @@ async function runStages(
       if (isCancellation(error)) throw error;
       const failure = { ...classifyFailure(error, stage), stage };
       progress.stages[stage] = 'FAILED';
-      await bookkeeping.recordTaskFailure({ taskId: input.taskId, stage, code: failure.code, message: failure.message });
+      await bookkeeping.recordTaskFailure({ taskId: stageInput.taskId, stage, code: failure.code, message: failure.message });
       return failure;
     }
   }

@@ -112,3 +112,47 @@ export const healthSchema = z.object({
 });
 
 export const adminSessionBody = z.object({ apiKey: z.string().min(1).max(200) });
+
+export const embeddingConfigSchema = z.object({
+  source: z.enum(['user', 'deployment', 'environment']).describe("the caller's own configuration, or the deployment default (stored, or from the environment) that applies without one"),
+  provider: z.string(),
+  baseUrl: z.string().nullable().describe("the OpenAI-compatible endpoint; null: the provider's default"),
+  model: z.string(),
+  dimension: z.number().int(),
+  apiKey: z.string().nullable().describe('masked: at most the last 4 characters; null when none is stored. The key itself is never returned'),
+  updatedAt: z.string().nullable(),
+});
+
+export const embeddingConfigResponse = z.object({
+  config: embeddingConfigSchema.nullable().describe('null: no configuration reaches the caller, and documents fail VECTORIZING with LLM_CONFIG_MISSING'),
+  applies: z.boolean().describe('false when this deployment embeds with a built-in model rather than stored configurations'),
+});
+
+export const embeddingConfigBody = z.object({
+  baseUrl: z.string().min(1).max(2000).optional().describe('an http(s) URL of an OpenAI-compatible API, e.g. https://api.openai.com/v1 (the default)'),
+  model: z.string().min(1).max(200),
+  dimension: z.number().int().min(1).max(65536),
+  apiKey: z.string().min(1).max(4096).optional().describe('write-only; omit it to keep the stored key'),
+});
+
+export const embeddingConfigSaved = z.object({
+  config: embeddingConfigSchema,
+  reembedSuggested: z.boolean().describe('the model or dimension changed: vectors made before are stale; re-embed each dataset (POST /v1/datasets/{datasetId}/reembed)'),
+  datasets: z.array(z.string()).describe('the datasets to re-embed when reembedSuggested'),
+});
+
+export const embeddingTestResult = z.object({
+  ok: z.boolean(),
+  source: embeddingConfigSchema.shape.source,
+  model: z.string(),
+  configuredDimension: z.number().int(),
+  returnedDimension: z.number().int().nullable(),
+  message: z.string(),
+});
+
+export const reembedResultSchema = z.object({
+  model: z.string(),
+  dimension: z.number().int(),
+  started: z.array(z.object({ documentId: z.string(), taskId: z.string() })),
+  skipped: z.array(z.object({ documentId: z.string(), reason: z.string() })),
+});

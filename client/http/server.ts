@@ -14,6 +14,7 @@ import { createApiMetrics, type ApiMetrics } from './metrics';
 import { buildOpenApiDocument, createRouter } from './router';
 import { adminRoutes } from './routes/admin';
 import { documentRoutes } from './routes/documents';
+import { embeddingRoutes } from './routes/embedding';
 import { eventRoutes } from './routes/events';
 import { searchRoutes } from './routes/search';
 import { systemRoutes } from './routes/system';
@@ -111,6 +112,7 @@ export async function buildApiServer(deps: ApiServerDeps, options: { logger?: Fa
   documentRoutes(router, ctx);
   eventRoutes(router, ctx);
   searchRoutes(router, ctx);
+  embeddingRoutes(router, ctx);
   adminRoutes(router, ctx, sessions);
 
   await app.ready();

@@ -4,6 +4,13 @@ import type { Database, EmbeddingConfigsTable } from '../database';
 
 export type EmbeddingConfigRow = Selectable<EmbeddingConfigsTable>;
 
+/**
+ * The owner of the deployment-wide default config (`sluice embedding set --default`): users
+ * without a config of their own embed with it. The colon-wrapped name is no valid user id
+ * (routes and the CLI refuse it as one).
+ */
+export const DEPLOYMENT_DEFAULT_OWNER = ':deployment:';
+
 export interface EmbeddingConfigInput {
   /** `local` (the offline hashing embedder) or an OpenAI-compatible provider such as `openai`. */
   provider: string;
@@ -11,45 +18,70 @@ export interface EmbeddingConfigInput {
   dimension: number;
   /** e.g. `https://api.openai.com/v1`; null means the provider's default. */
   baseUrl: string | null;
-  /** Plain text here, encrypted before it reaches the database; null for providers without keys. */
-  apiKey: string | null;
+  /**
+   * Plain text here, encrypted before it reaches the database; null for providers without keys;
+   * undefined keeps the key of the config being replaced (the key is write-only).
+   */
+  apiKey?: string | null;
+}
+
+export interface SavedEmbeddingConfig {
+  saved: EmbeddingConfigRow;
+  /** The owner's config this one replaced, if any. */
+  previous: EmbeddingConfigRow | undefined;
 }
 
 /**
- * Makes `input` the user's default embedding config. In one transaction, serialised per user: the
- * previous default is deleted (its encrypted key goes with it) and the new row inserted. Only the
- * AES-256-GCM sealed key is stored, never the plain one.
+ * Makes `input` the owner's default embedding config. In one transaction, serialised per owner:
+ * the previous default is deleted (its encrypted key goes with it, unless kept) and the new row
+ * inserted. Only the AES-256-GCM sealed key is stored, never the plain one.
  */
+export async function saveEmbeddingConfig(
+  db: Kysely<Database>,
+  ownerId: string,
+  input: EmbeddingConfigInput,
+  encryptionKey: Buffer,
+): Promise<SavedEmbeddingConfig> {
+  if (input.provider.trim() === '' || input.model.trim() === '') throw new Error('embedding config needs a provider and a model');
+  if (!Number.isInteger(input.dimension) || input.dimension < 1) {
+    throw new Error(`embedding config dimension must be a positive integer, got ${input.dimension}`);
+  }
+  const sealedKey = input.apiKey === undefined || input.apiKey === null ? null : encryptSecret(encryptionKey, input.apiKey);
+  return db.transaction().execute(async (trx) => {
+    // Two concurrent replacements for one owner would otherwise both delete nothing, then collide
+    // on the one-default-per-user unique index.
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`embedding_configs:${ownerId}`}, 0))`.execute(trx);
+    const previous = await trx
+      .deleteFrom('embedding_configs')
+      .where('user_id', '=', ownerId)
+      .where('is_default', '=', true)
+      .returningAll()
+      .executeTakeFirst();
+    const saved = await trx
+      .insertInto('embedding_configs')
+      .values({
+        user_id: ownerId,
+        is_default: true,
+        provider: input.provider,
+        model: input.model,
+        dimension: input.dimension,
+        base_url: input.baseUrl,
+        api_key_encrypted: input.apiKey === undefined ? (previous?.api_key_encrypted ?? null) : sealedKey,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { saved, previous };
+  });
+}
+
+/** saveEmbeddingConfig without the replaced row. */
 export async function setDefaultEmbeddingConfig(
   db: Kysely<Database>,
   userId: string,
   input: EmbeddingConfigInput,
   encryptionKey: Buffer,
 ): Promise<EmbeddingConfigRow> {
-  if (input.provider.trim() === '' || input.model.trim() === '') throw new Error('embedding config needs a provider and a model');
-  if (!Number.isInteger(input.dimension) || input.dimension < 1) {
-    throw new Error(`embedding config dimension must be a positive integer, got ${input.dimension}`);
-  }
-  const sealedKey = input.apiKey === null ? null : encryptSecret(encryptionKey, input.apiKey);
-  return db.transaction().execute(async (trx) => {
-    // Two concurrent replacements for one user would otherwise both delete nothing, then collide
-    // on the one-default-per-user unique index.
-    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`embedding_configs:${userId}`}, 0))`.execute(trx);
-    await trx.deleteFrom('embedding_configs').where('user_id', '=', userId).where('is_default', '=', true).execute();
-    return trx
-      .insertInto('embedding_configs')
-      .values({
-        user_id: userId,
-        is_default: true,
-        provider: input.provider,
-        model: input.model,
-        dimension: input.dimension,
-        base_url: input.baseUrl,
-        api_key_encrypted: sealedKey,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  });
+  return (await saveEmbeddingConfig(db, userId, input, encryptionKey)).saved;
 }
 
 export async function findDefaultEmbeddingConfig(db: Kysely<Database>, userId: string): Promise<EmbeddingConfigRow | undefined> {
@@ -59,4 +91,22 @@ export async function findDefaultEmbeddingConfig(db: Kysely<Database>, userId: s
     .where('user_id', '=', userId)
     .where('is_default', '=', true)
     .executeTakeFirst();
+}
+
+/** The user's own default config, else the deployment default: one round trip. */
+export async function findEffectiveEmbeddingConfig(db: Kysely<Database>, userId: string): Promise<EmbeddingConfigRow | undefined> {
+  return db
+    .selectFrom('embedding_configs')
+    .selectAll()
+    .where('user_id', 'in', [userId, DEPLOYMENT_DEFAULT_OWNER])
+    .where('is_default', '=', true)
+    .orderBy(sql`user_id = ${DEPLOYMENT_DEFAULT_OWNER}`)
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Removes the owner's default config (and its sealed key); false when there was none. */
+export async function deleteDefaultEmbeddingConfig(db: Kysely<Database>, ownerId: string): Promise<boolean> {
+  const deleted = await db.deleteFrom('embedding_configs').where('user_id', '=', ownerId).where('is_default', '=', true).executeTakeFirst();
+  return deleted.numDeletedRows > 0n;
 }

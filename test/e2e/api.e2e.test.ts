@@ -72,6 +72,7 @@ describe('system routes', () => {
     expect(routes.sort()).toEqual(
       [
         'DELETE /v1/documents/{id}',
+        'DELETE /v1/embedding-config',
         'GET /healthz',
         'GET /metrics',
         'GET /openapi.json',
@@ -80,6 +81,10 @@ describe('system routes', () => {
         'GET /v1/datasets/{datasetId}/search',
         'GET /v1/documents/{id}',
         'GET /v1/documents/{id}/events',
+        'GET /v1/embedding-config',
+        'PUT /v1/embedding-config',
+        'POST /v1/embedding-config/test',
+        'POST /v1/datasets/{datasetId}/reembed',
         'POST /v1/datasets/{datasetId}/documents',
         'POST /v1/datasets/{datasetId}/documents:batch',
         'POST /v1/documents/{id}/retry',

@@ -254,4 +254,73 @@
       }
     });
   }
+
+  // ---- embedding provider --------------------------------------------------------------------
+  const embeddingForm = $('#embedding-form');
+  if (embeddingForm) {
+    const field = (name) => embeddingForm.elements.namedItem(name);
+    const status = $('#embedding-status');
+    const SOURCES = { user: 'your own', deployment: 'the deployment default', environment: 'the deployment default' };
+
+    const loadEmbedding = async () => {
+      const { status: code, data } = await api('GET', '/v1/embedding-config');
+      const current = $('#embedding-current');
+      if (code !== 200) {
+        current.textContent = errorText(data);
+        return;
+      }
+      const c = data.config;
+      current.textContent = c
+        ? `${SOURCES[c.source]}: ${c.model} (${c.dimension} dimensions) at ${c.baseUrl || 'the provider default'}, API key ${c.apiKey || 'none'}`
+        : 'No embedding configuration: documents cannot be embedded until you save one.';
+      if (!data.applies) current.textContent += ' (this deployment embeds with a built-in model)';
+      if (c && c.source === 'user') {
+        field('baseUrl').value = c.baseUrl || '';
+        field('model').value = c.model;
+        field('dimension').value = String(c.dimension);
+      }
+    };
+
+    // The existing take-over: one button per dataset whose vectors the previous model made.
+    const offerReembed = (datasets) => {
+      const list = $('#embedding-reembed');
+      list.textContent = '';
+      for (const dataset of datasets) {
+        const item = document.createElement('li');
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.textContent = `Re-embed ${dataset}`;
+        button.addEventListener('click', async () => {
+          button.disabled = true;
+          const { status: code, data } = await api('POST', `/v1/datasets/${encodeURIComponent(dataset)}/reembed`);
+          item.textContent = code === 202 ? `${dataset}: ${data.started.length} documents re-embedding with ${data.model}, ${data.skipped.length} skipped` : errorText(data);
+        });
+        item.appendChild(button);
+        list.appendChild(item);
+      }
+    };
+
+    embeddingForm.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const body = { model: field('model').value.trim(), dimension: Number(field('dimension').value) };
+      if (field('baseUrl').value.trim()) body.baseUrl = field('baseUrl').value.trim();
+      if (field('apiKey').value) body.apiKey = field('apiKey').value;
+      const { status: code, data } = await api('PUT', '/v1/embedding-config', body);
+      field('apiKey').value = '';
+      status.textContent = code === 200 ? (data.reembedSuggested ? 'Saved. The model changed: re-embed your datasets.' : 'Saved.') : errorText(data);
+      if (code === 200 && data.reembedSuggested) offerReembed(data.datasets);
+      await loadEmbedding();
+    });
+    $('#embedding-test').addEventListener('click', async () => {
+      status.textContent = 'testing…';
+      const { status: code, data } = await api('POST', '/v1/embedding-config/test');
+      status.textContent = code === 200 ? `${data.ok ? 'OK' : 'FAILED'}: ${data.message}` : errorText(data);
+    });
+    $('#embedding-delete').addEventListener('click', async () => {
+      const { status: code, data } = await api('DELETE', '/v1/embedding-config');
+      status.textContent = code === 200 ? (data.deleted ? 'Deleted.' : 'You had no configuration of your own.') : errorText(data);
+      await loadEmbedding();
+    });
+    void loadEmbedding();
+  }
 })();

@@ -127,6 +127,25 @@ function datasetLink(dataset: string, status: string | null, label: string, curr
   return `<a href="/admin?${esc(query.toString())}"${current ? ' class="current" aria-current="page"' : ''}>${esc(label)}</a>`;
 }
 
+/** Filled in by app.js from GET /v1/embedding-config; the API key field is write-only. */
+function embeddingSection(): string {
+  return `<section id="embedding-section">
+<h2>Embedding provider</h2>
+<p id="embedding-current" class="muted">loading…</p>
+<form id="embedding-form">
+<label>base URL <input name="baseUrl" type="url" placeholder="https://api.openai.com/v1"></label>
+<label>model <input name="model" required maxlength="200"></label>
+<label>dimension <input name="dimension" type="number" min="1" max="65536" required></label>
+<label>API key <input name="apiKey" type="password" autocomplete="off" placeholder="leave empty to keep the stored key"></label>
+<button type="submit">Save</button>
+<button type="button" id="embedding-test">Test</button>
+<button type="button" id="embedding-delete" class="danger">Delete</button>
+</form>
+<p id="embedding-status" role="status"></p>
+<ul id="embedding-reembed" class="upload-results"></ul>
+</section>`;
+}
+
 export function renderDashboard(m: DashboardModel): string {
   const datasets = m.datasets.length
     ? `<ul class="datasets">${m.datasets
@@ -173,6 +192,7 @@ ${datasets}
 </form>
 <ul id="upload-results" class="upload-results" role="status"></ul>
 </section>
+${embeddingSection()}
 ${documents}
 <section id="failed-section">
 <h2>Failed documents</h2>

@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import type { FailureCode } from '../contracts/failureCodes';
+import { SluiceError } from '../contracts/sluiceError';
+import type { Database, DocumentRow } from '../db/database';
+import { insertWithinQuota, type UploadInsert, type UserQuota } from '../db/repositories/documentUploads';
+import { detectFileType } from '../parsers/detectFileType';
+import { objectKeys } from '../stores/objectKeys';
+import type { ObjectStore } from '../stores/ports';
+import { HEAD_BYTES, LimitExceeded, meteredBody, readHead, UploadInterrupted, type UploadBudget } from './streams';
+
+/**
+ * The one way a file becomes a document, whoever brings it: the API's upload, a workflow started
+ * from a named source (prepareTask). The type is decided on the first bytes, before anything is
+ * stored; the bytes flow into the object store while they are hashed and counted, and the size
+ * limit stops the stream the moment it is crossed; the row goes in under the per-user quota lock,
+ * deduplicated by content within the user's dataset. Nothing holds the whole file.
+ */
+
+export interface UploadLimits {
+  maxFileBytes: number;
+  quota: UserQuota;
+}
+
+export interface UploadRefusal {
+  code: FailureCode;
+  message: string;
+  reason: 'type' | 'size' | 'quota';
+  /** True when the rest of the body was left unread. */
+  unread: boolean;
+}
+
+export type UploadRegistration =
+  | { kind: 'inserted'; row: DocumentRow; bytes: number }
+  /** The dataset already has this content: that document; nothing new was stored. */
+  | { kind: 'duplicate'; row: DocumentRow; bytes: number }
+  | { kind: 'refused'; refusal: UploadRefusal };
+
+export interface UploadFile {
+  documentId: string;
+  userId: string;
+  datasetId: string;
+  /** Already cleaned (cleanFileName): it is shown and listed, never used in a key. */
+  fileName: string;
+  body: Readable;
+}
+
+function documentsUsedUp(limits: UploadLimits): string {
+  return `the per-user quota of ${limits.quota.maxDocuments} documents is used up`;
+}
+
+function bytesLeftExceeded(bytesLeft: number): string {
+  return `the file exceeds what is left of the per-user quota (${bytesLeft} bytes)`;
+}
+
+/** The budget for the next file, or the quota refusal when the user has nothing left. */
+export function budgetOrRefusal(limits: UploadLimits, usage: { documents: number; bytes: number }): UploadBudget | UploadRefusal {
+  const quota = (message: string): UploadRefusal => ({ code: 'QUOTA_EXCEEDED', message, reason: 'quota', unread: true });
+  if (usage.documents >= limits.quota.maxDocuments) return quota(documentsUsedUp(limits));
+  const quotaLeft = limits.quota.maxBytes - usage.bytes;
+  if (quotaLeft <= 0) return quota(`the per-user quota of ${limits.quota.maxBytes} bytes is used up`);
+  return quotaLeft < limits.maxFileBytes ? { maxBytes: quotaLeft, limitedBy: 'quota' } : { maxBytes: limits.maxFileBytes, limitedBy: 'file' };
+}
+
+function limitRefusal(budget: UploadBudget): UploadRefusal {
+  return budget.limitedBy === 'file'
+    ? { code: 'FILE_TOO_LARGE', message: `the file exceeds the upload limit of ${budget.maxBytes} bytes`, reason: 'size', unread: true }
+    : { code: 'QUOTA_EXCEEDED', message: bytesLeftExceeded(budget.maxBytes), reason: 'quota', unread: true };
+}
+
+/**
+ * Stores the file and records its row. Refusals (type, size, quota) are returned; infrastructure
+ * failures and a broken body (UploadInterrupted) are thrown. Whatever is refused or fails leaves
+ * no object and no row behind; `onCleanupError` hears of an object that could not be removed
+ * (the orphan sweep is the backstop).
+ */
+export async function registerUpload(
+  deps: { db: Kysely<Database>; objects: ObjectStore; limits: UploadLimits; onCleanupError?: (error: unknown) => void },
+  file: UploadFile,
+  budget: UploadBudget,
+): Promise<UploadRegistration> {
+  const { chunks, head, ended } = await readHead(file.body, HEAD_BYTES);
+  let fileType: string;
+  try {
+    fileType = detectFileType(head, file.fileName);
+  } catch (error) {
+    if (!(error instanceof SluiceError) || !error.permanent) throw error;
+    return { kind: 'refused', refusal: { code: error.code, message: error.message, reason: 'type', unread: !ended } };
+  }
+
+  const key = objectKeys.source(file.userId, file.documentId);
+  const meter = { hash: createHash('sha256'), bytes: 0 };
+  // Only the key this call wrote: a caller-chosen id never reaches another document's objects.
+  const removeObject = () =>
+    deps.objects.deletePrefix(key).catch((error: unknown) => {
+      deps.onCleanupError?.(error);
+      return 0;
+    });
+  try {
+    await deps.objects.putStream(key, Readable.from(meteredBody(chunks, ended ? null : file.body, budget, meter), { objectMode: false }));
+  } catch (error) {
+    await removeObject();
+    if (error instanceof LimitExceeded) return { kind: 'refused', refusal: limitRefusal(error.budget) };
+    throw error;
+  }
+
+  let inserted: UploadInsert;
+  try {
+    inserted = await insertWithinQuota(
+      deps.db,
+      {
+        id: file.documentId,
+        user_id: file.userId,
+        dataset_id: file.datasetId,
+        file_name: file.fileName,
+        file_type: fileType,
+        size_bytes: meter.bytes,
+        content_sha256: meter.hash.digest('hex'),
+        source_object_key: key,
+      },
+      deps.limits.quota,
+    );
+  } catch (error) {
+    await removeObject();
+    throw error;
+  }
+  if (inserted.outcome === 'over-quota') {
+    // Concurrent uploads spent the quota while this one streamed; the whole body was read.
+    await removeObject();
+    const { usage } = inserted;
+    const message = usage.documents >= deps.limits.quota.maxDocuments ? documentsUsedUp(deps.limits) : bytesLeftExceeded(Math.max(0, deps.limits.quota.maxBytes - usage.bytes));
+    return { kind: 'refused', refusal: { code: 'QUOTA_EXCEEDED', message, reason: 'quota', unread: false } };
+  }
+  if (inserted.outcome === 'duplicate') {
+    await removeObject();
+    return { kind: 'duplicate', row: inserted.row, bytes: meter.bytes };
+  }
+  return { kind: 'inserted', row: inserted.row, bytes: meter.bytes };
+}
+
+export { UploadInterrupted, type UploadBudget };

@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { sourceKey } from '../../../activities/registerSource';
+import { IngestInputSchema } from '../../../contracts/ingestSchema';
+import { contractFiles } from '../../../contracts/publishedContract';
+import { documentIdOfWorkflowId } from '../../../contracts/ingest';
+import { SluiceError } from '../../../contracts/sluiceError';
+
+const DOC = '0b7e7a39-3c1f-4a52-9d0e-6f1d2a3b4c5d';
+
+describe('published contract', () => {
+  it('docs/contract matches the generator (run `npm run contract` after changing a schema)', () => {
+    const dir = path.join(__dirname, '..', '..', '..', 'docs', 'contract');
+    for (const [name, text] of Object.entries(contractFiles())) {
+      expect(fs.readFileSync(path.join(dir, name), 'utf8')).toBe(text);
+    }
+  });
+
+  it('accepts both input forms and refuses one with neither a document nor a source', () => {
+    expect(IngestInputSchema.safeParse({ documentId: DOC, userId: 'u', datasetId: 'd', taskId: 't', retryWait: '1h' }).success).toBe(true);
+    expect(IngestInputSchema.safeParse({ source: { uri: 's3://sluice/inbox/a.md' }, fileName: 'a.md', userId: 'u', datasetId: 'd' }).success).toBe(true);
+    expect(IngestInputSchema.safeParse({ userId: 'u', datasetId: 'd' }).success).toBe(false);
+    expect(IngestInputSchema.safeParse({ source: { objectKey: 'inbox/a.md' }, userId: 'u', datasetId: 'd' }).success).toBe(false);
+    expect(IngestInputSchema.safeParse({ source: { objectKey: 'a', uri: 's3://b/k' }, fileName: 'a', userId: 'u', datasetId: 'd' }).success).toBe(false);
+  });
+
+  it('reads the document id from the workflow id ingest:<uuid> only', () => {
+    expect(documentIdOfWorkflowId(`ingest:${DOC}`)).toBe(DOC);
+    expect(documentIdOfWorkflowId('ingest:not-a-uuid')).toBeNull();
+    expect(documentIdOfWorkflowId(DOC)).toBeNull();
+  });
+});
+
+describe('sourceKey', () => {
+  const codeOf = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (error) {
+      return error instanceof SluiceError ? `${error.code}:${error.permanent}` : 'other';
+    }
+    return 'none';
+  };
+
+  it('takes an object key, or the key of an s3:// URI in the configured bucket', () => {
+    expect(sourceKey({ objectKey: 'inbox/a.md' }, null)).toBe('inbox/a.md');
+    expect(sourceKey({ uri: 's3://sluice/inbox/x/y.pdf' }, 'sluice')).toBe('inbox/x/y.pdf');
+  });
+
+  it('refuses another bucket, a local store, sluice\'s own keys and .. as permanent INVALID_INGEST_INPUT', () => {
+    expect(codeOf(() => sourceKey({ uri: 's3://other/inbox/a.md' }, 'sluice'))).toBe('INVALID_INGEST_INPUT:true');
+    expect(codeOf(() => sourceKey({ uri: 's3://sluice/inbox/a.md' }, null))).toBe('INVALID_INGEST_INPUT:true');
+    expect(codeOf(() => sourceKey({ objectKey: 'documents/u/0b7e7a39-3c1f-4a52-9d0e-6f1d2a3b4c5d/source' }, 'sluice'))).toBe('INVALID_INGEST_INPUT:true');
+    expect(codeOf(() => sourceKey({ objectKey: 'inbox/../documents/x' }, 'sluice'))).toBe('INVALID_INGEST_INPUT:true');
+  });
+});
