@@ -13,6 +13,9 @@ module.exports = {
   projects: [
     // Pure units: no servers needed.
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    // Saved histories (test/replay/histories) replayed against today's workflow code, offline:
+    // a non-deterministic change fails here. No server; `npm run replay:record` re-records them.
+    { ...shared, displayName: 'replay', testMatch: ['<rootDir>/test/replay/**/*.test.ts'] },
     // Activities run attempt by attempt in MockActivityEnvironment against the stack's Postgres:
     // no Temporal server and no workflow bundle, only the test database at the latest schema.
     {

@@ -1,4 +1,5 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
+import { transientError } from '../contracts/sluiceError';
 
 /** Progress a long stage reports, and resumes from on the next attempt. */
 export interface BatchProgress {
@@ -17,8 +18,13 @@ export interface BatchProgress {
  */
 const FIRST_HEARTBEAT_AFTER_MS = 2000;
 
-/** Well inside the shortest heartbeatTimeout (30 s, of which the SDK throttles to 80 %). */
-const KEEP_ALIVE_EVERY_MS = 5000;
+/**
+ * A beat inside the process is only a call into the SDK, which forwards at most one per
+ * maxHeartbeatThrottleInterval (2 s, worker/createWorker.ts) to the server: beating every second
+ * keeps the server's view at most one throttle interval old, well inside the stages' 6 s
+ * heartbeatTimeout (workflows/activityOptions.ts).
+ */
+const KEEP_ALIVE_EVERY_MS = 1000;
 
 interface AttemptState {
   startedAt: number;
@@ -45,13 +51,22 @@ export function resumePoint(): BatchProgress {
   return { lastChunkIndex: -1, done: 0 };
 }
 
-/** Reports progress and stops promptly when the run was cancelled (e.g. the document is being deleted). */
+/**
+ * Reports progress and stops promptly when the run was cancelled (e.g. the document is being
+ * deleted) or this worker is shutting down. A shutdown is not the run's cancellation: the attempt
+ * fails as retryable, so the server hands it to another worker at once (after the retry backoff)
+ * instead of after heartbeatTimeout, and the next attempt resumes from the progress just reported.
+ */
 export function reportProgress(progress: BatchProgress): void {
   const ctx = Context.current();
   const state = stateOf(ctx);
   state.details = { ...progress };
   if (!ctx.info.isLocal && Date.now() - state.startedAt >= FIRST_HEARTBEAT_AFTER_MS) ctx.heartbeat(state.details);
-  if (ctx.cancellationSignal.aborted) throw new CancelledFailure('activity cancelled');
+  if (!ctx.cancellationSignal.aborted) return;
+  if (ctx.cancellationDetails?.workerShutdown) {
+    throw transientError('INTERRUPTED_TASK', 'the worker shut down mid-stage; the next attempt resumes from the last batch');
+  }
+  throw new CancelledFailure('activity cancelled');
 }
 
 /**

@@ -69,6 +69,7 @@ const baseEnvSchema = z.object({
   SLUICE_WORKER_WORKFLOW_SLOTS: z.coerce.number().int().min(2).max(1000).default(20),
   SLUICE_EMBED_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(4),
   SLUICE_EMBED_ACTIVITIES_PER_SECOND: z.coerce.number().min(0).default(20),
+  SLUICE_WORKER_QUEUES: z.enum(['all', 'ingest', 'embedding']).default('all'),
   SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES: z.coerce.number().int().min(0).default(1024 * 1024),
   SLUICE_LOCAL_STAGE_MAX_CHUNKS: z.coerce.number().int().min(0).default(500),
   SLUICE_CPU_THREADS: z.coerce.number().int().min(1).max(256).optional(),
@@ -217,6 +218,11 @@ export interface SluiceConfig {
   outbound: { allowPrivate: boolean };
   /** Concurrency of one worker process (worker/createWorker.ts). */
   worker: {
+    /**
+     * Which task queues this process polls: both, the main one only (workflows and every stage
+     * but VECTORIZING) or the embedding one only, so each can be scaled on its own.
+     */
+    queues: 'all' | 'ingest' | 'embedding';
     /** Activities the main task queue's worker runs at once (every stage but VECTORIZING). */
     activitySlots: number;
     workflowSlots: number;
@@ -335,6 +341,7 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
     },
     outbound: { allowPrivate: e.SLUICE_OUTBOUND_ALLOW_PRIVATE ? e.SLUICE_OUTBOUND_ALLOW_PRIVATE === 'true' : stores.profile === 'local' },
     worker: {
+      queues: e.SLUICE_WORKER_QUEUES,
       activitySlots: e.SLUICE_WORKER_ACTIVITY_SLOTS,
       workflowSlots: e.SLUICE_WORKER_WORKFLOW_SLOTS,
       embedding: {

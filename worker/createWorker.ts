@@ -36,11 +36,24 @@ export function activityDepsFrom(config: Readonly<SluiceConfig>, adapters: Adapt
 }
 
 /**
- * The SDK sends at most one heartbeat per 80 % of the heartbeatTimeout; with 30 s and 1 minute
- * timeouts that left 6 and 12 s of margin for a late heartbeat on a loaded machine. 20 s leaves 10
- * and 40 s, for one more write per 20 s of a long stage (short ones do not heartbeat at all).
+ * The SDK forwards at most one heartbeat per this interval (or per 80 % of the heartbeatTimeout,
+ * if shorter). Stages beat every second and time out after 6 s without one
+ * (workflows/activityOptions.ts): at 80 % (4.8 s) one late beat would fail a live attempt; at 2 s
+ * the server hears from it three times per timeout. That is one server write per 2 s of a stage
+ * running longer than 2 s (activities/heartbeat.ts: shorter attempts do not beat at all).
  */
-const HEARTBEAT_THROTTLE = '20 seconds';
+const HEARTBEAT_THROTTLE = '2 seconds';
+
+/**
+ * On SIGTERM (or SIGINT) the SDK stops polling and gives running activities this long to finish,
+ * then cancels them: the batch stages fail their attempt as retryable at their next batch
+ * (activities/heartbeat.ts reportProgress), so another worker takes it over at once instead of
+ * after the heartbeat timeout. An attempt that cannot stop (one waiting on a parse thread) is left
+ * behind after SHUTDOWN_FORCE_TIME: the process exits and the server retries it after the
+ * heartbeat timeout, as after a crash.
+ */
+const SHUTDOWN_GRACE_TIME = '1 second';
+const SHUTDOWN_FORCE_TIME = '10 seconds';
 
 export interface RunningWorker {
   /** Both task queues' workers of this process: run(), runUntil() and shutdown() act on both. */
@@ -73,32 +86,43 @@ export async function createSluiceWorker(
   try {
     const real = createStageActivities(activityDepsFrom(config, adapters, createTemporalIngestionRuns(client), cpu));
     const activities = { ...real, ...(options.wrapActivities?.(real) ?? {}) };
-    const main = await Worker.create({
-      connection: nativeConnection,
-      namespace: config.temporal.namespace,
-      taskQueue: config.temporal.taskQueue,
-      activities,
-      ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
-      maxConcurrentActivityTaskExecutions: config.worker.activitySlots,
-      maxConcurrentWorkflowTaskExecutions: config.worker.workflowSlots,
-      // Local stages are the same work as the normal ones (their CPU part queues for the same
-      // pool): the same cap, not the SDK's default of 100.
-      maxConcurrentLocalActivityExecutions: config.worker.activitySlots,
-      maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
-    });
+    const { queues } = config.worker;
+    const main =
+      queues === 'embedding'
+        ? null
+        : await Worker.create({
+          connection: nativeConnection,
+          namespace: config.temporal.namespace,
+          taskQueue: config.temporal.taskQueue,
+          activities,
+          ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
+          maxConcurrentActivityTaskExecutions: config.worker.activitySlots,
+          maxConcurrentWorkflowTaskExecutions: config.worker.workflowSlots,
+          // Local stages are the same work as the normal ones (their CPU part queues for the same
+          // pool): the same cap, not the SDK's default of 100.
+          maxConcurrentLocalActivityExecutions: config.worker.activitySlots,
+          maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
+          shutdownGraceTime: SHUTDOWN_GRACE_TIME,
+          shutdownForceTime: SHUTDOWN_FORCE_TIME,
+        });
     // VECTORIZING only, on its own queue (the workflow sends it there): a slow or rate-limited
     // provider holds these slots and no others, so parsing and indexing keep moving.
-    const embedding = await Worker.create({
-      connection: nativeConnection,
-      namespace: config.temporal.namespace,
-      taskQueue: embeddingTaskQueue(config.temporal.taskQueue),
-      activities: { vectorizing: activities.vectorizing },
-      maxConcurrentActivityTaskExecutions: config.worker.embedding.activitySlots,
-      maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
-      ...(config.worker.embedding.activitiesPerSecond ? { maxTaskQueueActivitiesPerSecond: config.worker.embedding.activitiesPerSecond } : {}),
-    });
+    const embedding =
+      queues === 'ingest'
+        ? null
+        : await Worker.create({
+          connection: nativeConnection,
+          namespace: config.temporal.namespace,
+          taskQueue: embeddingTaskQueue(config.temporal.taskQueue),
+          activities: { vectorizing: activities.vectorizing },
+          maxConcurrentActivityTaskExecutions: config.worker.embedding.activitySlots,
+          maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
+          shutdownGraceTime: SHUTDOWN_GRACE_TIME,
+          shutdownForceTime: SHUTDOWN_FORCE_TIME,
+          ...(config.worker.embedding.activitiesPerSecond ? { maxTaskQueueActivitiesPerSecond: config.worker.embedding.activitiesPerSecond } : {}),
+        });
     return {
-      worker: new WorkerGroup([main, embedding]),
+      worker: new WorkerGroup([main, embedding].filter((w): w is Worker => w !== null)),
       client,
       async close() {
         await cpu.close();

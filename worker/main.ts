@@ -16,9 +16,12 @@ export async function runWorker(): Promise<void> {
     await adapters.ensureReady();
     const running = await createSluiceWorker(config, adapters);
     await ensureSweepSchedule(running.client, config);
-    console.log(`sluice worker polling ${config.temporal.taskQueue} and ${embeddingTaskQueue(config.temporal.taskQueue)} on ${config.temporal.address} (Web UI: ${config.temporal.uiUrl})`);
+    const { queues } = config.worker;
+    const polled = [queues !== 'embedding' ? config.temporal.taskQueue : null, queues !== 'ingest' ? embeddingTaskQueue(config.temporal.taskQueue) : null].filter(Boolean);
+    console.log(`sluice worker polling ${polled.join(' and ')} on ${config.temporal.address} (Web UI: ${config.temporal.uiUrl})`);
     try {
-      // Worker.run() resolves after SIGINT/SIGTERM once in-flight tasks are drained.
+      // Worker.run() resolves after SIGINT/SIGTERM once in-flight tasks are finished or handed
+      // back (createWorker.ts SHUTDOWN_GRACE_TIME); it rejects if one would not stop in time.
       await running.worker.run();
     } finally {
       await running.close();

@@ -47,6 +47,18 @@ export const localNotification = proxyLocalActivities<IngestActivities>({
   retry: { maximumAttempts: 1 },
 });
 
+/**
+ * How long the server waits without a heartbeat before it retries a stage elsewhere: what a
+ * SIGKILLed worker costs. Every stage beats every second while it works (activities/heartbeat.ts
+ * keepAlive and reportProgress) and the SDK forwards a beat at most every 2 s (createWorker.ts
+ * maxHeartbeatThrottleInterval; it also caps that at 80 % of this timeout), so the server hears
+ * from a live attempt every ~2 s and this leaves room for two late beats. What could delay a beat
+ * longer does not run on the worker's main thread: parsing, chunking, pretokenizing and the
+ * local model run in threads (cpuPool/, embedders/localModelThread). A dead worker's stage is
+ * retried 4–6 s after the kill, plus the retry's initialInterval.
+ */
+const HEARTBEAT_TIMEOUT = '6 seconds';
+
 // Stages wait for a cancelled activity to actually stop before the run closes: a deletion that
 // follows must not race an activity still writing vectors or entries for the document.
 const WAIT_FOR_STOP = ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
@@ -57,9 +69,8 @@ const WAIT_FOR_STOP = ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
 const cleaningOptions: ActivityOptions = {
   cancellationType: WAIT_FOR_STOP,
   startToCloseTimeout: '15 minutes',
-  // Every stage heartbeats while it works (activities/heartbeat.ts keepAlive): a dead worker or a
-  // lost task costs a minute, not the whole startToCloseTimeout.
-  heartbeatTimeout: '1 minute',
+  // A dead worker or a lost task costs the heartbeat timeout, not the whole startToCloseTimeout.
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
 };
 export const cleaningStage = proxyActivities<IngestActivities>(cleaningOptions);
@@ -68,18 +79,19 @@ export const cleaningStage = proxyActivities<IngestActivities>(cleaningOptions);
 const cpuOptions: ActivityOptions = {
   cancellationType: WAIT_FOR_STOP,
   startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '1 minute',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
 };
 export const cpuStage = proxyActivities<IngestActivities>(cpuOptions);
 
 // Embedding and indexing talk to external services that rate-limit and go down: they heartbeat
-// every batch, so a dead worker is noticed in 30 s and the next attempt resumes from the last
-// heartbeat; 8 attempts backing off to 2 minutes ride out a provider outage of ~10 minutes.
+// every batch (and every second while a call waits), so a dead worker is noticed within the
+// heartbeat timeout and the next attempt resumes from the last heartbeat; 8 attempts backing off
+// to 2 minutes ride out a provider outage of ~10 minutes.
 const batchOptions: ActivityOptions = {
   cancellationType: WAIT_FOR_STOP,
   startToCloseTimeout: '2 hours',
-  heartbeatTimeout: '30 seconds',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8 },
 };
 export const batchStage = proxyActivities<IngestActivities>(batchOptions);

@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, continueAsNew, isCancellation, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
   DEFAULT_RETRY_WAIT,
   documentIdOfWorkflowId,
@@ -58,13 +58,6 @@ function stageCall(stage: Stage, plan: LocalStagePlan | undefined, chunkCount: n
 type Failure = ClassifiedFailure & { stage: Stage | null };
 
 /**
- * prepareTask as a local activity (one activity dispatch and one workflow task less per document)
- * and the first search attributes written together with the first stage's. Once no run older
- * than the patch exists (SLUICE_RETRY_WAIT after the deploy), make it deprecatePatch, then drop it.
- */
-const LEAN_TASKS_PATCH = 'lean-workflow-tasks-1';
-
-/**
  * One document = one workflow (id `ingest:<documentId>`). History carries ids and counts only;
  * every stage reads and writes its data by reference. A failed run stays open waiting for a
  * retry, which continues-as-new as a take-over of the failed task.
@@ -88,9 +81,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   };
   setHandler(progressQuery, () => progress);
   const retryGate = installRetryGate(progress);
-  // Runs started before this patch replay the workflow tasks they recorded: prepareTask as a
-  // normal activity, and the first search attributes written on their own.
-  const lean = patched(LEAN_TASKS_PATCH);
+  // The first search attributes go out with the first normal stage's (PendingSearchAttributes).
   const searchAttributes = new PendingSearchAttributes();
   searchAttributes.set([
     { key: DocumentIdKey, value: documentId },
@@ -98,15 +89,14 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
     { key: PipelineStatusKey, value: 'PROCESSING' },
     { key: FailureCodeKey, value: null },
   ]);
-  if (!lean) searchAttributes.flush();
 
   let failure: Failure | null = null;
   let duplicate = false;
   // A source that could not be registered has no task: nothing to notify about.
   let registered = input.source === undefined;
   try {
-    const prepare = lean ? localBookkeeping.prepareTask : bookkeeping.prepareTask;
-    const prepared = await prepare({ ...input, documentId, taskId, retryWait, ownerRunChain: info.firstExecutionRunId });
+    // A local activity: a few Postgres statements, without an activity dispatch and a workflow task.
+    const prepared = await localBookkeeping.prepareTask({ ...input, documentId, taskId, retryWait, ownerRunChain: info.firstExecutionRunId });
     registered = true;
     if (prepared.kind === 'duplicate') {
       duplicate = true;
@@ -149,7 +139,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
     chunkCount: progress.chunkCount,
     duplicate,
   };
-  if (!duplicate && registered) await notify(result, lean);
+  if (!duplicate && registered) await notify(result);
   if (!retryable) return result;
 
   const retry = await retryGate.wait(retryWait);
@@ -191,16 +181,14 @@ async function runStages(
 }
 
 /** Notification never changes the pipeline's status: a delivery that finally fails is recorded on the outbox row. */
-async function notify(result: IngestResult, lean: boolean): Promise<void> {
-  if (lean) {
-    // One quick try inside the workflow task: when the receiver answers (the common case) the run
-    // ends in that task, with no activity and no further workflow task.
-    try {
-      await localNotification.notifyResult(result);
-      return;
-    } catch (error) {
-      if (isCancellation(error)) throw error;
-    }
+async function notify(result: IngestResult): Promise<void> {
+  // One quick try inside the workflow task: when the receiver answers (the common case) the run
+  // ends in that task, with no activity and no further workflow task.
+  try {
+    await localNotification.notifyResult(result);
+    return;
+  } catch (error) {
+    if (isCancellation(error)) throw error;
   }
   try {
     // A receiver that is down gets the patient schedule of a normal activity.

@@ -19,6 +19,7 @@ describe('loadConfig', () => {
 
   it('sizes the two workers of a process and caps the embedding queue only when asked', () => {
     expect(loadConfig({}).worker).toEqual({
+      queues: 'all',
       activitySlots: 8,
       workflowSlots: 20,
       embedding: { activitySlots: 4, activitiesPerSecond: 20 },
@@ -32,6 +33,8 @@ describe('loadConfig', () => {
     const tuned = loadConfig({ SLUICE_WORKER_ACTIVITY_SLOTS: '3', SLUICE_EMBED_ACTIVITY_SLOTS: '2', SLUICE_EMBED_ACTIVITIES_PER_SECOND: '0' });
     expect(tuned.worker).toMatchObject({ activitySlots: 3, embedding: { activitySlots: 2, activitiesPerSecond: null } });
     expect(() => loadConfig({ SLUICE_WORKER_ACTIVITY_SLOTS: '0' })).toThrow(/SLUICE_WORKER_ACTIVITY_SLOTS/);
+    expect(loadConfig({ SLUICE_WORKER_QUEUES: 'embedding' }).worker.queues).toBe('embedding');
+    expect(() => loadConfig({ SLUICE_WORKER_QUEUES: 'vectorizing' })).toThrow(/SLUICE_WORKER_QUEUES/);
   });
 
   it('embeds with the local model by default on the local profile, at its fixed 512 dimensions', () => {

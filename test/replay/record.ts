@@ -1,0 +1,84 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { retryDocument } from '../../client/documentAdmin';
+import { ingestWorkflowId, type IngestInput } from '../../contracts/ingest';
+import { migrateToLatest } from '../../db/migrate';
+import type { ingestDocument } from '../../workflows/ingestDocument';
+import { injectStageFaults } from '../support/faultInjection';
+import { ingestBuffer, sectionedMarkdown, waitForTask, waitTerminal } from '../support/ingestHelpers';
+import { installQuietRuntime } from '../support/quietRuntime';
+import { testConfig } from '../support/testConfig';
+import type { TestWorker } from '../support/testWorker';
+import { createAdapters } from '../../worker/adapters';
+import { createSluiceWorker } from '../../worker/createWorker';
+import { HISTORIES_DIR, historyToJson } from './histories';
+
+/**
+ * `npm run replay:record`: runs today's workflow on the dev server with the real activities
+ * and saves the histories test/replay/replay.test.ts replays. Re-record after a change that is
+ * meant to alter the workflow's commands (and that no running workflow can meet mid-run).
+ * Needs the stack and TEST_DATABASE_URL pointing at a database this script may migrate.
+ */
+const scope = { userId: 'replay-user', datasetId: 'replay' };
+
+async function save(tw: TestWorker, name: string, documentId: string, runId?: string): Promise<void> {
+  const history = await tw.client.workflow.getHandle(ingestWorkflowId(documentId), runId).fetchHistory();
+  await fs.writeFile(path.join(HISTORIES_DIR, `${name}.json`), historyToJson(history));
+  console.log(`saved ${name} (${history.events?.length ?? 0} events)`);
+}
+
+async function main(): Promise<void> {
+  const failOnce = new Map<string, 'KEYWORD_INDEXING'>();
+  installQuietRuntime();
+  const config = testConfig();
+  const adapters = createAdapters(config);
+  await migrateToLatest(adapters.db);
+  await adapters.ensureReady();
+  // The workflow code as it is now (workflowsPath), not the test runs' cached bundle.
+  const running = await createSluiceWorker(config, adapters, { wrapActivities: injectStageFaults(failOnce, new Map()) });
+  const done = running.worker.run();
+  const tw: TestWorker = { config, adapters, client: running.client, worker: running.worker, track: () => undefined, shutdown: async () => undefined };
+  try {
+    await fs.mkdir(HISTORIES_DIR, { recursive: true });
+
+    // A small document: the local stages and the one VECTORIZING activity.
+    const small = await ingestBuffer(tw, sectionedMarkdown(3, 'small'), 'small.md', scope);
+    await waitTerminal(tw.client, small.documentId);
+    await save(tw, 'small-success', small.documentId);
+
+    // A failed run waiting for retry, taken over by a retry: the failed run continues as new.
+    const failing = await ingestBuffer(tw, sectionedMarkdown(4, 'retried'), 'retried.md', scope, {
+      beforeStart: (id) => failOnce.set(id, 'KEYWORD_INDEXING'),
+    });
+    await waitTerminal(tw.client, failing.documentId);
+    const firstRun = (await tw.client.workflow.getHandle(ingestWorkflowId(failing.documentId)).describe()).runId;
+    const retry = await retryDocument({ client: tw.client, db: tw.adapters.db, config: tw.config }, failing.documentId);
+    await waitForTask(tw.client, failing.documentId, retry.taskId);
+    await save(tw, 'failed-then-retried', failing.documentId, firstRun);
+    await save(tw, 'retry-success', failing.documentId);
+
+    // A run started from a named source, as another SDK starts it: no document id or task id.
+    const documentId = randomUUID();
+    const objectKey = `inbox/replay-${documentId}.md`;
+    await tw.adapters.objects.putText(objectKey, sectionedMarkdown(2, 'source'));
+    const input: IngestInput = { source: { objectKey }, fileName: 'source.md', ...scope };
+    const handle = await tw.client.workflow.start<typeof ingestDocument>('ingestDocument', {
+      workflowId: ingestWorkflowId(documentId),
+      taskQueue: tw.config.temporal.taskQueue,
+      args: [input],
+    });
+    await handle.result();
+    await save(tw, 'source-started', documentId);
+  } finally {
+    running.worker.shutdown();
+    await done;
+    await running.close();
+    await adapters.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
