@@ -10,6 +10,7 @@ import { createWebhookNotifier } from '../stores/webhookNotifier';
 import type { Adapters } from './adapters';
 import { createTemporalIngestionRuns } from './temporalIngestionRuns';
 import { WorkerGroup } from './workerGroup';
+import { workflowSource } from './workflowBundle';
 
 export function activityDepsFrom(config: Readonly<SluiceConfig>, adapters: Adapters, runs: IngestionRuns, cpu: CpuPool): ActivityDeps {
   return {
@@ -95,7 +96,7 @@ export async function createSluiceWorker(
           namespace: config.temporal.namespace,
           taskQueue: config.temporal.taskQueue,
           activities,
-          ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
+          ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : workflowSource()),
           maxConcurrentActivityTaskExecutions: config.worker.activitySlots,
           maxConcurrentWorkflowTaskExecutions: config.worker.workflowSlots,
           // Local stages are the same work as the normal ones (their CPU part queues for the same
