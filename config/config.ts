@@ -2,10 +2,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { LOCAL_MODEL } from '../embedders/localModelFiles';
+import { packageRoot } from './packageRoot';
 import { parseEncryptionKey } from '../embedders/secretBox';
 import { resolveStores, storesEnvSchema, type StoresConfig } from './storesConfig';
 
-const repoRoot = path.resolve(__dirname, '..');
+const repoRoot = packageRoot();
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
 

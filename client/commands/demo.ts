@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { SluiceConfig } from '../../config/config';
+import { packageRoot } from '../../config/packageRoot';
 import { hybridSearch } from '../../search/hybridSearch';
 import type { Adapters } from '../../worker/adapters';
 import { ingestFiles } from './ingestFiles';
 import { formatHits } from './formatHits';
 
-const SAMPLES_DIR = path.resolve(__dirname, '..', '..', 'samples');
+const SAMPLES_DIR = path.join(packageRoot(), 'samples');
 const DEMO_QUERIES = ['how does a retry resume from a checkpoint', 'reciprocal rank fusion of keyword and vector search', '向量检索'];
 
 /** Ingests the repository's sample documents into a fresh dataset and prints search hits. */

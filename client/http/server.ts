@@ -5,6 +5,7 @@ import multipart from '@fastify/multipart';
 import type { Client } from '@temporalio/client';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { SluiceConfig } from '../../config/config';
+import { packageRoot } from '../../config/packageRoot';
 import type { Adapters } from '../../worker/adapters';
 import { createAdminSessions } from './adminSessions';
 import { authenticate } from './auth';
@@ -33,7 +34,7 @@ export interface ApiServer {
 
 function packageVersion(): string {
   try {
-    const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as { version?: unknown };
+    const pkg = JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version?: unknown };
     return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
   } catch {
     return '0.0.0';
