@@ -20,7 +20,7 @@ const DOCS = Number(process.env.BENCH_DOCS ?? 10);
 const EMBEDDERS = (process.env.BENCH_EMBEDDERS ?? 'local-model,local').split(',');
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:54329/sluice_bench_latency';
 const OUT = path.join(ROOT, 'bench-results', process.env.BENCH_OUT ?? 'latency.json');
-const HTML_PAGE = 'usr/share/doc/postgresql-doc-15/html/sql-security-label.html';
+const HTML_PAGE = 'usr/share/doc/postgresql-doc-15/html/explicit-joins.html';
 const COMPILED_CLI = path.join(ROOT, 'dist', 'client', 'cli.js');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
