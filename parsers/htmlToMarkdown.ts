@@ -3,6 +3,7 @@ import TurndownService from 'turndown';
 import { removeBoilerplate } from './htmlBoilerplate';
 import { limitHtmlNesting } from './htmlNesting';
 import { addMarkdownTableRule } from './markdownTableRule';
+import { addPreCodeRule } from './preCodeRule';
 
 /**
  * A source line break between two Chinese/Japanese characters. Browsers drop it (CSS Text's
@@ -92,5 +93,6 @@ function createTurndown(): TurndownService {
   });
   service.escape = (text) => escapeMarkdown(service, text);
   addMarkdownTableRule(service);
+  addPreCodeRule(service);
   return service;
 }

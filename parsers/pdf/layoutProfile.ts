@@ -5,9 +5,14 @@ export interface LayoutProfile {
   bodySize: number;
   /** Rounded font size → markdown heading level (1 = largest). */
   headingLevels: ReadonlyMap<number, number>;
-  /** Rounded baselines of running headers and footers (page numbers, document title). */
+  /** Rounded baselines where running headers and footers sit on most sampled pages. */
   headerYs: ReadonlySet<number>;
   footerYs: ReadonlySet<number>;
+  /**
+   * Running texts (runningKey) seen on two or more sampled pages at those baselines. A baseline
+   * alone says nothing: on full pages the last body line sits at the same height every time.
+   */
+  runningTexts: ReadonlySet<string>;
 }
 
 /** A heading is at least this much larger than body text (LaTeX's \large is 1.2×). */
@@ -37,12 +42,38 @@ export function buildLayoutProfile(samples: PdfLine[][]): LayoutProfile {
     .map(([size]) => size)
     .sort((p, q) => q - p);
   const headingLevels = new Map(headingSizes.map((size, i) => [size, Math.min(i + 1, 6)]));
-  return {
-    bodySize,
-    headingLevels,
-    headerYs: recurring(samples.map((lines) => lines[0])),
-    footerYs: recurring(samples.map((lines) => lines[lines.length - 1])),
-  };
+  const headerYs = recurring(samples.map((lines) => lines[0]));
+  const footerYs = recurring(samples.map((lines) => lines[lines.length - 1]));
+  return { bodySize, headingLevels, headerYs, footerYs, runningTexts: recurringTexts(samples, headerYs, footerYs) };
+}
+
+/** Page numbers differ from page to page, the text around them does not: digits become one mark. */
+export function runningKey(text: string): string {
+  return text.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/** Lines among the first or last two of a page whose baseline is a recurring header or footer band. */
+export function edgeLines(lines: readonly PdfLine[], headerYs: ReadonlySet<number>, footerYs: ReadonlySet<number>): { line: PdfLine; top: boolean }[] {
+  const edges: { line: PdfLine; top: boolean }[] = [];
+  lines.forEach((line, i) => {
+    if (i < 2 && nearBand(headerYs, line.y)) edges.push({ line, top: true });
+    else if (i >= lines.length - 2 && nearBand(footerYs, line.y)) edges.push({ line, top: false });
+  });
+  return edges;
+}
+
+export function nearBand(ys: ReadonlySet<number>, y: number): boolean {
+  const rounded = Math.round(y);
+  return ys.has(rounded) || ys.has(rounded - 1) || ys.has(rounded + 1);
+}
+
+function recurringTexts(samples: PdfLine[][], headerYs: ReadonlySet<number>, footerYs: ReadonlySet<number>): Set<string> {
+  const pagesByKey = new Map<string, number>();
+  for (const lines of samples) {
+    const keys = new Set(edgeLines(lines, headerYs, footerYs).map(({ line }) => runningKey(line.text)));
+    for (const key of keys) pagesByKey.set(key, (pagesByKey.get(key) ?? 0) + 1);
+  }
+  return new Set([...pagesByKey].filter(([, pages]) => pages >= 2).map(([key]) => key));
 }
 
 export function headingLevel(profile: LayoutProfile, line: PdfLine): number | null {

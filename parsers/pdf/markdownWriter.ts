@@ -1,5 +1,5 @@
 import { cleanPdfText } from './cleanText';
-import { headingLevel, type LayoutProfile } from './layoutProfile';
+import { edgeLines, headingLevel, runningKey, type LayoutProfile } from './layoutProfile';
 import type { PdfLine } from './pageLines';
 
 /** Bullets typesetters use for itemized lists. */
@@ -13,6 +13,10 @@ const MONO_CHAR_WIDTH = 0.6;
 /** Beyond this, consecutive large lines are a title page or a block quote, not one wrapped heading. */
 const MAX_HEADING_CHARS = 120;
 const SENTENCE_END = /[.!?:;。！？：；]["'”’)]*$/;
+/** A bare page number, arabic or roman. */
+const PAGE_NUMBER = /^(\d{1,4}|[ivxlc]{1,6})$/i;
+/** A header carrying its page number at one end ("Chapter 2: Vectors 14", "22 gnuplot 5.4"). */
+const NUMBERED_HEADER = /^\d{1,4}\s|\s\d{1,4}$/;
 const CJK_EDGE = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff00-\uffef]/u;
 
 interface Paragraph {
@@ -37,11 +41,17 @@ export class PdfMarkdownWriter {
   private paragraph: Paragraph | null = null;
   private code: PdfLine[] = [];
   private lastHeading: { level: number; y: number } | null = null;
+  /**
+   * Running texts at the edges of the last two pages: a chapter's own running header (absent from
+   * the sample) is known from the page before it, or the one before that on alternating layouts.
+   */
+  private recentEdgeKeys: Set<string>[] = [new Set(), new Set()];
 
   constructor(private readonly profile: LayoutProfile) {}
 
   addPage(lines: PdfLine[]): void {
-    const body = lines.filter((line, i) => !this.isRunningLine(line, i, lines.length));
+    const running = this.runningLines(lines);
+    const body = lines.filter((line, i) => !running.has(line) && !((i === 0 || i === lines.length - 1) && PAGE_NUMBER.test(line.text)));
     for (const line of body) this.addLine({ ...line, text: cleanPdfText(line.text) });
     // Coordinates do not carry over to the next page.
     if (this.paragraph) this.paragraph.y = Number.NaN;
@@ -94,14 +104,22 @@ export class PdfMarkdownWriter {
     return line.x - paragraph.x < line.size * INDENT_RATIO || (paragraph.pieces[0] ?? '').startsWith('- ');
   }
 
-  /** Running headers and footers sit among the first or last two lines at a recurring height. */
-  private isRunningLine(line: PdfLine, index: number, count: number): boolean {
-    const y = Math.round(line.y);
-    const nearBand = (ys: ReadonlySet<number>): boolean => ys.has(y) || ys.has(y - 1) || ys.has(y + 1);
-    if (index < 2 && nearBand(this.profile.headerYs)) return true;
-    if (index >= count - 2 && nearBand(this.profile.footerYs)) return true;
-    // A bare page number at the top or bottom, in documents too short for recurring bands.
-    return (index === 0 || index === count - 1) && /^(\d{1,4}|[ivxlc]{1,6})$/i.test(line.text);
+  /**
+   * A running header or footer sits at a recurring height among a page's first or last two lines
+   * AND its text recurs (digits aside) or is a page number: position alone would also match the
+   * last body line of every full page.
+   */
+  private runningLines(lines: PdfLine[]): Set<PdfLine> {
+    const running = new Set<PdfLine>();
+    const keys = new Set<string>();
+    for (const { line, top } of edgeLines(lines, this.profile.headerYs, this.profile.footerYs)) {
+      const key = runningKey(line.text);
+      keys.add(key);
+      const known = this.profile.runningTexts.has(key) || this.recentEdgeKeys.some((recent) => recent.has(key));
+      if (known || PAGE_NUMBER.test(line.text) || (top && NUMBERED_HEADER.test(line.text))) running.add(line);
+    }
+    this.recentEdgeKeys = [this.recentEdgeKeys[1] ?? new Set(), keys];
+    return running;
   }
 
   private flush(): void {

@@ -107,4 +107,19 @@ describe('htmlToMarkdown', () => {
     expect(markdown).toMatch(/^# Top\n\n- {3}item\n\n[\s\S]*Deep title\s+one\s+two\s+after$/);
     expect(markdown).not.toContain('hidden');
   });
+
+  it('keeps a DocBook <pre> whole: prompt and command, as one fenced block', () => {
+    // Turndown's fenced rule read only a lone first <code>: "$" survived, the command did not.
+    const markdown = htmlToMarkdown(
+      page('<main><h1>pg_dump</h1><pre class="programlisting"><code class="prompt">$</code> <strong class="userinput"><code>pg_dump -Fc mydb &gt; db.dump</code></strong></pre></main>'),
+    );
+    expect(markdown).toBe('# pg_dump\n\n```\n$ pg_dump -Fc mydb > db.dump\n```');
+  });
+
+  it('fences a <pre> without <code> literally, with a fence longer than any backtick run inside', () => {
+    const markdown = htmlToMarkdown(
+      page('<main><h1>Queries</h1><pre class="programlisting">\n-- Find documents\nSELECT \'{"tags": ["qui"]}\';\n# ````not a fence````\n</pre></main>'),
+    );
+    expect(markdown).toBe('# Queries\n\n`````\n-- Find documents\nSELECT \'{"tags": ["qui"]}\';\n# ````not a fence````\n`````');
+  });
 });

@@ -3,7 +3,7 @@ import { PdfMarkdownWriter } from '../../../parsers/pdf/markdownWriter';
 import type { PdfLine } from '../../../parsers/pdf/pageLines';
 import { inTime } from '../adversarial/inTime';
 
-const profile: LayoutProfile = { bodySize: 10, headingLevels: new Map([[16, 1]]), headerYs: new Set(), footerYs: new Set() };
+const profile: LayoutProfile = { bodySize: 10, headingLevels: new Map([[16, 1]]), headerYs: new Set(), footerYs: new Set(), runningTexts: new Set() };
 
 /** Lines 12 units apart (the pitch of 10-point text), as one page lays them out. */
 function page(texts: string[], mono = false): PdfLine[] {
@@ -46,5 +46,27 @@ describe('PdfMarkdownWriter', () => {
     });
     expect(markdown.split('\n\n')).toHaveLength(1);
     expect(markdown.endsWith('w99999 and')).toBe(true);
+  });
+
+  it('keeps the last body line that shares its height with a footer band, and drops the recurring footer', () => {
+    // On full pages the last body line sits at the same height every time: a band of positions
+    // alone took it for a footer and dropped it from 36 of R-intro's 52 full pages.
+    const lastY = 1_000_000 - 2 * 12;
+    const banded: LayoutProfile = { ...profile, footerYs: new Set([lastY]), runningTexts: new Set(['draft manual page #']) };
+    const writer = new PdfMarkdownWriter(banded);
+    writer.addPage(page(['A sentence that runs', 'over three lines on the', 'full page and ends here.']));
+    writer.addPage([...page(['Next page text.']), { text: 'Draft manual page 2', x: 72, y: lastY, size: 10, mono: false }]);
+    expect(writer.finish()).toBe('A sentence that runs over three lines on the full page and ends here.\n\nNext page text.');
+  });
+
+  it('drops a chapter header absent from the sample once it recurs, and one carrying its page number', () => {
+    const headerY = 1_000_100;
+    const banded: LayoutProfile = { ...profile, headerYs: new Set([headerY]) };
+    const writer = new PdfMarkdownWriter(banded);
+    const header = (text: string): PdfLine => ({ text, x: 72, y: headerY, size: 10, mono: false });
+    writer.addPage([header('Chapter 3: Objects 14'), ...page(['One.'])]);
+    writer.addPage([header('Objects and modes'), ...page(['Two.'])]);
+    writer.addPage([header('Objects and modes'), ...page(['Three.'])]);
+    expect(writer.finish()).toBe('One.\n\nObjects and modes\n\nTwo.\n\nThree.');
   });
 });

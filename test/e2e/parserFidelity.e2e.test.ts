@@ -1,0 +1,124 @@
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { load } from 'cheerio';
+import { htmlToMarkdown } from '../../parsers/htmlToMarkdown';
+import { debianDocPath } from '../support/debianDocs';
+import type { PdfTextLayer } from '../support/pdfTextLayer';
+import { pdfSourceWords, wordCoverage, words } from '../support/wordCoverage';
+
+/**
+ * Parsing keeps every word of real documents nobody here wrote: pdf.js's own text layer against
+ * sluice's markdown for two LaTeX/Texinfo manuals, and every <pre> of the PostgreSQL HTML manual.
+ */
+const repoRoot = path.resolve(__dirname, '../..');
+const GNUPLOT = ['gnuplot-doc', 'usr/share/doc/gnuplot/gnuplot.pdf'] as const;
+const R_INTRO = ['r-doc-pdf', 'usr/share/doc/r-doc-pdf/manual/R-intro.pdf'] as const;
+const PG_HTML = 'usr/share/doc/postgresql-doc-15/html';
+const MIN_COVERAGE = 0.995;
+
+const layers = new Map<string, Promise<PdfTextLayer>>();
+
+/** pdf.js cannot load inside Jest: a child process reads the text layer and converts the file. */
+function textLayer(source: readonly [string, string]): Promise<PdfTextLayer> {
+  const key = source.join('/');
+  if (!layers.has(key)) layers.set(key, readTextLayer(source));
+  return layers.get(key)!;
+}
+
+async function readTextLayer([pkg, file]: readonly [string, string]): Promise<PdfTextLayer> {
+  const run = promisify(execFile);
+  const script = path.join(repoRoot, 'test/support/pdfTextLayer.ts');
+  const { stdout } = await run(process.execPath, ['--require', 'tsx/cjs', script, debianDocPath(pkg, file)], { cwd: repoRoot, maxBuffer: 256 * 1024 * 1024 });
+  return JSON.parse(stdout) as PdfTextLayer;
+}
+
+/** Words joined by one space: a line is found in the markdown whatever the whitespace or markup. */
+const wordText = (text: string): string => ` ${words(text).join(' ')} `;
+
+/**
+ * The last body line of every full page (30 lines or more), its first and last word left out: a
+ * hyphen at the end or a paragraph join at the start changes them in the markdown.
+ */
+function lostPageEnds(layer: PdfTextLayer): string[] {
+  const markdown = wordText(layer.markdown);
+  return layer.pages
+    .filter((lines) => lines.length >= 30)
+    .map((lines) => lines.filter((line) => line.length > 40).slice(-1)[0] ?? '')
+    .filter((line) => line !== '' && !markdown.includes(` ${words(line).slice(1, -1).join(' ')} `));
+}
+
+describe.each([
+  ['gnuplot.pdf', GNUPLOT],
+  ['R-intro.pdf', R_INTRO],
+])('%s', (_name, source) => {
+  let layer: PdfTextLayer;
+  beforeAll(async () => {
+    layer = await textLayer(source);
+  }, 300_000);
+
+  it('keeps the last line of every full page', () => {
+    expect(lostPageEnds(layer)).toEqual([]);
+  });
+
+  it(`keeps at least ${MIN_COVERAGE * 100} % of the words of pdf.js's text content`, () => {
+    const { coverage, missing } = wordCoverage(pdfSourceWords(layer.pages), layer.markdown);
+    if (coverage < MIN_COVERAGE) console.log([...missing].sort((p, q) => q[1] - p[1]).slice(0, 30));
+    expect(coverage).toBeGreaterThanOrEqual(MIN_COVERAGE);
+  });
+});
+
+it('R-intro.pdf: the line that ends page 8 follows "an environment within which many"', async () => {
+  const { markdown } = await textLayer(R_INTRO);
+  expect(markdown).toContain(
+    'an environment within which many classical and modern statistical techniques have been implemented. A few of these are built into the base R environment',
+  );
+}, 300_000);
+
+describe('PostgreSQL 15 HTML manual', () => {
+  const dir = debianDocPath('postgresql-doc-15', PG_HTML);
+  const spaced = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+  /**
+   * Bodies of the markdown's fenced blocks (indented ones too, inside list items). A backtick
+   * fence's info string holds no backtick (CommonMark 4.5): "``` ``f(x)`` ```" is inline code.
+   */
+  function fencedBlocks(markdown: string): string[] {
+    const blocks: string[] = [];
+    const fence = /^([ \t]*)(`{3,}|~{3,})[^`\n]*\n([\s\S]*?)\n\1\2$/gm;
+    for (let match = fence.exec(markdown); match; match = fence.exec(markdown)) blocks.push(spaced(match[3] ?? ''));
+    return blocks;
+  }
+
+  it('turns every <pre> of all pages into a fenced block holding its whole text', () => {
+    let pres = 0;
+    let inTables = 0;
+    const lost: string[] = [];
+    for (const name of readdirSync(dir).filter((file) => file.endsWith('.html'))) {
+      const html = readFileSync(path.join(dir, name), 'utf8');
+      const $ = load(html);
+      const pre = $('pre').toArray();
+      if (pre.length === 0) continue;
+      const markdown = htmlToMarkdown(html);
+      const blocks = fencedBlocks(markdown);
+      for (const element of pre) {
+        pres++;
+        const text = spaced($(element).text());
+        // A pipe-table cell holds one line: there the block is a code span, its text intact.
+        const inCell = $(element).closest('td, th').length > 0;
+        if (inCell) inTables++;
+        const kept = inCell ? spaced(markdown).replaceAll('\\|', '|').includes(text) : blocks.some((block) => block.includes(text));
+        if (!kept) lost.push(`${name}: ${text.slice(0, 80)}`);
+      }
+    }
+    expect(pres).toBeGreaterThan(3_800);
+    expect(inTables).toBeLessThan(pres / 50);
+    expect(lost).toEqual([]);
+  });
+
+  it('keeps the prompt and the command of a DocBook <pre> (pg_dump)', () => {
+    const markdown = htmlToMarkdown(readFileSync(path.join(dir, 'app-pgdump.html'), 'utf8'));
+    expect(markdown).toContain('```\n$ pg_dump -Fc mydb > db.dump\n```');
+  });
+});
