@@ -5,13 +5,12 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { StageInput, StageResult } from '../contracts/ingest';
 import { permanentError, SluiceError, transientError } from '../contracts/sluiceError';
-import { detectFileType } from '../parsers/detectFileType';
+import { DETECTION_HEAD_BYTES, detectFileType } from '../parsers/detectFileType';
 import { objectKeys } from '../stores/objectKeys';
 import { ObjectNotFoundError } from '../stores/ports';
 import type { ActivityDeps } from './deps';
 import { runStage } from './stageTemplate';
 
-const HEAD_BYTES = 8192;
 
 /** CLEANING: source object → temp file → detected type → markdown object. */
 export function createCleaningActivity(deps: ActivityDeps) {
@@ -74,8 +73,8 @@ async function downloadSource(deps: ActivityDeps, key: string, tmpFile: string):
 async function readHead(file: string): Promise<Buffer> {
   const handle = await fs.open(file, 'r');
   try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
+    const buffer = Buffer.alloc(DETECTION_HEAD_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, DETECTION_HEAD_BYTES, 0);
     return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();

@@ -8,7 +8,7 @@ import type { Database, DocumentRow } from '../db/database';
 import { countChunks, resetChunkStatus } from '../db/repositories/chunks';
 import { lockDocument } from '../db/repositories/documents';
 import { insertTaskWithPipeline } from '../db/repositories/newTask';
-import { findPipeline, markTaskFailedIn, stageStatusesOf, supersedePipeline } from '../db/repositories/pipelines';
+import { findPipeline, getPipeline, markTaskFailedIn, stageStatusesOf, supersedePipeline } from '../db/repositories/pipelines';
 import { stageColumns } from '../db/repositories/stageColumns';
 import { findTask, getTask } from '../db/repositories/tasks';
 import type { ActivityDeps } from './deps';
@@ -98,7 +98,7 @@ async function routeTask(trx: Transaction<Database>, input: PrepareInput, doc: D
 }
 
 async function answerExistingTask(trx: Transaction<Database>, input: PrepareInput, ownerRunChain: string): Promise<PrepareResult> {
-  const pipeline = await getPipelineIn(trx, input.taskId);
+  const pipeline = await getPipeline(trx, input.taskId);
   if (ownerRunChain === input.ownerRunChain) {
     // Our own run again (activity retry, or a Web UI reset to before prepareTask): resume.
     const stages = stageStatusesOf(pipeline);
@@ -176,10 +176,4 @@ async function takeOver(
 
 function refuseRetry(reason: string) {
   return permanentError('RETRY_VALIDATION_FAILED', `RETRY_VALIDATION_FAILED:${reason}`);
-}
-
-async function getPipelineIn(trx: Transaction<Database>, taskId: string) {
-  const row = await findPipeline(trx, taskId);
-  if (!row) throw new Error(`pipeline of task ${taskId} does not exist`);
-  return row;
 }

@@ -9,5 +9,3 @@ export const DatasetIdKey = defineSearchAttributeKey('DatasetId', SearchAttribut
 export const PipelineStageKey = defineSearchAttributeKey('PipelineStage', SearchAttributeType.KEYWORD);
 export const PipelineStatusKey = defineSearchAttributeKey('PipelineStatus', SearchAttributeType.KEYWORD);
 export const FailureCodeKey = defineSearchAttributeKey('FailureCode', SearchAttributeType.KEYWORD);
-
-export const SEARCH_ATTRIBUTE_NAMES = ['DocumentId', 'DatasetId', 'PipelineStage', 'PipelineStatus', 'FailureCode'] as const;

@@ -18,10 +18,6 @@ export type PipelineStatus = (typeof PIPELINE_STATUSES)[number];
 
 export type StageStatuses = Record<Stage, StageStatus>;
 
-export function isStage(value: string): value is Stage {
-  return (STAGES as readonly string[]).includes(value);
-}
-
 /** The first stage that is not SUCCESS: where a run (or a retry) resumes. */
 export function firstUnfinishedStage(statuses: StageStatuses): Stage | null {
   return STAGES.find((stage) => statuses[stage] !== 'SUCCESS') ?? null;

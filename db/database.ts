@@ -183,6 +183,5 @@ export type PipelineRow = Selectable<PipelinesTable>;
 export type PipelineUpdate = Updateable<PipelinesTable>;
 export type ChunkRow = Selectable<ChunksTable>;
 export type NewChunk = Insertable<ChunksTable>;
-export type NotificationRow = Selectable<NotificationsTable>;
 export type UserRow = Selectable<UsersTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;

@@ -6,6 +6,9 @@ import { detectEncoding, encodingFromBom } from './textEncoding';
 
 export type SourceFileType = 'md' | 'txt' | 'html' | 'csv' | 'pdf' | 'docx' | 'pptx' | 'xlsx';
 
+/** How much of a file's start detectFileType needs: every signature and encoding check fits in it. */
+export const DETECTION_HEAD_BYTES = 8192;
+
 const SUPPORTED = 'supported types are PDF, DOCX, PPTX, XLSX, CSV, HTML, markdown and plain text';
 
 const MARKDOWN_EXTENSIONS = new Set(['.md', '.markdown', '.mdown', '.mkd']);

@@ -5,10 +5,10 @@ import type { FailureCode } from '../contracts/failureCodes';
 import { SluiceError } from '../contracts/sluiceError';
 import type { Database, DocumentRow } from '../db/database';
 import { insertWithinQuota, type UploadInsert, type UserQuota } from '../db/repositories/documentUploads';
-import { detectFileType } from '../parsers/detectFileType';
+import { DETECTION_HEAD_BYTES, detectFileType } from '../parsers/detectFileType';
 import { objectKeys } from '../stores/objectKeys';
 import type { ObjectStore } from '../stores/ports';
-import { HEAD_BYTES, LimitExceeded, meteredBody, readHead, UploadInterrupted, type UploadBudget } from './streams';
+import { LimitExceeded, meteredBody, readHead, UploadInterrupted, type UploadBudget } from './streams';
 
 /**
  * The one way a file becomes a document, whoever brings it: the API's upload, a workflow started
@@ -80,7 +80,7 @@ export async function registerUpload(
   file: UploadFile,
   budget: UploadBudget,
 ): Promise<UploadRegistration> {
-  const { chunks, head, ended } = await readHead(file.body, HEAD_BYTES);
+  const { chunks, head, ended } = await readHead(file.body, DETECTION_HEAD_BYTES);
   let fileType: string;
   try {
     fileType = detectFileType(head, file.fileName);

@@ -1,8 +1,6 @@
 import type { Hash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 
-/** As many bytes as the CLEANING stage reads to detect the type, so both decide alike. */
-export const HEAD_BYTES = 8192;
 
 /** What one more file may still take: the smaller of the file size limit and the quota left. */
 export interface UploadBudget {

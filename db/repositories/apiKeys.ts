@@ -1,14 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { ApiKeyRow, Database, UserRow } from '../database';
 
-export async function createUser(db: Kysely<Database>, user: { id: string; displayName?: string | null }): Promise<UserRow> {
-  return db
-    .insertInto('users')
-    .values({ id: user.id, display_name: user.displayName ?? null })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
-
 /** Creates the user unless it exists; returns the stored row either way. */
 export async function ensureUser(db: Kysely<Database>, user: { id: string; displayName?: string | null }): Promise<UserRow> {
   await db

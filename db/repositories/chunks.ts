@@ -208,8 +208,3 @@ export async function countChunks(
     .executeTakeFirstOrThrow();
   return row;
 }
-
-export async function findChunksByIds(db: Kysely<Database>, chunkIds: string[]): Promise<ChunkRow[]> {
-  if (chunkIds.length === 0) return [];
-  return db.selectFrom('chunks').selectAll().where('chunk_id', 'in', chunkIds).execute();
-}

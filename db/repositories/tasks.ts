@@ -14,8 +14,3 @@ export async function getTask(db: Kysely<Database>, taskId: string): Promise<Par
 export async function recordTokenPlan(db: Kysely<Database>, taskId: string, tokenPlanObjectKey: string | null): Promise<void> {
   await db.updateTable('parse_tasks').set({ token_plan_object_key: tokenPlanObjectKey }).where('task_id', '=', taskId).execute();
 }
-
-export async function listTaskIdsOfDocument(db: Kysely<Database>, documentId: string): Promise<string[]> {
-  const rows = await db.selectFrom('parse_tasks').select('task_id').where('document_id', '=', documentId).execute();
-  return rows.map((r) => r.task_id);
-}
