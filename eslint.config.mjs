@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import layers from './eslint.layers.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', '.sluice/**', 'bench-results/**', 'test-artifacts/**', '*.config.js', 'eslint.config.mjs'] },
@@ -28,6 +29,8 @@ export default tseslint.config(
     files: ['config/config.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
+  // The layers (DESIGN.md §8): which folder may import which.
+  ...layers.layerRules,
   {
     // Workflow code runs in Temporal's deterministic sandbox: it may import only the workflow
     // SDK, activity *types* and the pure contracts. Anything else could do I/O or be

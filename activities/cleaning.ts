@@ -10,6 +10,7 @@ import { objectKeys } from '../stores/objectKeys';
 import { ObjectNotFoundError } from '../stores/ports';
 import type { ActivityDeps } from './deps';
 import { runStage } from './stageTemplate';
+import { orTransient } from './transient';
 
 
 /** CLEANING: source object → temp file → detected type → markdown object. */
@@ -27,11 +28,7 @@ export function createCleaningActivity(deps: ActivityDeps) {
         const type = detectFileType(await readHead(tmpFile), started.fileName);
         const markdown = await deps.cpu.parse(tmpFile, type);
         const key = objectKeys.markdown(input.userId, input.documentId, input.taskId);
-        try {
-          await deps.objects.putText(key, markdown);
-        } catch (error) {
-          throw transientError('PARSED_FILE_UPLOAD_FAILED', `storing markdown failed: ${String(error)}`, error);
-        }
+        await orTransient('PARSED_FILE_UPLOAD_FAILED', 'storing markdown', () => deps.objects.putText(key, markdown));
         return {
           items: Buffer.byteLength(markdown, 'utf8'),
           outputs: { parsed: { detectedType: type, markdownObjectKey: key, parseMs: Date.now() - parseStarted } },

@@ -1,11 +1,12 @@
 import type { StageInput, StageResult } from '../contracts/ingest';
-import { SluiceError, transientError } from '../contracts/sluiceError';
+import { transientError } from '../contracts/sluiceError';
 import { listActiveChunks, setChunkStatus, type ChunkText } from '../db/repositories/chunks';
 import type { TenantScope } from '../stores/ports';
 import type { ActivityDeps } from './deps';
 import { reportProgress, resumePoint } from './heartbeat';
 import { runStage } from './stageTemplate';
 import { loadOrRebuildTokenPlan, type TokenPlan } from './tokenPlan';
+import { orTransient } from './transient';
 
 const INDEX_BATCH = 200;
 
@@ -25,12 +26,12 @@ export function createKeywordIndexingActivity(deps: ActivityDeps) {
   return async function keywordIndexing(input: StageInput): Promise<StageResult> {
     return runStage(deps, input, 'KEYWORD_INDEXING', async (started) => {
       const scope = { userId: input.userId, datasetId: input.datasetId };
-      await step('ENSURE_INDEX_FAILED', 'ensuring the keyword index', () => deps.keywords.ensureIndex());
+      await orTransient('ENSURE_INDEX_FAILED', 'ensuring the keyword index', () => deps.keywords.ensureIndex());
       // The active chunks, read once: they are what the plan must cover and what gets indexed.
       const active = await listActiveChunks(deps.db, input.documentId);
       const plan = await loadOrRebuildTokenPlan(deps, input, started.tokenPlanObjectKey, active);
       const activeIds = active.map((c) => c.chunk_id);
-      await step('KEYWORD_DELETE_FAILED', 'removing entries of dropped chunks', () =>
+      await orTransient('KEYWORD_DELETE_FAILED', 'removing entries of dropped chunks', () =>
         deps.keywords.deleteDocumentExcept(scope, input.documentId, activeIds),
       );
       const progress = resumePoint();
@@ -61,7 +62,7 @@ async function indexBatch(
     text: c.text,
     tokens: doc.plan.get(c.chunk_id) ?? [],
   }));
-  const { failedChunkIds } = await step('KEYWORD_INDEXING_FAILED', 'bulk indexing', () => deps.keywords.bulkIndex(scope, entries));
+  const { failedChunkIds } = await orTransient('KEYWORD_INDEXING_FAILED', 'bulk indexing', () => deps.keywords.bulkIndex(scope, entries));
   const refused = new Set(failedChunkIds);
   // What the index confirmed is marked even in a failed batch, so the statuses stay exact; the
   // retry still re-sends the whole batch, as the resume point stays before it.
@@ -69,14 +70,5 @@ async function indexBatch(
   await setChunkStatus(deps.db, confirmed, 'keyword_status', 'SUCCESS');
   if (refused.size > 0) {
     throw transientError('KEYWORD_INDEXING_FAILED', `${refused.size} entries were refused: ${failedChunkIds.slice(0, 10).join(', ')}`);
-  }
-}
-
-async function step<T>(code: 'ENSURE_INDEX_FAILED' | 'KEYWORD_DELETE_FAILED' | 'KEYWORD_INDEXING_FAILED', what: string, op: () => Promise<T>): Promise<T> {
-  try {
-    return await op();
-  } catch (error) {
-    if (error instanceof SluiceError) throw error;
-    throw transientError(code, `${what} failed: ${String(error)}`, error);
   }
 }

@@ -13,7 +13,7 @@ import { stageColumns } from '../db/repositories/stageColumns';
 import { findTask, getTask } from '../db/repositories/tasks';
 import type { ActivityDeps } from './deps';
 import { registerSource } from './registerSource';
-import { toApplicationFailure } from './toApplicationFailure';
+import { mappingFailures } from './toApplicationFailure';
 
 export interface PrepareInput extends IngestInput {
   /** The workflow resolves these (from the workflow id and run chain when a source run leaves them out). */
@@ -31,16 +31,13 @@ export interface PrepareInput extends IngestInput {
  * PROCESSING by a run that no longer exists converges to FAILED / INTERRUPTED_TASK.
  */
 export function createPrepareTaskActivity(deps: ActivityDeps) {
-  return async function prepareTask(given: PrepareInput): Promise<PrepareResult> {
-    try {
-      const input = await registerIfSource(deps, given);
-      if (!('ownerRunChain' in input)) return input;
-      const prepared = await deps.db.transaction().execute((trx) => prepareIn(trx, input));
-      return prepared.result.kind === 'run' ? { ...prepared.result, localStages: localStagePlan(prepared.sourceBytes, deps.settings.localStages) } : prepared.result;
-    } catch (error) {
-      throw toApplicationFailure(error);
-    }
-  };
+  return mappingFailures(async function prepareTask(given: PrepareInput): Promise<PrepareResult> {
+    const input = await registerIfSource(deps, given);
+    if (!('ownerRunChain' in input)) return input;
+    const prepared = await deps.db.transaction().execute((trx) => prepareIn(trx, input));
+    if (prepared.result.kind !== 'run') return prepared.result;
+    return { ...prepared.result, localStages: localStagePlan(prepared.sourceBytes, deps.settings.localStages), fileName: prepared.fileName };
+  });
 }
 
 /**
@@ -74,14 +71,14 @@ export function localStagePlan(sourceBytes: number, limits: { maxSourceBytes: nu
   return { beforeEmbedding: sourceBytes <= limits.maxSourceBytes && limits.maxSourceBytes > 0, maxChunksAfterEmbedding: limits.maxChunks };
 }
 
-async function prepareIn(trx: Transaction<Database>, input: PrepareInput): Promise<{ result: PrepareResult; sourceBytes: number }> {
+async function prepareIn(trx: Transaction<Database>, input: PrepareInput): Promise<{ result: PrepareResult; sourceBytes: number; fileName: string }> {
   const doc = await lockDocument(trx, input.documentId);
   // A retry of a document that is gone is a refused retry, not a new kind of failure.
   if (!doc && input.retryOfTaskId) throw refuseRetry(`document ${input.documentId} does not exist`);
   if (!doc) throw permanentError('DOCUMENT_NOT_FOUND', `document ${input.documentId} does not exist`);
   if (doc.lifecycle === 'DELETING' && input.retryOfTaskId) throw refuseRetry(`document ${input.documentId} is being deleted`);
   if (doc.lifecycle === 'DELETING') throw permanentError('DOCUMENT_DELETING', `document ${input.documentId} is being deleted`);
-  return { result: await routeTask(trx, input, doc), sourceBytes: Number(doc.size_bytes) };
+  return { result: await routeTask(trx, input, doc), sourceBytes: Number(doc.size_bytes), fileName: doc.file_name };
 }
 
 async function routeTask(trx: Transaction<Database>, input: PrepareInput, doc: DocumentRow): Promise<PrepareResult> {

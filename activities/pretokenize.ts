@@ -1,22 +1,19 @@
 import type { StageInput, StageResult } from '../contracts/ingest';
-import { SluiceError, transientError } from '../contracts/sluiceError';
 import { listActiveChunks } from '../db/repositories/chunks';
 import type { ActivityDeps } from './deps';
 import { runStage } from './stageTemplate';
 import { buildTokenPlan, storeTokenPlan } from './tokenPlan';
+import { orTransient } from './transient';
 
 /** PRETOKENIZE: the token plan of every active chunk, stored by reference; all or nothing. */
 export function createPretokenizeActivity(deps: ActivityDeps) {
   return async function pretokenize(input: StageInput): Promise<StageResult> {
-    return runStage(deps, input, 'PRETOKENIZE', async () => {
-      try {
+    return runStage(deps, input, 'PRETOKENIZE', () =>
+      orTransient('PRETOKENIZE_FAILED', 'building the token plan', async () => {
         const chunks = await listActiveChunks(deps.db, input.documentId);
         const tokenPlanObjectKey = await storeTokenPlan(deps, input, await buildTokenPlan(deps.cpu, chunks));
         return { items: chunks.length, outputs: { tokenPlanObjectKey } };
-      } catch (error) {
-        if (error instanceof SluiceError) throw error;
-        throw transientError('PRETOKENIZE_FAILED', `building the token plan failed: ${String(error)}`, error);
-      }
-    });
+      }),
+    );
   };
 }

@@ -4,7 +4,7 @@ import { markTaskFailed } from '../db/repositories/pipelines';
 import type { ActivityDeps } from './deps';
 import { safeForTenant } from './failureText';
 import { countTaskFailure } from './stageMetrics';
-import { toApplicationFailure } from './toApplicationFailure';
+import { mappingFailures } from './toApplicationFailure';
 
 export interface TaskFailure {
   taskId: string;
@@ -19,13 +19,9 @@ export interface TaskFailure {
  * other code raised) is stripped of URLs, addresses and credentials once more before it is stored.
  */
 export function createRecordTaskFailureActivity(deps: ActivityDeps) {
-  return async function recordTaskFailure(failure: TaskFailure): Promise<void> {
-    try {
-      await markTaskFailed(deps.db, failure.taskId, { ...failure, message: safeForTenant(failure.message) });
-      // After the write: a retried attempt whose write failed is counted once, when it lands.
-      countTaskFailure(failure.stage, failure.code);
-    } catch (error) {
-      throw toApplicationFailure(error);
-    }
-  };
+  return mappingFailures(async function recordTaskFailure(failure: TaskFailure): Promise<void> {
+    await markTaskFailed(deps.db, failure.taskId, { ...failure, message: safeForTenant(failure.message) });
+    // After the write: a retried attempt whose write failed is counted once, when it lands.
+    countTaskFailure(failure.stage, failure.code);
+  });
 }

@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { existingDocumentIds } from '../db/repositories/documents';
 import { objectKeys } from '../stores/objectKeys';
 import type { ActivityDeps } from './deps';
-import { toApplicationFailure } from './toApplicationFailure';
+import { mappingFailures } from './toApplicationFailure';
 
 export interface SweepOrphansInput {
   /** Only what is older than this is touched: an upload writes its object before its row. */
@@ -22,32 +22,28 @@ export interface SweepOrphansResult {
  * finished by the next one.
  */
 export function createSweepOrphanedObjectsActivity(deps: ActivityDeps) {
-  return async function sweepOrphanedObjects(input: SweepOrphansInput): Promise<SweepOrphansResult> {
-    try {
-      const before = new Date(Date.now() - input.graceMs);
-      const result: SweepOrphansResult = { orphanedDocuments: 0, partialWritesAborted: 0 };
-      for await (const keys of deps.objects.listOlderThan(objectKeys.allDocuments, before)) {
-        const documents = new Map<string, string>();
-        for (const key of keys) {
-          const owner = objectKeys.documentOf(key);
-          if (owner) documents.set(owner.documentId, owner.prefix);
-        }
-        const known = await existingDocumentIds(deps.db, [...documents.keys()]);
-        for (const [documentId, prefix] of documents) {
-          if (known.has(documentId)) continue;
-          await deps.objects.deletePrefix(prefix);
-          result.orphanedDocuments += 1;
-        }
-        Context.current().heartbeat(result);
+  return mappingFailures(async function sweepOrphanedObjects(input: SweepOrphansInput): Promise<SweepOrphansResult> {
+    const before = new Date(Date.now() - input.graceMs);
+    const result: SweepOrphansResult = { orphanedDocuments: 0, partialWritesAborted: 0 };
+    for await (const keys of deps.objects.listOlderThan(objectKeys.allDocuments, before)) {
+      const documents = new Map<string, string>();
+      for (const key of keys) {
+        const owner = objectKeys.documentOf(key);
+        if (owner) documents.set(owner.documentId, owner.prefix);
       }
-      for await (const writes of deps.objects.listPartialWrites(before)) {
-        for (const write of writes) await deps.objects.abortPartialWrite(write);
-        result.partialWritesAborted += writes.length;
-        Context.current().heartbeat(result);
+      const known = await existingDocumentIds(deps.db, [...documents.keys()]);
+      for (const [documentId, prefix] of documents) {
+        if (known.has(documentId)) continue;
+        await deps.objects.deletePrefix(prefix);
+        result.orphanedDocuments += 1;
       }
-      return result;
-    } catch (error) {
-      throw toApplicationFailure(error);
+      Context.current().heartbeat(result);
     }
-  };
+    for await (const writes of deps.objects.listPartialWrites(before)) {
+      for (const write of writes) await deps.objects.abortPartialWrite(write);
+      result.partialWritesAborted += writes.length;
+      Context.current().heartbeat(result);
+    }
+    return result;
+  });
 }

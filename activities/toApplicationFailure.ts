@@ -41,3 +41,17 @@ function logDetails(code: string, error: unknown): void {
     // Not inside an activity (a unit calling this directly): there is no worker log to write to.
   }
 }
+
+/**
+ * An activity whose every error leaves through toApplicationFailure: the one mapping, for the
+ * activities that do not run through the stage template (which maps and records the failure).
+ */
+export function mappingFailures<A extends unknown[], R>(activity: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args: A): Promise<R> => {
+    try {
+      return await activity(...args);
+    } catch (error) {
+      throw toApplicationFailure(error);
+    }
+  };
+}

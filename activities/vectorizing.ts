@@ -1,10 +1,11 @@
 import type { StageInput, StageResult } from '../contracts/ingest';
-import { permanentError, SluiceError, transientError } from '../contracts/sluiceError';
+import { permanentError } from '../contracts/sluiceError';
 import { listPendingChunkTexts, markDenseEmbedded, type ChunkText } from '../db/repositories/chunks';
 import type { Embedder } from '../embedders/embedder';
 import type { ActivityDeps } from './deps';
-import { reportProgress, resumePoint } from './heartbeat';
+import { forEachPendingBatch } from './pendingBatches';
 import { runStage } from './stageTemplate';
+import { orTransient } from './transient';
 
 /**
  * VECTORIZING: embed every active chunk whose dense_status is not SUCCESS, batch by batch.
@@ -14,13 +15,7 @@ import { runStage } from './stageTemplate';
 const PAGE = 512;
 
 async function embedBatch(deps: ActivityDeps, embedder: Embedder, scope: { userId: string; datasetId: string }, documentId: string, batch: ChunkText[]): Promise<void> {
-  let vectors: number[][];
-  try {
-    vectors = await embedder.embed(batch.map((c) => c.text));
-  } catch (error) {
-    if (error instanceof SluiceError) throw error;
-    throw transientError('VECTORIZING_FAILED', `embedding failed: ${String(error)}`, error);
-  }
+  const vectors = await orTransient('VECTORIZING_FAILED', 'embedding', () => embedder.embed(batch.map((c) => c.text)));
   const wrong = vectors.find((v) => v.length !== embedder.dimension);
   if (vectors.length !== batch.length || wrong) {
     throw permanentError(
@@ -38,26 +33,17 @@ export function createVectorizingActivity(deps: ActivityDeps) {
     return runStage(deps, input, 'VECTORIZING', async () => {
       const embedder = await deps.embedders.forUser(input.userId);
       const scope = { userId: input.userId, datasetId: input.datasetId };
-      const progress = resumePoint();
-      let embeddedNow = 0;
-      for (;;) {
-        // Chunks are read a page at a time and embedded a batch at a time: one query per page,
-        // while every batch is still upserted and marked before the next one is embedded.
-        const pageSize = Math.max(PAGE, deps.settings.embedBatchSize);
-        const page = await listPendingChunkTexts(deps.db, input.documentId, 'dense_status', progress.lastChunkIndex, pageSize);
-        if (page.length === 0) break;
-        for (let i = 0; i < page.length; i += deps.settings.embedBatchSize) {
-          const batch = page.slice(i, i + deps.settings.embedBatchSize);
-          await embedBatch(deps, embedder, scope, input.documentId, batch);
-          embeddedNow += batch.length;
-          progress.lastChunkIndex = (batch[batch.length - 1] as { chunk_index: number }).chunk_index;
-          progress.done += batch.length;
-          reportProgress(progress);
-        }
-        // A short page was the last one: no query to find that nothing is left.
-        if (page.length < pageSize) break;
-      }
-      return embeddedNow;
+      // Chunks are read a page at a time and embedded a batch at a time: one query per page,
+      // while every batch is still upserted and marked before the next one is embedded.
+      const pages = {
+        pageSize: Math.max(PAGE, deps.settings.embedBatchSize),
+        batchSize: deps.settings.embedBatchSize,
+        readPage: (afterIndex: number, limit: number) => listPendingChunkTexts(deps.db, input.documentId, 'dense_status', afterIndex, limit),
+      };
+      return forEachPendingBatch(pages, async (batch) => {
+        await embedBatch(deps, embedder, scope, input.documentId, batch);
+        return batch.length;
+      });
     });
   };
 }

@@ -10,7 +10,7 @@ import { connectClient } from '../client/ingestClient';
 import { loadConfig } from '../config/config';
 import { ingestWorkflowId } from '../contracts/ingest';
 import { migrateToLatest } from '../db/migrate';
-import { createAdapters } from '../worker/adapters';
+import { createAdapters } from '../composition/adapters';
 
 /**
  * `npm run bench:api`: upload latency of the HTTP API for small and large files. The API only

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { connectClient, startIngestion } from '../client/ingestClient';
 import { loadConfig } from '../config/config';
 import { createDb } from '../db/connection';
-import { createAdapters } from '../worker/adapters';
+import { createAdapters } from '../composition/adapters';
 import { resetBenchDatabase } from './benchDatabase';
 import { ensureCorpus, pickPages } from './corpus';
 import { historySizes } from './durableSide';

@@ -9,6 +9,7 @@ import { STAGES, type Stage } from '../contracts/stages';
 import type { Database } from '../db/database';
 import type { BenchDoc } from './plainPipeline';
 import type { BenchSide, DocOutcome, SideTotals } from './side';
+import { setAffinity } from './pinning';
 import { runWindow } from './window';
 import { startWorkerProcess, type WorkerProcess } from './workerProcesses';
 
@@ -21,6 +22,8 @@ export interface DurableOptions {
   logDir: string;
   metricsPortBase: number;
   nodeArgs: string[];
+  /** CPU list the worker processes are pinned to (bench/pinning.ts); absent → unpinned. */
+  cpus?: string;
 }
 
 /**
@@ -39,10 +42,11 @@ export async function durableSide(options: DurableOptions, db: Kysely<Database>)
     const log = path.join(options.logDir, `worker-${options.workers}-${i}.log`);
     workers.push(await startWorkerProcess({ ...options.env, SLUICE_WORKER_METRICS_BIND: bind }, log, options.nodeArgs));
   }
+  if (options.cpus) setAffinity(workers.map((w) => w.child.pid as number), options.cpus);
   const cpuUsed = workers.map(() => 0);
   const allDocs: BenchDoc[] = [];
   return {
-    label: `b: durable, ${options.workers} worker${options.workers > 1 ? 's' : ''}`,
+    label: `b: durable, ${options.workers} worker${options.workers > 1 ? 's' : ''}${options.cpus ? `, pinned to cpu ${options.cpus}` : ''}`,
     workerProcesses: options.workers,
     // The workers stay connected between rounds; an idle backend publishes its counts within 10 s.
     settleMs: 11_000,

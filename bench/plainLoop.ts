@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { loadConfig } from '../config/config';
 import { createCpuPool } from '../cpuPool/pool';
-import { createAdapters } from '../worker/adapters';
+import { createAdapters } from '../composition/adapters';
 import { plainDocument, type BenchDoc, type PlainOutcome } from './plainPipeline';
 import { cpuSeconds, peakRssBytes, resetPeakRss } from './processStats';
 import { runWindow, type Timed } from './window';

@@ -9,7 +9,7 @@ import { STAGES, type Stage } from '../contracts/stages';
 import type { CpuPool } from '../cpuPool/pool';
 import { detectFileType } from '../parsers/detectFileType';
 import { objectKeys } from '../stores/objectKeys';
-import type { Adapters } from '../worker/adapters';
+import type { Adapters } from '../composition/adapters';
 
 export interface BenchDoc {
   documentId: string;

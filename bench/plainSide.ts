@@ -12,13 +12,13 @@ const ROOT = path.resolve(__dirname, '..');
  * Side (a): each round is a fresh plainLoop.ts process (the loop itself is timed inside it, not
  * the process start), running `lanes` documents at once.
  */
-export function plainSide(options: { env: Record<string, string>; lanes: number; workDir: string; nodeArgs: string[] }): BenchSide {
+export function plainSide(options: { env: Record<string, string>; lanes: number; workDir: string; nodeArgs: string[]; cpus?: string }): BenchSide {
   const stageMsTotal = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>;
   let peakRssBytes = 0;
   let cpuSeconds = 0;
   let round = 0;
   return {
-    label: 'a: plain loop',
+    label: options.cpus ? `a: plain loop, pinned to cpu ${options.cpus}` : 'a: plain loop',
     workerProcesses: 1,
     // The process has exited, and an exiting backend publishes its counts at once.
     settleMs: 1500,
@@ -28,7 +28,10 @@ export function plainSide(options: { env: Record<string, string>; lanes: number;
       const resultFile = path.join(options.workDir, `plain-result-${round}.json`);
       round++;
       fs.writeFileSync(manifest, JSON.stringify({ docs, lanes: options.lanes }));
-      const child = spawn(process.execPath, [...options.nodeArgs, '--import', 'tsx', path.join(__dirname, 'plainLoop.ts'), manifest, resultFile], {
+      const command = [process.execPath, ...options.nodeArgs, '--import', 'tsx', path.join(__dirname, 'plainLoop.ts'), manifest, resultFile];
+      // Pinned from its first instruction: taskset execs node in place, threads inherit the list.
+      const [file, ...args] = options.cpus ? ['taskset', '-c', options.cpus, ...command] : command;
+      const child = spawn(file as string, args, {
         cwd: ROOT,
         env: { ...process.env, ...options.env },
         stdio: ['ignore', 'inherit', 'inherit'],

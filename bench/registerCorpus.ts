@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
-import { registerDocument } from '../client/registerDocument';
-import type { Adapters } from '../worker/adapters';
+import { registerDocument } from '../test/support/registerDocument';
+import type { Adapters } from '../composition/adapters';
 import type { CorpusFile } from './corpus';
 import type { BenchDoc } from './plainPipeline';
 import { runWindow } from './window';

@@ -35,6 +35,11 @@ export interface BenchSettings {
   historySample: number;
   /** Extra node flags for the measured processes, e.g. a CPU profile (BENCH_CPU_PROFILE_DIR). */
   nodeArgs: string[];
+  /**
+   * BENCH_PIN=1: every side also runs pinned (bench/pinning.ts: pipelines on one half of the cores,
+   * the Temporal server and Postgres on the other), and the report gives the ratio both ways.
+   */
+  pin: boolean;
 }
 
 const ROOT = path.resolve(__dirname, '..');
@@ -67,6 +72,7 @@ export function benchSettings(): BenchSettings {
     rounds: Math.max(1, int('BENCH_ROUNDS', 4)),
     historySample: int('BENCH_HISTORY_SAMPLE', 100),
     nodeArgs: process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROFILE_DIR)}`] : [],
+    pin: process.env.BENCH_PIN === '1',
   };
 }
 
@@ -82,6 +88,8 @@ export function sluiceEnv(s: BenchSettings): Record<string, string> {
   return {
     DATABASE_URL: s.databaseUrl,
     SLUICE_DATA_DIR: s.dataDir,
+    // The model is fetched once by the stack script, not per bench run's data directory.
+    SLUICE_MODEL_DIR: process.env.SLUICE_MODEL_DIR ?? path.join(ROOT, '.sluice', 'models'),
     SLUICE_TASK_QUEUE: s.taskQueue,
     SLUICE_SWEEP_EVERY: 'off',
     SLUICE_LOG_LEVEL: 'WARN',

@@ -4,10 +4,11 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../config/config';
 import { createDb } from '../db/connection';
-import { createAdapters } from '../worker/adapters';
+import { createAdapters } from '../composition/adapters';
 import { resetBenchDatabase } from './benchDatabase';
 import { bigMarkdown, ensureCorpus, pickPages, type CorpusFile } from './corpus';
 import { durableSide } from './durableSide';
+import { cpuSplit, setAffinity, stackPid, stackServerPids, type CpuSplit } from './pinning';
 import { tableWrites, writesBetween, type TableWrites } from './pgWrites';
 import type { BenchDoc } from './plainPipeline';
 import { plainSide } from './plainSide';
@@ -21,8 +22,9 @@ import { renderTable, summarize, type SideSummary } from './summary';
  * `npm run bench`: the same corpus through (a) the plain in-process loop and (b) the durable
  * pipeline (and (b) again with more worker processes, BENCH_WORKERS=1,2), in one run on this
  * machine. The corpus is cut into rounds and the sides take turns, order alternating, so load
- * from anything else on the machine falls on every side alike. JSON on stdout and in
- * bench-results/throughput.json; a short table on stderr.
+ * from anything else on the machine falls on every side alike. With BENCH_PIN=1 every side runs
+ * a second time pinned (bench/pinning.ts), in the same rounds, and both ratios are reported. JSON
+ * on stdout and in bench-results/throughput.json; a short table on stderr.
  */
 async function main(): Promise<void> {
   const s = benchSettings();
@@ -30,6 +32,11 @@ async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, ...env });
   const lanes = s.lanes || config.worker.activitySlots;
   const inflight = s.inflight || 4 * lanes;
+  const split = s.pin ? cpuSplit() : null;
+  if (s.pin && !split) throw new Error('BENCH_PIN=1 needs at least 2 cores');
+  // null: unpinned; a split: the pinned copy of every side.
+  const modes: (CpuSplit | null)[] = split ? [null, split] : [null];
+  const suffix = (mode: CpuSplit | null) => (mode ? '-pinned' : '');
   await resetBenchDatabase(s.databaseUrl);
   const files: CorpusFile[] = pickPages(ensureCorpus(), s.docs);
   // The large document comes first, so it runs alongside the pages, not alone at the end.
@@ -38,20 +45,27 @@ async function main(): Promise<void> {
   // Each side gets its own copy of the corpus (its own dataset and document ids).
   const registering = createAdapters(config);
   const docsOf = new Map<string, BenchDoc[]>();
-  for (const key of ['plain', ...s.workerCounts.map((n) => `durable-${n}`)]) {
-    docsOf.set(key, await registerCorpus(registering, files, { userId: 'bench', datasetId: key }));
+  for (const mode of modes) {
+    for (const key of ['plain', ...s.workerCounts.map((n) => `durable-${n}`)].map((k) => `${k}${suffix(mode)}`)) {
+      docsOf.set(key, await registerCorpus(registering, files, { userId: 'bench', datasetId: key }));
+    }
   }
   await registering.close();
 
   const stats = createDb(s.databaseUrl, 1);
   const loadBefore = os.loadavg();
-  const sides: { key: string; side: BenchSide }[] = [{ key: 'plain', side: plainSide({ env, lanes, workDir: s.dataDir, nodeArgs: s.nodeArgs }) }];
+  const sides: { key: string; side: BenchSide; mode: CpuSplit | null }[] = [];
   try {
-    for (const [i, n] of s.workerCounts.entries()) {
-      // Each worker count polls its own task queue, so idle workers of one side never take the other's work.
-      const sideEnv = { ...env, SLUICE_TASK_QUEUE: `${s.taskQueue}-w${n}` };
-      const opts = { env: sideEnv, workers: n, inflight, historySample: s.historySample, logDir: s.dataDir, metricsPortBase: 19460 + i * 10, nodeArgs: s.nodeArgs };
-      sides.push({ key: `durable-${n}`, side: await durableSide(opts, stats) });
+    for (const [m, mode] of modes.entries()) {
+      const cpus = mode?.pipeline;
+      sides.push({ key: `plain${suffix(mode)}`, mode, side: plainSide({ env, lanes, workDir: s.dataDir, nodeArgs: s.nodeArgs, cpus }) });
+      for (const [i, n] of s.workerCounts.entries()) {
+        // Each worker count polls its own task queue, so idle workers of one side never take the other's work.
+        const sideEnv = { ...env, SLUICE_TASK_QUEUE: `${s.taskQueue}-w${n}${suffix(mode)}` };
+        const metricsPortBase = 19460 + i * 10 + m * 5;
+        const opts = { env: sideEnv, workers: n, inflight, historySample: s.historySample, logDir: s.dataDir, metricsPortBase, nodeArgs: s.nodeArgs, cpus };
+        sides.push({ key: `durable-${n}${suffix(mode)}`, mode, side: await durableSide(opts, stats) });
+      }
     }
     console.error(`bench: ${files.length} documents in ${s.rounds} rounds, ${lanes} lanes, ${inflight} workflows open, load ${fmtLoad(loadBefore)}`);
 
@@ -62,8 +76,10 @@ async function main(): Promise<void> {
     let before = await tableWrites(stats);
     for (let round = 0; round < s.rounds; round++) {
       const order = round % 2 === 0 ? sides : [...sides].reverse();
-      for (const { key, side } of order) {
+      for (const { key, side, mode } of order) {
         const docs = (docsOf.get(key) ?? []).filter((_, i) => i % s.rounds === round);
+        // The servers move to their half of the cores for a pinned side's round, and back after it.
+        if (split) setAffinity(stackServerPids(), mode ? mode.servers : split.all);
         const serverBefore = server ? cpuSeconds(server) : 0;
         const postgresBefore = postgres ? processTreeCpuSeconds(postgres) : 0;
         const result = await side.runRound(docs);
@@ -95,16 +111,25 @@ async function main(): Promise<void> {
       if (totals.metrics) metrics[side.label] = totals.metrics;
       summaries.push(summary);
     }
-    report(summaries, metrics, { files, s, lanes, inflight, loadBefore, stores: config.stores });
+    const pinned = summaries.filter((_, i) => sides[i]?.mode);
+    report(
+      summaries.filter((_, i) => !sides[i]?.mode),
+      pinned.length > 0 ? pinned : null,
+      metrics,
+      { files, s, lanes, inflight, loadBefore, stores: config.stores },
+    );
     // The objects (sources, markdown, token plans) of three copies of the corpus; worker logs stay.
     fs.rmSync(path.join(s.dataDir, 'objects'), { recursive: true, force: true });
   } finally {
+    // The shared stack's servers get every core back, whatever happened.
+    if (split) setAffinity(stackServerPids(), split.all);
     await stats.destroy();
   }
 }
 
 function report(
   summaries: SideSummary[],
+  pinned: SideSummary[] | null,
   metrics: Record<string, string[]>,
   ctx: { files: CorpusFile[]; s: ReturnType<typeof benchSettings>; lanes: number; inflight: number; loadBefore: number[]; stores: unknown },
 ): void {
@@ -121,8 +146,9 @@ function report(
       workflowsOpen: ctx.inflight,
       stores: ctx.stores,
     },
-    ratio: { docsPerS: Number((b.docsPerS / a.docsPerS).toFixed(3)), chunksPerS: Number((b.chunksPerS / a.chunksPerS).toFixed(3)) },
+    ratio: ratioOf(a, b),
     sides: summaries,
+    ...(pinned ? { pinned: { cpus: cpuSplit(), ratio: ratioOf(pinned[0] as SideSummary, pinned[1] as SideSummary), sides: pinned } } : {}),
     workerMetrics: metrics,
   };
   const json = JSON.stringify(result, redactSecrets, 2);
@@ -130,9 +156,12 @@ function report(
   fs.mkdirSync(path.dirname(ctx.s.outFile), { recursive: true });
   fs.writeFileSync(ctx.s.outFile, `${json}\n`);
   console.error(`\n${renderTable(summaries, a)}\n\nratio b/a (documents/s): ${result.ratio.docsPerS}`);
+  if (pinned && result.pinned) {
+    console.error(`\n${renderTable(pinned, pinned[0] as SideSummary)}\n\nratio b/a pinned (documents/s): ${result.pinned.ratio.docsPerS}`);
+  }
   // Timing on a shared machine is not a pass/fail matter; doing the same work is. Every side must
   // end with the same chunks and the same failed pages, or the comparison (and the pipeline) is wrong.
-  for (const side of summaries.slice(1)) {
+  for (const side of [...summaries.slice(1), ...(pinned ?? [])]) {
     if (side.chunks !== a.chunks || side.failed !== a.failed) {
       console.error(`bench: ${side.side} made ${side.chunks} chunks with ${side.failed} failures; ${a.side} made ${a.chunks} with ${a.failed}`);
       process.exitCode = 1;
@@ -150,15 +179,8 @@ interface Accumulated {
   postgresCpuSeconds: number;
 }
 
-/** A server started by scripts/stack.sh, by its pid file under .sluice/run; absent → not measured. */
-function stackPid(pidFile: string): number | null {
-  try {
-    // postmaster.pid has the pid on its first line.
-    const pid = Number(fs.readFileSync(path.resolve(__dirname, '..', '.sluice', 'run', pidFile), 'utf8').split('\n')[0]?.trim());
-    return Number.isInteger(pid) && fs.existsSync(`/proc/${pid}/stat`) ? pid : null;
-  } catch {
-    return null;
-  }
+function ratioOf(a: SideSummary, b: SideSummary): { docsPerS: number; chunksPerS: number } {
+  return { docsPerS: Number((b.docsPerS / a.docsPerS).toFixed(3)), chunksPerS: Number((b.chunksPerS / a.chunksPerS).toFixed(3)) };
 }
 
 const fmtLoad = (load: number[]) => load.map((l) => l.toFixed(1)).join(' ');

@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ChunkDraft } from '../contracts/chunk';
 import { permanentError } from '../contracts/sluiceError';
-import { countTokens } from '../tokenizer/countTokens';
+import { countTokens, joinTallies, tallyTokens, tokensOfTally } from '../tokenizer/countTokens';
+import { sectionContext } from './sectionContext';
 import { splitSections, type Section } from './splitSections';
 import { splitText } from './splitText';
 
@@ -19,14 +20,18 @@ export interface ChunkerOptions {
 
 export const DEFAULT_CHUNKER_OPTIONS: ChunkerOptions = { maxTokens: 400, overlapTokens: 60 };
 
+const BLANK_LINE = tallyTokens('\n\n');
+
 /** Below this, a hard cut could not guarantee progress (one character can cost 2 tokens). */
 const MIN_MAX_TOKENS = 8;
 
 /**
  * Structure-aware chunking: every section (heading + body) becomes a parent chunk holding the whole
- * section for answer context, followed by the child chunks it is split into for retrieval; the
- * parent records the chunk_index range of its children. Same document id and markdown give the
- * same chunks and ids, which keeps re-runs idempotent.
+ * section for answer context, followed by the child chunks it is split into for retrieval, each
+ * led by the section path (sectionContext); the parent records the chunk_index range of its
+ * children. Same document id and markdown give the same chunks and ids, which keeps re-runs
+ * idempotent. Each character is counted about once: pieces are tallied when they are cut, and
+ * children's and parents' counts are joined from those tallies.
  */
 export function chunkMarkdown(documentId: string, markdown: string, options: ChunkerOptions): ChunkDraft[] {
   validateOptions(options);
@@ -38,7 +43,7 @@ export function chunkMarkdown(documentId: string, markdown: string, options: Chu
     const own = section.body.trim();
     if (own === '' && carried === '') continue;
     const next = sections[i + 1];
-    if (next && isNestedUnder(next, section) && countTokens(own) < minTokens) {
+    if (next && isNestedUnder(next, section) && isFragment(own, minTokens)) {
       // The fragment travels with its heading, so the text still shows where it came from.
       carried = joinBlocks(carried, sectionText(section, own));
       continue;
@@ -46,16 +51,33 @@ export function chunkMarkdown(documentId: string, markdown: string, options: Chu
     // Folded text already carries this section's heading; otherwise the parent adds it.
     const body = carried === '' ? own : joinBlocks(carried, sectionText(section, own));
     const parentText = carried === '' ? sectionText(section, own) : body;
+    const headed = carried === '' && section.heading !== null;
     carried = '';
     const parentIndex = chunks.length;
-    const parent = draftChunk(documentId, parentIndex, 'parent', null, section.path, parentText);
+    const parent = draftChunk(documentId, parentIndex, 'parent', null, section.path, parentText, 0);
     chunks.push(parent);
-    for (const childText of splitText(body, options.maxTokens, options.overlapTokens)) {
-      chunks.push(draftChunk(documentId, chunks.length, 'child', parent.chunkId, section.path, childText));
+    // Children are what gets embedded and indexed: each starts with its section path, within budget.
+    const context = sectionContext(section.path, options.maxTokens);
+    const contextTally = joinTallies(tallyTokens(context), BLANK_LINE);
+    const { children, bodyTally } = splitText(body, options.maxTokens - tokensOfTally(contextTally), options.overlapTokens);
+    for (const child of children) {
+      const text = context === '' ? child.text : `${context}\n\n${child.text}`;
+      const tally = context === '' ? child.tally : joinTallies(contextTally, child.tally);
+      chunks.push(draftChunk(documentId, chunks.length, 'child', parent.chunkId, section.path, text, tokensOfTally(tally)));
     }
+    // The parent's count from the tallies splitText took of its body: the section is not rescanned.
+    parent.tokenCount = tokensOfTally(headed ? joinTallies(joinTallies(tallyTokens(section.heading!.trim()), BLANK_LINE), bodyTally) : bodyTally);
     parent.childRange = { first: parentIndex + 1, last: chunks.length - 1 };
   }
   return chunks;
+}
+
+/**
+ * A count never shrinks as text is added, so a start that already reaches minTokens settles it
+ * without a scan of a long section.
+ */
+function isFragment(body: string, minTokens: number): boolean {
+  return countTokens(body.slice(0, (minTokens + 1) * 16)) < minTokens && countTokens(body) < minTokens;
 }
 
 function isNestedUnder(next: Section, section: Section): boolean {
@@ -77,6 +99,7 @@ function draftChunk(
   parentId: string | null,
   sectionPath: string[],
   text: string,
+  tokenCount: number,
 ): ChunkDraft {
   return {
     chunkId: chunkIdOf(documentId, chunkIndex, text),
@@ -87,13 +110,16 @@ function draftChunk(
     sectionPath: [...sectionPath],
     text,
     charCount: text.length,
-    tokenCount: countTokens(text),
+    tokenCount,
   };
 }
 
-/** Content-derived so a rebuild of the same markdown upserts onto the same rows and vectors. */
+/**
+ * Content-derived so a rebuild of the same markdown upserts onto the same rows and vectors. The
+ * one-shot hash: a Hash object per chunk cost a quarter of the hashing time.
+ */
 export function chunkIdOf(documentId: string, chunkIndex: number, text: string): string {
-  return createHash('sha256').update(`${documentId}\u0000${chunkIndex}\u0000${text}`).digest('hex').slice(0, 32);
+  return hash('sha256', `${documentId}\u0000${chunkIndex}\u0000${text}`, 'hex').slice(0, 32);
 }
 
 function validateOptions({ maxTokens, overlapTokens }: ChunkerOptions): void {

@@ -23,50 +23,62 @@ interface OpenFence {
 
 /**
  * Splits markdown into sections at ATX headings, skipping `#` lines inside fenced code (a shell
- * comment in a code sample is not a heading). Sections keep their text verbatim.
+ * comment in a code sample is not a heading). Sections keep their text verbatim, line breaks
+ * normalised to \n. Lines are walked by offset and a body is one slice of the markdown: only a
+ * line that starts like a fence or a heading is matched against one.
  */
-export function splitSections(markdown: string): Section[] {
-  const lines = markdown.split(/\r\n?|\n/);
+export function splitSections(input: string): Section[] {
+  const markdown = input.includes('\r') ? input.replace(/\r\n?/g, '\n') : input;
   const sections: Section[] = [];
   // A stack of levels rather than a plain index: after `#`, `###`, a `##` must drop the `###`.
   const headingStack: { level: number; title: string }[] = [];
-  let current: { path: string[]; heading: string | null; bodyLines: string[] } = {
-    path: [],
-    heading: null,
-    bodyLines: [],
-  };
+  let current: { path: string[]; heading: string | null; bodyStart: number } = { path: [], heading: null, bodyStart: 0 };
   let fence: OpenFence | null = null;
 
-  const close = (): void => {
-    sections.push({ path: current.path, heading: current.heading, body: current.bodyLines.join('\n') });
+  // A body ends before the line break that ends its last line.
+  const close = (lineStart: number): void => {
+    const end = Math.max(current.bodyStart, lineStart - 1);
+    sections.push({ path: current.path, heading: current.heading, body: markdown.slice(current.bodyStart, end) });
   };
 
-  for (const line of lines) {
-    const fenceMatch = FENCE.exec(line);
+  for (let pos = 0; pos <= markdown.length; ) {
+    const newline = markdown.indexOf('\n', pos);
+    const end = newline < 0 ? markdown.length : newline;
+    const next = end + 1;
+    const first = firstMark(markdown, pos);
+    const fenceMatch = first === BACKTICK || first === TILDE ? FENCE.exec(markdown.slice(pos, end)) : null;
     if (fence) {
       if (fenceMatch && closesFence(fence, fenceMatch)) fence = null;
-      current.bodyLines.push(line);
-      continue;
-    }
-    if (fenceMatch && opensFence(fenceMatch)) {
+    } else if (fenceMatch && opensFence(fenceMatch)) {
       fence = { char: fenceMatch[1]!.charAt(0), length: fenceMatch[1]!.length };
-      current.bodyLines.push(line);
-      continue;
+    } else {
+      const line = first === HASH ? markdown.slice(pos, end) : '';
+      const heading = line === '' ? null : parseAtxHeading(line);
+      if (heading) {
+        close(pos);
+        const { level } = heading;
+        while (headingStack.length > 0 && headingStack[headingStack.length - 1]!.level >= level) headingStack.pop();
+        // Whitespace is normalised (HTML headings often carry non-breaking spaces: "28.2.&nbsp;Title").
+        headingStack.push({ level, title: heading.title.replace(/\s+/g, ' ').trim() });
+        current = { path: headingStack.map((h) => h.title), heading: line, bodyStart: Math.min(next, markdown.length) };
+      }
     }
-    const heading = parseAtxHeading(line);
-    if (!heading) {
-      current.bodyLines.push(line);
-      continue;
-    }
-    close();
-    const { level } = heading;
-    while (headingStack.length > 0 && headingStack[headingStack.length - 1]!.level >= level) headingStack.pop();
-    // Whitespace is normalised (HTML headings often carry non-breaking spaces: "28.2.&nbsp;Title").
-    headingStack.push({ level, title: heading.title.replace(/\s+/g, ' ').trim() });
-    current = { path: headingStack.map((h) => h.title), heading: line, bodyLines: [] };
+    pos = next;
   }
-  close();
+  close(markdown.length + 1);
   return sections;
+}
+
+const SPACE = 0x20;
+const BACKTICK = 0x60;
+const TILDE = 0x7e;
+const HASH = 0x23;
+
+/** The character after up to three spaces of indent: a fence or a heading needs a particular one there. */
+function firstMark(text: string, start: number): number {
+  let i = start;
+  while (i < start + 3 && text.charCodeAt(i) === SPACE) i++;
+  return text.charCodeAt(i);
 }
 
 /** A backtick fence's info string may not contain backticks (CommonMark), else it is inline code. */

@@ -1,12 +1,23 @@
-import { countTokens } from '../tokenizer/countTokens';
+import { countTokens, joinTallies, tallyTokens, tokensOfTally, type TokenTally } from '../tokenizer/countTokens';
 import { splitBlocks } from './blocks';
+import { HARD_CUT_CHARS_PER_TOKEN, hardCut, isSpace } from './hardCut';
 import { splitCode, splitTable } from './splitBlock';
 
-interface Piece {
+export interface Piece {
   /** Verbatim text including its trailing separator, so concatenated pieces rebuild the input. */
   text: string;
   tokens: number;
+  /** Counted once, when the piece is cut; children's and the body's counts are joined from these. */
+  tally: TokenTally;
 }
+
+/** A child's text and its exact token count, joined from its pieces' tallies rather than recounted. */
+export interface CountedText {
+  text: string;
+  tally: TokenTally;
+}
+
+const EMPTY_TALLY: TokenTally = tallyTokens('');
 
 /**
  * Separators from coarsest to finest. Each match ends a piece: blank lines end paragraphs, line
@@ -24,11 +35,6 @@ const SEPARATORS: readonly RegExp[] = [
   /[,;:]\s+|[，、：]\s*/g,
 ];
 
-/**
- * A hard cut first tries a window this many characters per token wide (generous: Latin prose runs
- * about 4–5 characters per token, whitespace included), then narrows it until it fits.
- */
-const HARD_CUT_CHARS_PER_TOKEN = 6;
 
 /** Share of a child's balanced size that packing may exceed it by, to absorb uneven pieces. */
 const BALANCE_SLACK = 0.1;
@@ -38,31 +44,37 @@ const BALANCE_SLACK = 0.1;
  * overlapTokens of the previous child's end so a fact that straddles a boundary stays findable.
  * Children are balanced: a body of 1.1 children's worth gives two halves, not a full child and a
  * scrap. Tables and code blocks stay whole when they fit; larger ones get children of their own,
- * cut between rows or lines.
+ * cut between rows or lines. Returns each child with its tally, and the tally of the whole body.
  */
-export function splitText(body: string, maxTokens: number, overlapTokens: number): string[] {
+export function splitText(body: string, maxTokens: number, overlapTokens: number): { children: CountedText[]; bodyTally: TokenTally } {
   const budget = maxTokens - overlapTokens;
-  const children: string[] = [];
+  const children: CountedText[] = [];
+  let bodyTally = EMPTY_TALLY;
   let pieces: Piece[] = [];
   // Loops rather than push(...): a 150,000-line paragraph is 150,000 pieces, past the stack.
   for (const block of splitBlocks(body)) {
-    const tokens = countTokens(block.text);
     if (block.kind === 'text') {
-      for (const piece of atomize(block.text, budget, 0, tokens)) pieces.push(piece);
+      for (const piece of atomizeCounting(block.text, budget, 0)) {
+        pieces.push(piece);
+        bodyTally = joinTallies(bodyTally, piece.tally);
+      }
       continue;
     }
+    const tally = tallyTokens(block.text);
+    bodyTally = joinTallies(bodyTally, tally);
+    const tokens = tokensOfTally(tally);
     // Pieces leave room for the overlap, so an overlap plus any one piece always fits.
     if (tokens <= budget) {
-      pieces.push({ text: block.text, tokens });
+      pieces.push({ text: block.text, tokens, tally });
       continue;
     }
     for (const child of pack(pieces, maxTokens, overlapTokens)) children.push(child);
     pieces = [];
     const parts = block.kind === 'table' ? splitTable(block.text, maxTokens, splitLong) : splitCode(block.text, maxTokens, splitLong);
-    for (const part of parts) if (part.trim() !== '') children.push(part);
+    for (const part of parts) if (part.trim() !== '') children.push({ text: part, tally: tallyTokens(part) });
   }
   for (const child of pack(pieces, maxTokens, overlapTokens)) children.push(child);
-  return children;
+  return { children, bodyTally };
 }
 
 /**
@@ -74,7 +86,7 @@ function splitLong(text: string, limit: number): string[] {
   let part = '';
   let tokens = 0;
   let hasContent = false;
-  for (const piece of atomize(text, limit, 0)) {
+  for (const piece of atomizeCounting(text, limit, 0)) {
     if (hasContent && tokens + piece.tokens > limit) {
       parts.push(part.trim());
       [part, tokens, hasContent] = ['', 0, false];
@@ -88,41 +100,65 @@ function splitLong(text: string, limit: number): string[] {
   return parts;
 }
 
-function pack(pieces: Piece[], maxTokens: number, overlapTokens: number): string[] {
+/**
+ * Packs pieces into children. The limits use the pieces' summed counts (as before tallies existed,
+ * so the cuts stay where they were); each child's exact count is its pieces' tallies joined, which
+ * trimming does not change (what trim() removes costs nothing).
+ */
+function pack(pieces: Piece[], maxTokens: number, overlapTokens: number): CountedText[] {
   const total = pieces.reduce((sum, piece) => sum + piece.tokens, 0);
   const count = total <= maxTokens ? 1 : Math.ceil((total - overlapTokens) / (maxTokens - overlapTokens));
   const share = Math.ceil(total / count);
   const slack = Math.ceil(share * BALANCE_SLACK);
-  const children: string[] = [];
+  const children: CountedText[] = [];
   let raw = '';
+  let rawTally = EMPTY_TALLY;
   let rawTokens = 0;
   let hasNewContent = false;
 
   for (const piece of pieces) {
     const limit = Math.min(maxTokens, share + slack + (children.length > 0 ? overlapTokens : 0));
     if (hasNewContent && rawTokens + piece.tokens > limit) {
-      children.push(raw.trim());
+      children.push({ text: raw.trim(), tally: rawTally });
       raw = tailWithin(raw, overlapTokens);
-      rawTokens = countTokens(raw);
+      rawTally = tallyTokens(raw);
+      rawTokens = tokensOfTally(rawTally);
       hasNewContent = false;
     }
     raw += piece.text;
+    rawTally = joinTallies(rawTally, piece.tally);
     // Summing is an upper bound of countTokens(raw): the estimate is subadditive.
     rawTokens += piece.tokens;
     hasNewContent ||= piece.text.trim() !== '';
   }
-  if (hasNewContent) children.push(raw.trim());
+  if (hasNewContent) children.push({ text: raw.trim(), tally: rawTally });
   return children;
 }
 
-/** Breaks text into pieces of at most `budget` tokens, using the coarsest separator that helps. */
-function atomize(text: string, budget: number, level: number, tokens = countTokens(text)): Piece[] {
-  if (tokens <= budget) return [{ text, tokens }];
+/**
+ * Breaks text into pieces of at most `budget` tokens, using the coarsest separator that helps.
+ * The text is cut at this level's separator before it is counted: its parts' tallies give its own
+ * count, so each character is counted once per level it descends, not once more for the whole.
+ */
+function atomizeCounting(text: string, budget: number, level: number): Piece[] {
   const separator = SEPARATORS[level];
-  if (!separator) return hardCut(text, budget);
+  if (!separator) return atomize(text, budget, level, tallyTokens(text));
   const parts = splitAfter(text, separator);
-  if (parts.length === 1) return atomize(text, budget, level + 1, tokens);
-  return parts.flatMap((part) => atomize(part, budget, level + 1));
+  const tallies = parts.map(tallyTokens);
+  const tally = tallies.reduce(joinTallies);
+  const tokens = tokensOfTally(tally);
+  if (tokens <= budget) return [{ text, tokens, tally }];
+  if (parts.length === 1) return atomizeCounting(text, budget, level + 1);
+  const pieces: Piece[] = [];
+  for (const [i, part] of parts.entries()) for (const piece of atomize(part, budget, level + 1, tallies[i]!)) pieces.push(piece);
+  return pieces;
+}
+
+function atomize(text: string, budget: number, level: number, tally: TokenTally): Piece[] {
+  const tokens = tokensOfTally(tally);
+  if (tokens <= budget) return [{ text, tokens, tally }];
+  if (!SEPARATORS[level]) return hardCut(text, budget);
+  return atomizeCounting(text, budget, level);
 }
 
 function splitAfter(text: string, separator: RegExp): string[] {
@@ -136,45 +172,6 @@ function splitAfter(text: string, separator: RegExp): string[] {
   }
   parts.push(text.slice(start));
   return parts;
-}
-
-/** Last resort for text with no usable separator (a minified line, a 2 MB base64 blob). */
-function hardCut(text: string, budget: number): Piece[] {
-  const pieces: Piece[] = [];
-  let start = 0;
-  while (start < text.length) {
-    const { end, tokens } = longestFittingPrefix(text, start, budget);
-    pieces.push({ text: text.slice(start, end), tokens });
-    start = end;
-  }
-  return pieces;
-}
-
-function longestFittingPrefix(text: string, start: number, budget: number): { end: number; tokens: number } {
-  let length = Math.min(text.length - start, budget * HARD_CUT_CHARS_PER_TOKEN);
-  for (;;) {
-    const end = preferWordBoundary(text, start, safeEnd(text, start, start + length));
-    const tokens = countTokens(text.slice(start, end));
-    if (tokens <= budget) return { end, tokens };
-    // Shrink in proportion to the overshoot; always by at least one character.
-    length = Math.max(1, Math.min(end - start - 1, Math.floor(((end - start) * budget) / tokens)));
-  }
-}
-
-/** Within the last half of a window, prefer to cut after whitespace than inside a word. */
-function preferWordBoundary(text: string, start: number, end: number): number {
-  if (end >= text.length) return end;
-  for (let i = end - 1; i > start + (end - start) / 2; i--) {
-    if (isSpace(text.charCodeAt(i))) return i + 1;
-  }
-  return end;
-}
-
-/** Never split a surrogate pair (half an emoji is not text); a lone pair is kept whole. */
-function safeEnd(text: string, start: number, end: number): number {
-  const code = text.charCodeAt(end - 1);
-  if (code < 0xd800 || code > 0xdbff) return end;
-  return end - 1 > start ? end - 1 : Math.min(end + 1, text.length);
 }
 
 /** The end of a child worth about `overlapTokens`, starting at a word boundary when there is one. */
@@ -196,8 +193,4 @@ function tailWithin(text: string, overlapTokens: number): string {
 
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
-}
-
-function isSpace(code: number): boolean {
-  return code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0x3000;
 }

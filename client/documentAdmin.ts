@@ -17,6 +17,7 @@ import { findDocument } from '../db/repositories/documents';
 import { findPipeline } from '../db/repositories/pipelines';
 import type { deleteDocument as deleteDocumentWorkflow } from '../workflows/deleteDocument';
 import type { ingestDocument } from '../workflows/ingestDocument';
+import { runOf, startIngestRun } from './startRun';
 
 /** A retry that was refused; `message` is `RETRY_VALIDATION_FAILED:<reason>`. */
 export class RetryRefusedError extends Error {
@@ -68,11 +69,7 @@ export async function retryDocument(
     if (latest.superseded_by_task_id) throw refuse(`task ${pipeline.task_id} was already taken over`);
     const taskId = randomUUID();
     try {
-      await deps.client.workflow.start<typeof ingestDocument>(INGEST_WORKFLOW_TYPE, {
-        workflowId: ingestWorkflowId(documentId),
-        taskQueue: deps.config.temporal.taskQueue,
-        args: [{ documentId, userId: doc.user_id, datasetId: doc.dataset_id, taskId, retryOfTaskId: pipeline.task_id, retryWait: deps.config.retryWait }],
-      });
+      await startIngestRun(deps.client, deps.config, { ...runOf(doc), taskId, retryOfTaskId: pipeline.task_id });
       return { taskId, via: 'start' };
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

@@ -11,7 +11,7 @@ import {
 } from '../db/repositories/embeddingConfigs';
 import { probeEmbedding, type ProbeResult } from '../embedders/embeddingProbe';
 import { maskApiKey, settingsOfEnvironment, settingsOfRow, type EmbeddingSettings } from '../embedders/embeddingSettings';
-import { parseEncryptionKey } from '../embedders/secretBox';
+import { parseEncryptionKey } from '../crypto/secretBox';
 import { pickEmbeddingSource, storedCandidates, type EmbeddingSource } from '../embedders/userEmbedderResolver';
 
 /**

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
-import { TypedSearchAttributes } from '@temporalio/common';
 import type { SluiceConfig } from '../config/config';
-import { ingestWorkflowId, INGEST_WORKFLOW_TYPE, type IngestInput, type IngestProgress, type IngestResult } from '../contracts/ingest';
+import { ingestWorkflowId, type IngestProgress, type IngestResult } from '../contracts/ingest';
 import { progressQuery } from '../contracts/ingestApi';
-import { DatasetIdKey, DocumentIdKey, PipelineStatusKey } from '../contracts/searchAttributes';
 import type { ingestDocument } from '../workflows/ingestDocument';
+import { startIngestRun, type IngestRun } from './startRun';
 
 export async function connectClient(config: Readonly<SluiceConfig>): Promise<Client> {
   const connection = await Connection.connect({ address: config.temporal.address });
@@ -18,6 +17,8 @@ export interface StartIngestionInput {
   datasetId: string;
   /** Supply one to make the start idempotent across client retries; a fresh one otherwise. */
   taskId?: string;
+  /** The file's name and size, for the Web UI. */
+  file?: IngestRun['file'];
 }
 
 /**
@@ -30,23 +31,12 @@ export async function startIngestion(
   input: StartIngestionInput,
 ): Promise<{ handle: WorkflowHandle<typeof ingestDocument>; taskId: string; alreadyRunning: boolean }> {
   const taskId = input.taskId ?? randomUUID();
-  const args: IngestInput = { documentId: input.documentId, userId: input.userId, datasetId: input.datasetId, taskId, retryWait: config.retryWait };
-  const workflowId = ingestWorkflowId(input.documentId);
   try {
-    const handle = await client.workflow.start<typeof ingestDocument>(INGEST_WORKFLOW_TYPE, {
-      workflowId,
-      taskQueue: config.temporal.taskQueue,
-      args: [args],
-      typedSearchAttributes: new TypedSearchAttributes([
-        { key: DocumentIdKey, value: input.documentId },
-        { key: DatasetIdKey, value: input.datasetId },
-        { key: PipelineStatusKey, value: 'PENDING' },
-      ]),
-    });
+    const handle = await startIngestRun(client, config, { ...input, taskId });
     return { handle, taskId, alreadyRunning: false };
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    return { handle: client.workflow.getHandle<typeof ingestDocument>(workflowId), taskId, alreadyRunning: true };
+    return { handle: client.workflow.getHandle<typeof ingestDocument>(ingestWorkflowId(input.documentId)), taskId, alreadyRunning: true };
   }
 }
 

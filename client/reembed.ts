@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import type { SluiceConfig } from '../config/config';
-import { ingestWorkflowId, INGEST_WORKFLOW_TYPE } from '../contracts/ingest';
 import type { Database } from '../db/database';
 import { documentsWithStaleVectors } from '../db/repositories/chunks';
 import { findDocument } from '../db/repositories/documents';
 import { findPipeline } from '../db/repositories/pipelines';
 import type { EmbedderResolver } from '../embedders/embedderResolver';
-import type { ingestDocument } from '../workflows/ingestDocument';
+import { runOf, startIngestRun } from './startRun';
 
 export interface ReembedReport {
   model: string;
@@ -42,11 +41,7 @@ export async function reembedDataset(
     }
     const taskId = randomUUID();
     try {
-      await deps.client.workflow.start<typeof ingestDocument>(INGEST_WORKFLOW_TYPE, {
-        workflowId: ingestWorkflowId(documentId),
-        taskQueue: deps.config.temporal.taskQueue,
-        args: [{ documentId, userId: doc.user_id, datasetId: doc.dataset_id, taskId, reembedOfTaskId: pipeline.task_id, retryWait: deps.config.retryWait }],
-      });
+      await startIngestRun(deps.client, deps.config, { ...runOf(doc), taskId, reembedOfTaskId: pipeline.task_id });
       report.started.push({ documentId, taskId });
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

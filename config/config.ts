@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { LOCAL_MODEL } from '../embedders/localModelFiles';
 import { packageRoot } from './packageRoot';
-import { parseEncryptionKey } from '../embedders/secretBox';
+import { parseEncryptionKey } from '../crypto/secretBox';
 import { resolveStores, storesEnvSchema, type StoresConfig } from './storesConfig';
 
 const repoRoot = packageRoot();

@@ -60,7 +60,16 @@ export interface LocalStagePlan {
 }
 
 export type PrepareResult =
-  | { kind: 'run'; taskId: string; stages: StageStatuses; inherited: Stage[]; chunkCount: number; localStages?: LocalStagePlan }
+  | {
+      kind: 'run';
+      taskId: string;
+      stages: StageStatuses;
+      inherited: Stage[];
+      chunkCount: number;
+      localStages?: LocalStagePlan;
+      /** The document's file name, for the activity summaries in the Web UI. Absent in runs prepared before it existed. */
+      fileName?: string;
+    }
   | {
       kind: 'duplicate';
       taskId: string;

@@ -5,7 +5,7 @@ import type { OutboundPolicy } from '../outbound/outboundHttp';
 import type { Embedder } from './embedder';
 import { createLocalHashEmbedder } from './localHashEmbedder';
 import { createOpenAiEmbedder, type OpenAiEmbedderOptions } from './openAiEmbedder';
-import { decryptSecret } from './secretBox';
+import { decryptSecret } from '../crypto/secretBox';
 
 /** Where provider `openai` goes when its config has no base URL. */
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';

@@ -10,7 +10,7 @@ import { embedderOf, settingsOfEnvironment, settingsOfRow, type TransportOptions
 
 export interface UserEmbedderResolverDeps {
   db: Kysely<Database>;
-  /** The AES-256-GCM key that sealed `api_key_encrypted` (see secretBox.parseEncryptionKey). */
+  /** The AES-256-GCM key that sealed `api_key_encrypted` (see crypto/secretBox.ts parseEncryptionKey). */
   encryptionKey: Buffer;
   /** The operator's default from SLUICE_DEFAULT_EMBEDDING_* (config.embedding.environmentDefault). */
   environmentDefault?: EnvironmentEmbeddingDefault | null;

@@ -1,7 +1,7 @@
 /**
  * The parts of the HTML tree-construction rules (WHATWG §13.2.6) that decide when an element
  * ends: which start tags end an open element implicitly, and how far down the open elements an
- * end tag may reach. htmlNesting.ts follows them to know the nesting depth without building a tree.
+ * end tag may reach. html/treeBuilder.ts follows them to build the tree and bound its depth.
  */
 
 const set = (names: string): ReadonlySet<string> => new Set(names.split(' '));

@@ -1,35 +1,24 @@
-import { load, type CheerioAPI } from 'cheerio';
-import TurndownService from 'turndown';
-import { removeBoilerplate } from './htmlBoilerplate';
-import { limitHtmlNesting } from './htmlNesting';
-import { addMarkdownTableRule } from './markdownTableRule';
-import { addPreCodeRule } from './preCodeRule';
+import { isContentContainer } from './htmlBoilerplate';
+import { collapseWhitespace } from './html/collapseWhitespace';
+import { newElement, textContent, walkElements, type HtmlElement, type HtmlNode } from './html/htmlTree';
+import { renderMarkdown } from './html/renderMarkdown';
+import { parseHtmlPage } from './html/treeBuilder';
 
 /**
- * A source line break between two Chinese/Japanese characters. Browsers drop it (CSS Text's
- * segment break rules), but turndown turns it into a space, which splits words ("组成， 每个").
- * Hangul is excluded: Korean separates words with spaces.
+ * One parse (htmlparser2's tokenizer building a small tree, boilerplate removed as it goes) and
+ * one walk that writes the markdown: every step linear in the page.
  */
-const CJK_LINE_BREAK =
-  /(?<=[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff00-\uffef])[ \t]*\r?\n\s*(?=[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff00-\uffef])/gu;
-
-const turndown = createTurndown();
-
 export function htmlToMarkdown(html: string): string {
-  const $ = load(limitHtmlNesting(html));
-  removeBoilerplate($);
-
-  joinCjkLineBreaks($);
-
-  const root = pickContentRoot($);
-  const title = $('title').first().text().trim();
+  const { root, title } = parseHtmlPage(html);
+  const content = pickContentRoot(root);
   // Generated docs (DocBook) often give a page no h1 but repeat its <title> as the first h2, with
   // the page's own sections as sibling h2s: promoted, the title becomes the root of every path.
-  const firstHeading = $(root).find('h1, h2, h3').first();
-  const repeatsTitle = !firstHeading.is('h1') && title !== '' && normalizeSpace(firstHeading.text()) === normalizeSpace(title);
-  if (repeatsTitle) firstHeading.replaceWith($('<h1></h1>').html(firstHeading.html() ?? ''));
-  const hasOwnTitle = repeatsTitle || firstHeading.is('h1');
-  const body = turndown.turndown($.html(root));
+  const firstHeading = findFirst(content, (element) => element.name === 'h1' || element.name === 'h2' || element.name === 'h3');
+  const repeatsTitle = firstHeading !== undefined && firstHeading.name !== 'h1' && title !== '' && normalizeSpace(textContent(firstHeading)) === normalizeSpace(title);
+  if (repeatsTitle) firstHeading.name = 'h1';
+  const hasOwnTitle = repeatsTitle || firstHeading?.name === 'h1';
+  collapseWhitespace(content);
+  const body = renderMarkdown(content);
   // Without an h1 the chunker would have no section path at all; the <title> gives one.
   const markdown = !hasOwnTitle && title ? `# ${title}\n\n${body}` : body;
   return markdown.replace(/\n{3,}/g, '\n\n').trim();
@@ -39,60 +28,39 @@ export function htmlToMarkdown(html: string): string {
  * Prefers an explicit content container. Several <article>s (a blog index) have no single main
  * one, so the whole body is kept then.
  */
-function pickContentRoot($: CheerioAPI) {
-  const main = $('main, [role=main]');
-  if (main.length > 0) return main.first();
-  const articles = $('article');
-  return articles.length === 1 ? articles : $('body');
+function pickContentRoot(root: HtmlElement): HtmlElement {
+  let main: HtmlElement | undefined;
+  const articles: HtmlElement[] = [];
+  walkElements(root, (element) => {
+    if (element.name === 'article') articles.push(element);
+    else if (isContentContainer(element)) main ??= element;
+  });
+  if (main) return main;
+  return articles.length === 1 ? articles[0]! : documentBody(root);
+}
+
+/** Everything but the <head>: text the parser would have put into <body> can sit around it. */
+function documentBody(root: HtmlElement): HtmlElement {
+  const body = newElement('body');
+  const keep = (node: HtmlNode): void => {
+    if (node.kind === 'text' || node.name !== 'head') body.children.push(node);
+  };
+  for (const node of root.children) {
+    if (node.kind === 'element' && node.name === 'html') node.children.forEach(keep);
+    else keep(node);
+  }
+  return body;
+}
+
+function findFirst(root: HtmlElement, matches: (element: HtmlElement) => boolean): HtmlElement | undefined {
+  const found: HtmlElement[] = [];
+  walkElements(root, (element) => {
+    if (found.length === 0 && matches(element)) found.push(element);
+    return found.length === 0;
+  });
+  return found[0];
 }
 
 function normalizeSpace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
-}
-
-/** The slice of domhandler's nodes (under cheerio) that the line-break walk reads and writes. */
-interface DomNode {
-  type: string;
-  name?: string;
-  data?: string;
-  children?: DomNode[];
-}
-
-/** Code keeps its line breaks. */
-const KEEPS_LINE_BREAKS = new Set(['pre', 'code', 'textarea']);
-
-/**
- * A walk with a stack of its own: cheerio's `contents()` over every element concatenates its
- * result one element at a time, which is quadratic on a page of many elements.
- */
-function joinCjkLineBreaks($: CheerioAPI): void {
-  const pending: DomNode[] = $('body').toArray();
-  for (let node = pending.pop(); node; node = pending.pop()) {
-    if (node.type === 'text' && node.data !== undefined) node.data = node.data.replace(CJK_LINE_BREAK, '');
-    else if (node.children && !(node.type === 'tag' && KEEPS_LINE_BREAKS.has(node.name ?? ''))) {
-      for (const child of node.children) pending.push(child);
-    }
-  }
-}
-
-/**
- * Turndown escapes every `_`, which would turn identifiers such as pg_stat_activity into
- * pg\_stat\_activity in every chunk and in the keyword index. An underscore inside a word cannot
- * start emphasis in CommonMark, so it needs no escape.
- */
-function escapeMarkdown(service: TurndownService, text: string): string {
-  return TurndownService.prototype.escape.call(service, text).replace(/(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu, '_');
-}
-
-function createTurndown(): TurndownService {
-  const service = new TurndownService({
-    headingStyle: 'atx',
-    codeBlockStyle: 'fenced',
-    bulletListMarker: '-',
-    hr: '---',
-  });
-  service.escape = (text) => escapeMarkdown(service, text);
-  addMarkdownTableRule(service);
-  addPreCodeRule(service);
-  return service;
 }

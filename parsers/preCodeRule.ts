@@ -1,30 +1,27 @@
-import type TurndownService from 'turndown';
-
-/** The slice of the DOM (domino, under turndown) that the rule reads. */
-interface ElementLike {
-  readonly textContent: string | null;
-  querySelector(selector: string): { getAttribute(name: string): string | null } | null;
-}
+import { textContent, walkElements, type HtmlElement } from './html/htmlTree';
+import type { Piece } from './html/markdownPiece';
 
 const LANGUAGE_CLASS = /(?:^|\s)lang(?:uage)?-([\w+#.-]{1,40})(?:\s|$)/;
 
 /**
  * A <pre> is literal text whatever its children: DocBook wraps a prompt in its own <code> and the
- * command in <strong><code>, and turndown's fenced rule only reads a lone first <code> (keeping
- * "$" and dropping the command) while any other <pre> became escaped prose. Every <pre> becomes
- * one fenced block of its whole text.
+ * command in <strong><code>, so every <pre> becomes one fenced block of its whole text, prompt and
+ * command together, with the language of its first <code> when that names one.
  */
-export function addPreCodeRule(service: TurndownService): void {
-  service.addRule('preformatted', {
-    filter: 'pre',
-    replacement: (_content, node) => {
-      const pre = node as unknown as ElementLike;
-      const text = (pre.textContent ?? '').replace(/\n$/, '');
-      const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
-      const language = LANGUAGE_CLASS.exec(pre.querySelector('code')?.getAttribute('class') ?? '')?.[1] ?? '';
-      return `\n\n${fence}${language}\n${text}\n${fence}\n\n`;
-    },
+export function preformattedBlock(pre: HtmlElement): Piece {
+  const text = textContent(pre).replace(/\n$/, '');
+  const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
+  const language = LANGUAGE_CLASS.exec(firstCodeClass(pre))?.[1] ?? '';
+  return { lead: 2, body: `${fence}${language}\n${text}\n${fence}`, trail: 2 };
+}
+
+function firstCodeClass(pre: HtmlElement): string {
+  const found: HtmlElement[] = [];
+  walkElements(pre, (element) => {
+    if (element.name === 'code') found.push(element);
+    return found.length === 0;
   });
+  return found[0]?.attrs.get('class') ?? '';
 }
 
 /** A fence longer than any backtick run inside cannot be closed early by the code itself. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
+import type { SluiceConfig } from '../config/config';
 import type { FailureCode } from '../contracts/failureCodes';
 import { SluiceError } from '../contracts/sluiceError';
 import type { Database, DocumentRow } from '../db/database';
@@ -21,6 +22,10 @@ import { LimitExceeded, meteredBody, readHead, UploadInterrupted, type UploadBud
 export interface UploadLimits {
   maxFileBytes: number;
   quota: UserQuota;
+}
+
+export function uploadLimitsOf(config: Readonly<SluiceConfig>): UploadLimits {
+  return { maxFileBytes: config.maxFileBytes, quota: config.quota };
 }
 
 export interface UploadRefusal {

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # The one entry point for sluice's local stack (README, tests and CI all use it).
 #
-#   bash scripts/stack.sh start    install what is missing, start, health-check (idempotent)
+#   bash scripts/stack.sh start [--profile local|production|all | SERVICE...]
+#                                  install what is missing, start, health-check (idempotent)
 #   bash scripts/stack.sh stop     stop every service
-#   bash scripts/stack.sh status   one line per service; exits non-zero if any is down
+#   bash scripts/stack.sh status [--profile P | SERVICE...]   one line each; non-zero if one is down
 #   bash scripts/stack.sh env      `export` lines for the app/tests: eval "$(bash scripts/stack.sh env)"
 #   bash scripts/stack.sh logs [-f] [SERVICE...]   tail the services' logs
+# Profiles: local = postgres temporal model (what SLUICE_PROFILE=local and `sluice demo` use);
+# production = postgres temporal opensearch seaweedfs; all (the default: tests, CI, benches).
 #
 # Everything it writes lives under $SLUICE_DATA_DIR (default <repo>/.sluice),
 # except the embedding model's download cache (~/.cache/sluice, or SLUICE_CACHE_DIR).
@@ -36,18 +39,52 @@ source "$STACK_SELF_DIR/stack/model.sh"
 # a missing prerequisite there fails before the slower Temporal install. The
 # model is no server: its install fetches and prepares the local embedding model.
 STACK_SERVICES=(postgres temporal opensearch seaweedfs model)
+# What each profile runs. OpenSearch and SeaweedFS take minutes to build the first time, and only
+# the production adapters use them: a first `sluice demo` neither builds nor starts them.
+STACK_PROFILE_LOCAL=(postgres temporal model)
+STACK_PROFILE_PRODUCTION=(postgres temporal opensearch seaweedfs)
+
+# The services that `--profile P` or a list of names select, in start order (into SELECTED).
+SELECTED=()
+select_services() {
+  local wanted=() svc name
+  if (($# == 0)); then
+    wanted=("${STACK_SERVICES[@]}")
+  elif [[ "$1" == --profile || "$1" == --profile=* ]]; then
+    local profile="${1#--profile}"
+    profile="${profile#=}"
+    [[ -n "$profile" ]] || profile="${2:-}"
+    case "$profile" in
+      local) wanted=("${STACK_PROFILE_LOCAL[@]}") ;;
+      production) wanted=("${STACK_PROFILE_PRODUCTION[@]}") ;;
+      all) wanted=("${STACK_SERVICES[@]}") ;;
+      *) die "unknown profile '${profile}' (use local, production or all)" ;;
+    esac
+  else
+    for name in "$@"; do
+      [[ " ${STACK_SERVICES[*]} " == *" $name "* ]] || die "unknown service '$name' (known: ${STACK_SERVICES[*]})"
+    done
+    wanted=("$@")
+  fi
+  SELECTED=()
+  for svc in "${STACK_SERVICES[@]}"; do
+    [[ " ${wanted[*]} " == *" $svc "* ]] && SELECTED+=("$svc")
+  done
+  return 0
+}
 
 cmd_start() {
+  select_services "$@"
   stack_make_dirs
   stack_lock
   local svc
-  # Phases, each over all services: nothing starts before every prerequisite
+  # Phases, each over the selected services: nothing starts before every prerequisite
   # and port is known good, and slow boots overlap before the health waits.
-  for svc in "${STACK_SERVICES[@]}"; do "${svc}_install"; done
-  for svc in "${STACK_SERVICES[@]}"; do "${svc}_preflight"; done
-  for svc in "${STACK_SERVICES[@]}"; do "${svc}_start"; done
-  for svc in "${STACK_SERVICES[@]}"; do "${svc}_health"; done
-  for svc in "${STACK_SERVICES[@]}"; do "${svc}_ready_message"; done
+  for svc in "${SELECTED[@]}"; do "${svc}_install"; done
+  for svc in "${SELECTED[@]}"; do "${svc}_preflight"; done
+  for svc in "${SELECTED[@]}"; do "${svc}_start"; done
+  for svc in "${SELECTED[@]}"; do "${svc}_health"; done
+  for svc in "${SELECTED[@]}"; do "${svc}_ready_message"; done
 }
 
 cmd_stop() {
@@ -60,8 +97,9 @@ cmd_stop() {
 }
 
 cmd_status() {
+  select_services "$@"
   local svc rc=0
-  for svc in "${STACK_SERVICES[@]}"; do "${svc}_status" || rc=1; done
+  for svc in "${SELECTED[@]}"; do "${svc}_status" || rc=1; done
   return "$rc"
 }
 
@@ -99,7 +137,7 @@ cmd_logs() {
 }
 
 usage() {
-  sed -n '3,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '3,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 main() {

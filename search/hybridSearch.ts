@@ -2,9 +2,14 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database';
 import type { EmbedderResolver } from '../embedders/embedderResolver';
 import { sparseQueryFromTokens } from '../sparse/sparseVector';
-import type { KeywordIndex, TenantScope, VectorStore } from '../stores/ports';
+import type { KeywordIndex, SearchHit, TenantScope, VectorStore } from '../stores/ports';
 import { tokenize } from '../tokenizer/tokenize';
 import { reciprocalRankFusion } from './reciprocalRankFusion';
+
+export type SearchDeps = { db: Kysely<Database>; vectors: VectorStore; keywords: KeywordIndex; embedders: EmbedderResolver };
+
+/** Each retriever's ranked candidates for one query, before fusion (a type, so it is a Record of lists). */
+export type RetrieverLists = { dense: SearchHit[]; sparse: SearchHit[]; keyword: SearchHit[] };
 
 export interface SearchResult {
   chunkId: string;
@@ -20,25 +25,33 @@ export interface SearchResult {
 const CANDIDATES_PER_RETRIEVER = 50;
 
 /**
- * Dense + sparse + keyword retrieval, fused by reciprocal rank. Every retriever is filtered by
- * user and dataset, and the final join drops chunks of documents that are being deleted.
+ * The three retrievers' candidates, each filtered by user and dataset. Exported so the retrieval
+ * evaluation (eval/retrieval) measures exactly what search fuses.
  */
-export async function hybridSearch(
-  deps: { db: Kysely<Database>; vectors: VectorStore; keywords: KeywordIndex; embedders: EmbedderResolver },
+export async function retrieveCandidates(
+  deps: Pick<SearchDeps, 'vectors' | 'keywords' | 'embedders'>,
   scope: TenantScope,
   query: string,
-  limit = 10,
-): Promise<SearchResult[]> {
+  perRetriever = CANDIDATES_PER_RETRIEVER,
+): Promise<RetrieverLists> {
   const tokens = tokenize(query);
   // The query is embedded by the same user's model that embedded the chunks.
   const embedder = await deps.embedders.forUser(scope.userId);
   const [queryVector] = await embedder.embed([query]);
   const [dense, sparse, keyword] = await Promise.all([
-    queryVector ? deps.vectors.searchDense(scope, queryVector, CANDIDATES_PER_RETRIEVER, embedder.model) : Promise.resolve([]),
-    deps.vectors.searchSparse(scope, sparseQueryFromTokens(tokens), CANDIDATES_PER_RETRIEVER),
-    deps.keywords.search(scope, tokens, CANDIDATES_PER_RETRIEVER),
+    queryVector ? deps.vectors.searchDense(scope, queryVector, perRetriever, embedder.model) : Promise.resolve([]),
+    deps.vectors.searchSparse(scope, sparseQueryFromTokens(tokens), perRetriever),
+    deps.keywords.search(scope, tokens, perRetriever),
   ]);
-  const fused = reciprocalRankFusion({ dense, sparse, keyword });
+  return { dense, sparse, keyword };
+}
+
+/**
+ * Dense + sparse + keyword retrieval, fused by weighted reciprocal rank (DEFAULT_FUSION). The
+ * final join drops chunks of documents that are being deleted.
+ */
+export async function hybridSearch(deps: SearchDeps, scope: TenantScope, query: string, limit = 10): Promise<SearchResult[]> {
+  const fused = reciprocalRankFusion(await retrieveCandidates(deps, scope, query));
   if (fused.length === 0) return [];
   const rows = await deps.db
     .selectFrom('chunks')

@@ -1,8 +1,17 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database';
-import type { VectorStore } from './ports';
+import type { TenantScope, VectorStore } from './ports';
 
 const UPSERT_BATCH = 200;
+
+function* inBatches<T>(records: T[]): Generator<T[]> {
+  for (let i = 0; i < records.length; i += UPSERT_BATCH) yield records.slice(i, i + UPSERT_BATCH);
+}
+
+/** The columns every vector row carries: its chunk, and the document and tenant it belongs to. */
+function ownerColumns(scope: TenantScope, r: { chunkId: string; documentId: string }) {
+  return { chunk_id: r.chunkId, document_id: r.documentId, user_id: scope.userId, dataset_id: scope.datasetId };
+}
 
 /**
  * The embedded-default vector store: dense and sparse vectors in Postgres, searched exactly.
@@ -16,12 +25,9 @@ export function createPostgresVectorStore(db: Kysely<Database>): VectorStore {
           throw new Error(`vector of chunk ${r.chunkId} has ${r.vector.length} dimensions, expected ${model.dimension}`);
         }
       }
-      for (let i = 0; i < records.length; i += UPSERT_BATCH) {
-        const rows = records.slice(i, i + UPSERT_BATCH).map((r) => ({
-          chunk_id: r.chunkId,
-          document_id: r.documentId,
-          user_id: scope.userId,
-          dataset_id: scope.datasetId,
+      for (const batch of inBatches(records)) {
+        const rows = batch.map((r) => ({
+          ...ownerColumns(scope, r),
           model: model.model,
           dimension: model.dimension,
           vector: r.vector,
@@ -42,12 +48,9 @@ export function createPostgresVectorStore(db: Kysely<Database>): VectorStore {
     },
 
     async upsertSparse(scope, records) {
-      for (let i = 0; i < records.length; i += UPSERT_BATCH) {
-        const rows = records.slice(i, i + UPSERT_BATCH).map((r) => ({
-          chunk_id: r.chunkId,
-          document_id: r.documentId,
-          user_id: scope.userId,
-          dataset_id: scope.datasetId,
+      for (const batch of inBatches(records)) {
+        const rows = batch.map((r) => ({
+          ...ownerColumns(scope, r),
           indices: r.sparse.indices,
           weights: r.sparse.values,
         }));

@@ -1,5 +1,4 @@
 import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
-import type { SparseVector } from '../contracts/chunk';
 import type { SearchHit, TenantScope, VectorStore } from './ports';
 import {
   DENSE_VECTOR,
@@ -17,9 +16,6 @@ import {
 /** Points per write request: 128 dense vectors of 3072 floats stay well under Qdrant's 32 MB body limit. */
 const WRITE_BATCH = 128;
 const DELETE_BATCH = 512;
-/** Each leg of a hybrid query fetches this many times the final limit (at least 20) before fusion. */
-const PREFETCH_FACTOR = 2;
-const PREFETCH_MIN = 20;
 
 export interface QdrantVectorStoreOptions {
   url: string;
@@ -31,8 +27,6 @@ export interface QdrantVectorStoreOptions {
 export type QdrantVectorStore = VectorStore & {
   /** Creates the collection and its payload indexes if missing; refuses one configured otherwise. */
   ensureCollection(): Promise<void>;
-  /** Dense and sparse candidates fused with reciprocal rank fusion, within the tenant. */
-  hybridSearch(scope: TenantScope, dense: number[], sparse: SparseVector, limit: number): Promise<SearchHit[]>;
 };
 
 /**
@@ -111,6 +105,31 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     });
   }
 
+  /** Writes one named vector of each record (and the payload flags saying it is there), in batches. */
+  async function upsertVectors<R extends { chunkId: string; documentId: string }>(
+    scope: TenantScope,
+    records: R[],
+    vectorOf: (r: R) => Schemas['VectorStruct'],
+    flags: Schemas['Payload'],
+  ): Promise<void> {
+    if (records.length === 0) return;
+    await ensureReady();
+    for (const batch of inBatches(records, WRITE_BATCH)) {
+      const ids = batch.map((r) => pointIdForChunk(r.chunkId));
+      const vectors = batch.map(vectorOf);
+      await writeBatch(
+        ids,
+        batch.map((r, i) => ({
+          id: ids[i] as string,
+          vector: vectors[i] as Schemas['VectorStruct'],
+          payload: { chunk_id: r.chunkId, document_id: r.documentId, user_id: scope.userId, dataset_id: scope.datasetId, ...flags },
+        })),
+        batch.map((_, i) => ({ id: ids[i] as string, vector: vectors[i] as Schemas['VectorStruct'] })),
+        flags,
+      );
+    }
+  }
+
   async function query(request: Schemas['QueryRequest']): Promise<SearchHit[]> {
     if ((request.limit ?? 0) <= 0) return [];
     await ensureReady();
@@ -130,22 +149,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       if (model.dimension !== dimension) {
         throw new Error(`model ${model.model} has ${model.dimension} dimensions, Qdrant collection ${collection} expects ${dimension}`);
       }
-      if (records.length === 0) return;
-      await ensureReady();
-      const flags = { model: model.model, dimension: model.dimension, has_dense: true };
-      for (const batch of inBatches(records, WRITE_BATCH)) {
-        const ids = batch.map((r) => pointIdForChunk(r.chunkId));
-        await writeBatch(
-          ids,
-          batch.map((r, i) => ({
-            id: ids[i] as string,
-            vector: { [DENSE_VECTOR]: r.vector },
-            payload: { chunk_id: r.chunkId, document_id: r.documentId, user_id: scope.userId, dataset_id: scope.datasetId, ...flags },
-          })),
-          batch.map((r, i) => ({ id: ids[i] as string, vector: { [DENSE_VECTOR]: r.vector } })),
-          flags,
-        );
-      }
+      await upsertVectors(scope, records, (r) => ({ [DENSE_VECTOR]: r.vector }), { model: model.model, dimension: model.dimension, has_dense: true });
     },
 
     async upsertSparse(scope, records) {
@@ -154,23 +158,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
           throw new Error(`sparse vector of chunk ${r.chunkId} has ${r.sparse.indices.length} indices but ${r.sparse.values.length} values`);
         }
       }
-      if (records.length === 0) return;
-      await ensureReady();
-      const flags = { has_sparse: true };
-      for (const batch of inBatches(records, WRITE_BATCH)) {
-        const ids = batch.map((r) => pointIdForChunk(r.chunkId));
-        const sparse = (r: (typeof batch)[number]) => ({ indices: r.sparse.indices, values: r.sparse.values });
-        await writeBatch(
-          ids,
-          batch.map((r, i) => ({
-            id: ids[i] as string,
-            vector: { [SPARSE_VECTOR]: sparse(r) },
-            payload: { chunk_id: r.chunkId, document_id: r.documentId, user_id: scope.userId, dataset_id: scope.datasetId, ...flags },
-          })),
-          batch.map((r, i) => ({ id: ids[i] as string, vector: { [SPARSE_VECTOR]: sparse(r) } })),
-          flags,
-        );
-      }
+      await upsertVectors(scope, records, (r) => ({ [SPARSE_VECTOR]: { indices: r.sparse.indices, values: r.sparse.values } }), { has_sparse: true });
     },
 
     async deleteDocument(scope, documentId) {
@@ -195,17 +183,6 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     async searchSparse(scope, sparse, limit) {
       if (sparse.indices.length === 0) return [];
       return query({ query: { indices: sparse.indices, values: sparse.values }, using: SPARSE_VECTOR, filter: tenantFilter(scope), limit });
-    },
-
-    async hybridSearch(scope, dense, sparse, limit) {
-      assertQueryDimension(dense);
-      const filter = tenantFilter(scope);
-      const prefetchLimit = Math.max(limit * PREFETCH_FACTOR, PREFETCH_MIN);
-      const prefetch: Schemas['Prefetch'][] = [{ query: dense, using: DENSE_VECTOR, filter, limit: prefetchLimit }];
-      if (sparse.indices.length > 0) {
-        prefetch.push({ query: { indices: sparse.indices, values: sparse.values }, using: SPARSE_VECTOR, filter, limit: prefetchLimit });
-      }
-      return query({ prefetch, query: { fusion: 'rrf' }, filter, limit });
     },
 
     async countForDocument(documentId) {

@@ -11,7 +11,11 @@ const WHITESPACE = /\s/u;
 // as Jest's (nodejs/node#49283), forty times the whole call, and this runs once per word.
 const { ceil, max } = Math;
 
-type CharKind = 'space' | 'word' | 'cjk' | 'symbol';
+// A CJK character costs what a symbol does; the two kinds differ only in name.
+const SPACE = 0;
+const WORD = 1;
+const SYMBOL = 2;
+type CharKind = typeof SPACE | typeof WORD | typeof SYMBOL;
 
 /**
  * Estimates how many tokens an embedding model will see, without shipping a model-specific BPE
@@ -33,23 +37,68 @@ type CharKind = 'space' | 'word' | 'cjk' | 'symbol';
  * several times, and the regex (with its CJK look-ahead) was four times slower.
  */
 export function countTokens(text: string): number {
-  let tenths = 0;
-  let wordLength = 0;
+  return tokensOfTally(tallyTokens(text));
+}
+
+/**
+ * countTokens in a form that concatenation combines exactly (joinTallies): the word runs at the
+ * two ends are kept as lengths, since a neighbour may continue them. Lets the chunker count each
+ * piece of a document once and know the exact count of any run of pieces without a rescan.
+ */
+export interface TokenTally {
+  /** Tenths of everything between the leading and the trailing word run. */
+  inner: number;
+  /** UTF-16 units of the word run the text starts with; the whole text when `whole`. */
+  lead: number;
+  trail: number;
+  /** No character of the text ends a word run (an empty text too). */
+  whole: boolean;
+}
+
+export function tallyTokens(text: string): TokenTally {
+  let inner = 0;
+  let run = 0;
+  let lead = -1;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    const isPair = code >= 0xd800 && code <= 0xdbff && i + 1 < text.length;
-    const kind = code < 0x80 ? asciiKind(code) : (commonCjkKind(code) ?? otherKind(text.slice(i, isPair ? i + 2 : i + 1)));
-    if (kind === 'word') {
-      wordLength += isPair ? 2 : 1;
+    let kind: number;
+    let units = 1;
+    if (code < 0x80) {
+      // A table lookup: nearly every character of most documents takes this branch.
+      kind = ASCII_KINDS[code]!;
     } else {
-      tenths += wordTenths(wordLength);
-      wordLength = 0;
-      if (kind !== 'space') tenths += SYMBOL_TENTHS;
+      // A pair only when the low half follows: a lone high half must not swallow the next
+      // character, or a text cut after it would count differently from the whole.
+      if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) units = 2;
+      kind = commonCjkKind(code) ?? otherKind(text.slice(i, i + units));
+      i += units - 1;
     }
-    if (isPair) i++;
+    if (kind === WORD) {
+      run += units;
+      continue;
+    }
+    if (lead < 0) lead = run;
+    else inner += wordTenths(run);
+    run = 0;
+    if (kind !== SPACE) inner += SYMBOL_TENTHS;
   }
-  tenths += wordTenths(wordLength);
-  return ceil(tenths / 10);
+  return lead < 0 ? { inner: 0, lead: run, trail: run, whole: true } : { inner, lead, trail: run, whole: false };
+}
+
+export function tokensOfTally({ inner, lead, trail, whole }: TokenTally): number {
+  return ceil((whole ? wordTenths(lead) : inner + wordTenths(lead) + wordTenths(trail)) / 10);
+}
+
+/** The tally of `first + second`: the word run where they meet is counted once, as one word. */
+export function joinTallies(first: TokenTally, second: TokenTally): TokenTally {
+  if (first.whole && second.whole) return { inner: 0, lead: first.lead + second.lead, trail: first.lead + second.lead, whole: true };
+  if (first.whole) return { inner: second.inner, lead: first.lead + second.lead, trail: second.trail, whole: false };
+  if (second.whole) return { inner: first.inner, lead: first.lead, trail: first.trail + second.lead, whole: false };
+  return { inner: first.inner + second.inner + wordTenths(first.trail + second.lead), lead: first.lead, trail: second.trail, whole: false };
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 function wordTenths(length: number): number {
@@ -57,11 +106,13 @@ function wordTenths(length: number): number {
 }
 
 function asciiKind(code: number): CharKind {
-  if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return 'space';
+  if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return SPACE;
   const isAlphanumeric =
     (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
-  return isAlphanumeric ? 'word' : 'symbol';
+  return isAlphanumeric ? WORD : SYMBOL;
 }
+
+const ASCII_KINDS = Uint8Array.from({ length: 0x80 }, (_, code) => asciiKind(code));
 
 /**
  * Fast path for the blocks that make up nearly all CJK text: unified ideographs, kana, Hangul
@@ -70,14 +121,14 @@ function asciiKind(code: number): CharKind {
  */
 function commonCjkKind(code: number): CharKind | null {
   if ((code >= 0x4e00 && code <= 0x9fff) || (code >= 0x3040 && code <= 0x30ff) || (code >= 0xac00 && code <= 0xd7af)) {
-    return 'cjk';
+    return SYMBOL;
   }
-  if (code > 0x3000 && code <= 0x303f) return 'symbol';
+  if (code > 0x3000 && code <= 0x303f) return SYMBOL;
   return null;
 }
 
 function otherKind(char: string): CharKind {
-  if (CJK.test(char)) return 'cjk';
-  if (WORD_CHAR.test(char)) return 'word';
-  return WHITESPACE.test(char) ? 'space' : 'symbol';
+  if (CJK.test(char)) return SYMBOL;
+  if (WORD_CHAR.test(char)) return WORD;
+  return WHITESPACE.test(char) ? SPACE : SYMBOL;
 }

@@ -1,40 +1,14 @@
-import { log } from '@temporalio/activity';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createStageActivities, type ActivityDeps, type IngestionRuns } from '../activities';
+import { createStageActivities } from '../activities';
+import { activityDepsFrom } from '../composition/activityDeps';
 import type { SluiceConfig } from '../config/config';
 import { embeddingTaskQueue } from '../contracts/taskQueues';
-import { createCpuPool, type CpuPool } from '../cpuPool/pool';
-import { createLogNotifier } from '../stores/notifier';
-import { createWebhookNotifier } from '../stores/webhookNotifier';
-import type { Adapters } from './adapters';
+import { createCpuPool } from '../cpuPool/pool';
+import type { Adapters } from '../composition/adapters';
 import { createTemporalIngestionRuns } from './temporalIngestionRuns';
 import { WorkerGroup } from './workerGroup';
 import { workflowSource } from './workflowBundle';
-
-export function activityDepsFrom(config: Readonly<SluiceConfig>, adapters: Adapters, runs: IngestionRuns, cpu: CpuPool): ActivityDeps {
-  return {
-    db: adapters.db,
-    objects: adapters.objects,
-    vectors: adapters.vectors,
-    keywords: adapters.keywords,
-    embedders: adapters.embedders,
-    notifier: config.webhook
-      ? createWebhookNotifier({ ...config.webhook, outbound: config.outbound })
-      : createLogNotifier((message, attrs) => log.info(message, attrs)),
-    runs,
-    cpu,
-    settings: {
-      tmpDir: config.tmpDir,
-      maxFileBytes: config.maxFileBytes,
-      embedBatchSize: config.embedding.batchSize,
-      chunking: config.chunking,
-      localStages: config.worker.localStages,
-      quota: config.quota,
-      objectBucket: config.stores.objectStore.kind === 's3' ? config.stores.objectStore.bucket : null,
-    },
-  };
-}
 
 /**
  * The SDK forwards at most one heartbeat per this interval (or per 80 % of the heartbeatTimeout,
@@ -96,7 +70,7 @@ export async function createSluiceWorker(
           namespace: config.temporal.namespace,
           taskQueue: config.temporal.taskQueue,
           activities,
-          ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : workflowSource()),
+          ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : await workflowSource()),
           maxConcurrentActivityTaskExecutions: config.worker.activitySlots,
           maxConcurrentWorkflowTaskExecutions: config.worker.workflowSlots,
           // Local stages are the same work as the normal ones (their CPU part queues for the same

@@ -1,19 +1,16 @@
 import { loadConfig } from '../config/config';
 import { embeddingTaskQueue } from '../contracts/taskQueues';
-import { migrateToLatest } from '../db/migrate';
-import { createAdapters } from './adapters';
+import { openAdapters } from '../composition/adapters';
 import { createSluiceWorker } from './createWorker';
 import { installRuntimeLogging } from './runtimeLogging';
 import { ensureSweepSchedule } from './sweepSchedule';
 
-/** The worker process: the only composition root of the activities. */
+/** The worker process: adapters from composition/, the activities and Workers on them. */
 export async function runWorker(): Promise<void> {
   const config = loadConfig();
   installRuntimeLogging(config.logLevel, { prometheusBindAddress: config.metrics.workerBindAddress });
-  const adapters = createAdapters(config);
+  const adapters = await openAdapters(config);
   try {
-    await migrateToLatest(adapters.db);
-    await adapters.ensureReady();
     const running = await createSluiceWorker(config, adapters);
     await ensureSweepSchedule(running.client, config);
     const { queues } = config.worker;

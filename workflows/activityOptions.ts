@@ -8,6 +8,9 @@ import {
 import type { IngestActivities } from '../activities';
 import { embeddingTaskQueue } from '../contracts/taskQueues';
 
+// Every proxy takes the summary the Web UI shows for its activities (workflows/activitySummary.ts):
+// a proxy is a cheap object, so each call gets its own, naming the stage and the document.
+
 /**
  * The local-activity form of a normal activity's options: the same timeout, retries and
  * cancellation, minus what a local activity does not have (a heartbeat and a task queue). A worker
@@ -26,26 +29,26 @@ const bookkeepingOptions: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
 };
-export const bookkeeping = proxyActivities<IngestActivities>(bookkeepingOptions);
+export const bookkeeping = (summary: string) => proxyActivities<IngestActivities>({ ...bookkeepingOptions, summary });
 
 // The same bookkeeping, as local activities: they run in the worker that holds the workflow task,
 // which saves an activity dispatch and a workflow task per call. Only for the tiny, Postgres-only
 // steps (prepareTask); anything that may wait on another service stays a normal activity.
-export const localBookkeeping = proxyLocalActivities<IngestActivities>(asLocal(bookkeepingOptions));
+export const localBookkeeping = (summary: string) => proxyLocalActivities<IngestActivities>({ ...asLocal(bookkeepingOptions), summary });
 
 // Result notification goes to a webhook that may be down for a while: back off to 5 minutes,
 // 12 attempts (about half an hour); after that the outbox row records RESULT_NOTIFY_FAILED.
-export const notification = proxyActivities<IngestActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 12 },
-});
+export const notification = (summary: string) =>
+  proxyActivities<IngestActivities>({
+    startToCloseTimeout: '30 seconds',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 12 },
+    summary,
+  });
 
 // The first, quick delivery attempt as a local activity (workflows/ingestDocument.ts notify): one
 // attempt bounded by the webhook's own 10 s timeout; a failure falls back to `notification`.
-export const localNotification = proxyLocalActivities<IngestActivities>({
-  startToCloseTimeout: '15 seconds',
-  retry: { maximumAttempts: 1 },
-});
+export const localNotification = (summary: string) =>
+  proxyLocalActivities<IngestActivities>({ startToCloseTimeout: '15 seconds', retry: { maximumAttempts: 1 }, summary });
 
 /**
  * How long the server waits without a heartbeat before it retries a stage elsewhere: what a
@@ -73,7 +76,7 @@ const cleaningOptions: ActivityOptions = {
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
 };
-export const cleaningStage = proxyActivities<IngestActivities>(cleaningOptions);
+export const cleaningStage = (summary: string) => proxyActivities<IngestActivities>({ ...cleaningOptions, summary });
 
 // CHUNKING and PRETOKENIZE are CPU work over one document plus one transaction.
 const cpuOptions: ActivityOptions = {
@@ -82,7 +85,7 @@ const cpuOptions: ActivityOptions = {
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
 };
-export const cpuStage = proxyActivities<IngestActivities>(cpuOptions);
+export const cpuStage = (summary: string) => proxyActivities<IngestActivities>({ ...cpuOptions, summary });
 
 // Embedding and indexing talk to external services that rate-limit and go down: they heartbeat
 // every batch (and every second while a call waits), so a dead worker is noticed within the
@@ -94,18 +97,19 @@ const batchOptions: ActivityOptions = {
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8 },
 };
-export const batchStage = proxyActivities<IngestActivities>(batchOptions);
+export const batchStage = (summary: string) => proxyActivities<IngestActivities>({ ...batchOptions, summary });
 
 /**
  * VECTORIZING, with the batch options, on the embedding task queue next to the run's own queue
  * (contracts/taskQueues.ts). Built per run: the queue is only known from workflowInfo().
  */
-export function embeddingStage(taskQueue: string) {
-  return proxyActivities<IngestActivities>({ ...batchOptions, taskQueue: embeddingTaskQueue(taskQueue) });
+export function embeddingStage(taskQueue: string, summary: string) {
+  return proxyActivities<IngestActivities>({ ...batchOptions, taskQueue: embeddingTaskQueue(taskQueue), summary });
 }
 
 // The short stages of a small document (contracts/ingest.ts LocalStagePlan) as local activities.
-export const localCleaningStage = proxyLocalActivities<IngestActivities>(asLocal(cleaningOptions));
-export const localCpuStage = proxyLocalActivities<IngestActivities>(asLocal(cpuOptions));
+export const localCleaningStage = (summary: string) => proxyLocalActivities<IngestActivities>({ ...asLocal(cleaningOptions), summary });
+export const localCpuStage = (summary: string) => proxyLocalActivities<IngestActivities>({ ...asLocal(cpuOptions), summary });
 // At most maxChunks chunks take seconds; a store call that hangs is cut after 5 minutes and retried.
-export const localBatchStage = proxyLocalActivities<IngestActivities>({ ...asLocal(batchOptions), startToCloseTimeout: '5 minutes' });
+export const localBatchStage = (summary: string) =>
+  proxyLocalActivities<IngestActivities>({ ...asLocal(batchOptions), startToCloseTimeout: '5 minutes', summary });

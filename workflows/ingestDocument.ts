@@ -25,6 +25,7 @@ import {
   localNotification,
   notification,
 } from './activityOptions';
+import { activitySummary } from './activitySummary';
 import { classifyFailure, type ClassifiedFailure } from './classifyFailure';
 import { PendingSearchAttributes } from './pendingSearchAttributes';
 import { installRetryGate } from './retryGate';
@@ -34,24 +35,28 @@ interface StageCall {
   local: boolean;
 }
 
-/** Each stage's activity; a stage the plan marks short runs as a local activity. */
-function stageCall(stage: Stage, plan: LocalStagePlan | undefined, chunkCount: number): StageCall {
+/**
+ * Each stage's activity, with its Web UI summary ("CLEANING report.pdf"); a stage the plan marks
+ * short runs as a local activity.
+ */
+function stageCall(stage: Stage, plan: LocalStagePlan | undefined, chunkCount: number, subject: string): StageCall {
   const early = plan?.beforeEmbedding === true;
   const late = plan !== undefined && chunkCount <= plan.maxChunksAfterEmbedding;
+  const summary = activitySummary(stage, subject);
   switch (stage) {
     case 'CLEANING':
-      return { run: (early ? localCleaningStage : cleaningStage).cleaning, local: early };
+      return { run: (early ? localCleaningStage : cleaningStage)(summary).cleaning, local: early };
     case 'CHUNKING':
-      return { run: (early ? localCpuStage : cpuStage).chunking, local: early };
+      return { run: (early ? localCpuStage : cpuStage)(summary).chunking, local: early };
     case 'VECTORIZING':
       // Always a normal activity: it goes to the embedding task queue and its rate limit.
-      return { run: embeddingStage(workflowInfo().taskQueue).vectorizing, local: false };
+      return { run: embeddingStage(workflowInfo().taskQueue, summary).vectorizing, local: false };
     case 'PRETOKENIZE':
-      return { run: (late ? localCpuStage : cpuStage).pretokenize, local: late };
+      return { run: (late ? localCpuStage : cpuStage)(summary).pretokenize, local: late };
     case 'KEYWORD_INDEXING':
-      return { run: (late ? localBatchStage : batchStage).keywordIndexing, local: late };
+      return { run: (late ? localBatchStage : batchStage)(summary).keywordIndexing, local: late };
     case 'SPARSE_VECTORIZING':
-      return { run: (late ? localBatchStage : batchStage).sparseVectorizing, local: late };
+      return { run: (late ? localBatchStage : batchStage)(summary).sparseVectorizing, local: late };
   }
 }
 
@@ -96,7 +101,13 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   let registered = input.source === undefined;
   try {
     // A local activity: a few Postgres statements, without an activity dispatch and a workflow task.
-    const prepared = await localBookkeeping.prepareTask({ ...input, documentId, taskId, retryWait, ownerRunChain: info.firstExecutionRunId });
+    const prepared = await localBookkeeping(activitySummary('prepare task', input.fileName ?? documentId)).prepareTask({
+      ...input,
+      documentId,
+      taskId,
+      retryWait,
+      ownerRunChain: info.firstExecutionRunId,
+    });
     registered = true;
     if (prepared.kind === 'duplicate') {
       duplicate = true;
@@ -107,7 +118,8 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
     } else {
       progress.stages = prepared.stages;
       progress.chunkCount = prepared.chunkCount;
-      failure = await runStages({ taskId, documentId, userId: input.userId, datasetId: input.datasetId }, progress, searchAttributes, prepared.localStages);
+      const subject = prepared.fileName ?? input.fileName ?? documentId;
+      failure = await runStages({ taskId, documentId, userId: input.userId, datasetId: input.datasetId }, progress, searchAttributes, prepared.localStages, subject);
     }
   } catch (error) {
     if (isCancellation(error)) {
@@ -153,6 +165,7 @@ async function runStages(
   progress: IngestProgress,
   searchAttributes: PendingSearchAttributes,
   plan: LocalStagePlan | undefined,
+  subject: string,
 ): Promise<Failure | null> {
   const lastStage = STAGES[STAGES.length - 1];
   for (const stage of STAGES) {
@@ -161,7 +174,7 @@ async function runStages(
     progress.currentStage = stage;
     progress.stages[stage] = 'PROCESSING';
     searchAttributes.set([{ key: PipelineStageKey, value: stage }]);
-    const call = stageCall(stage, plan, progress.chunkCount);
+    const call = stageCall(stage, plan, progress.chunkCount, subject);
     // A local stage does not end the workflow task, so the server would not see its stage before
     // the next one anyway: it is written with the next normal stage's, or with the run's end.
     if (!call.local) searchAttributes.flush();
@@ -173,7 +186,7 @@ async function runStages(
       if (isCancellation(error)) throw error;
       const failure = { ...classifyFailure(error, stage), stage };
       progress.stages[stage] = 'FAILED';
-      await bookkeeping.recordTaskFailure({ taskId: stageInput.taskId, stage, code: failure.code, message: failure.message });
+      await bookkeeping(activitySummary(`record ${stage} failure`, failure.code)).recordTaskFailure({ taskId: stageInput.taskId, stage, code: failure.code, message: failure.message });
       return failure;
     }
   }
@@ -185,16 +198,16 @@ async function notify(result: IngestResult): Promise<void> {
   // One quick try inside the workflow task: when the receiver answers (the common case) the run
   // ends in that task, with no activity and no further workflow task.
   try {
-    await localNotification.notifyResult(result);
+    await localNotification(activitySummary('notify', result.status)).notifyResult(result);
     return;
   } catch (error) {
     if (isCancellation(error)) throw error;
   }
   try {
     // A receiver that is down gets the patient schedule of a normal activity.
-    await notification.notifyResult(result);
+    await notification(activitySummary('notify', result.status)).notifyResult(result);
   } catch (error) {
     if (isCancellation(error)) throw error;
-    await bookkeeping.recordNotifyFailure({ taskId: result.taskId, message: classifyFailure(error, null).message });
+    await bookkeeping('record notify failure').recordNotifyFailure({ taskId: result.taskId, message: classifyFailure(error, null).message });
   }
 }

@@ -4,7 +4,7 @@ import type { Client } from '@temporalio/client';
 import type { SluiceConfig } from '../../config/config';
 import { packageRoot } from '../../config/packageRoot';
 import { hybridSearch } from '../../search/hybridSearch';
-import type { Adapters } from '../../worker/adapters';
+import type { Adapters } from '../../composition/adapters';
 import { ingestFiles } from './ingestFiles';
 import { formatHits } from './formatHits';
 

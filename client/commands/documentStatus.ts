@@ -43,7 +43,8 @@ export async function documentStatus(db: Kysely<Database>, documentId: string): 
   };
 }
 
-export function formatStatus(report: DocumentStatusReport): string {
+/** The report as `sluice status` prints it, ending with the link to the run in the Temporal Web UI. */
+export function formatStatus(report: DocumentStatusReport, runUrl: string): string {
   const lines = [
     `document  ${report.documentId}  (${report.fileName}, dataset ${report.datasetId}, ${report.lifecycle})`,
     `task      ${report.taskId ?? '-'}  pipeline ${report.pipelineStatus ?? '-'}`,
@@ -51,5 +52,6 @@ export function formatStatus(report: DocumentStatusReport): string {
     `chunks    ${report.chunks.active} active (dense ${report.chunks.dense}, sparse ${report.chunks.sparse}, keyword ${report.chunks.keyword})`,
   ];
   if (report.failureCode) lines.push(`failure   ${report.failureReason ?? report.failureCode}`);
+  lines.push(`web UI    ${runUrl}`);
   return lines.join('\n');
 }

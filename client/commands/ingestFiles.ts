@@ -1,34 +1,41 @@
+import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { SluiceConfig } from '../../config/config';
-import type { Adapters } from '../../worker/adapters';
-import { startIngestion } from '../ingestClient';
-import { registerDocument, SourceReadError } from '../registerDocument';
+import type { Adapters } from '../../composition/adapters';
+import { cleanFileName } from '../../registration/fileName';
+import { registerFile, SourceReadError } from '../../registration/registerFile';
+import { uploadLimitsOf } from '../../registration/registerUpload';
+import { ensureFirstRun, runOf, startFirstRun } from '../startRun';
 import { hasWorkerPolling } from '../workerPresence';
 import { waitForDocuments } from '../waitForDocuments';
 
 export interface IngestedFile {
   file: string;
-  /** Null when the file could not be read: nothing was stored for it. */
+  /** Null when the file could not be read or was refused: nothing was stored for it. */
   documentId: string | null;
   status: 'SUCCESS' | 'FAILED';
   failureCode: string | null;
-  /** Why the file could not be read; null when it was stored. */
+  /** Why the file could not be read or was refused; null when it was stored. */
   error: string | null;
+  /** The dataset already had this content: the result is that document's. */
+  duplicate: boolean;
   chunkCount: number;
 }
 
 /** One line of the `ingest` command's summary. */
 export function formatIngested(r: IngestedFile): string {
-  const detail = r.error ?? r.failureCode;
+  const detail = r.error ?? r.failureCode ?? (r.duplicate ? 'the dataset already had this content' : null);
   return `${r.status.padEnd(8)} ${r.documentId ?? '-'}  ${r.file}${detail ? `  ${detail}` : ''}`;
 }
 
 /**
- * Stores each file, starts one workflow per file and waits for all, drawing progress bars. A file
- * that cannot be read (missing, a directory, a read error mid-way) is reported FAILED with the
- * reason and the others go on; a failure of sluice's own services still stops the command.
+ * Stores each file the way an upload is stored (registration/: type from bytes, size limit,
+ * dedupe within the dataset, quota), starts its first run and waits for all, drawing progress
+ * bars. A file that cannot be read (missing, a directory, a read error mid-way) or is refused
+ * (type, size, quota) is reported FAILED with the reason and the others go on; content the dataset
+ * already has is reported as that document; a failure of sluice's own services stops the command.
  */
 export async function ingestFiles(
   config: Readonly<SluiceConfig>,
@@ -38,22 +45,26 @@ export async function ingestFiles(
   scope: { userId: string; datasetId: string },
 ): Promise<IngestedFile[]> {
   // One entry per file, in the order given: a started document, or why the file was not stored.
-  const entries: ({ file: string; documentId: string; label: string } | { file: string; error: string })[] = [];
+  const entries: ({ file: string; documentId: string; label: string; duplicate: boolean } | { file: string; error: string; failureCode: string | null })[] = [];
+  const deps = { db: adapters.db, objects: adapters.objects, limits: uploadLimitsOf(config) };
   for (const file of files) {
-    let documentId: string;
+    const fileName = cleanFileName(path.basename(file));
+    let registered;
     try {
-      ({ id: documentId } = await registerDocument(adapters, {
-        ...scope,
-        fileName: path.basename(file),
-        body: createReadStream(file),
-      }));
+      registered = await registerFile(deps, { documentId: randomUUID(), ...scope, fileName, body: createReadStream(file) });
     } catch (error) {
       if (!(error instanceof SourceReadError)) throw error;
-      entries.push({ file, error: error.message });
+      entries.push({ file, error: error.message, failureCode: null });
       continue;
     }
-    await startIngestion(client, config, { documentId, ...scope });
-    entries.push({ file, documentId, label: path.basename(file) });
+    if (registered.kind === 'refused') {
+      entries.push({ file, error: `${registered.refusal.code}: ${registered.refusal.message}`, failureCode: registered.refusal.code });
+      continue;
+    }
+    const { row } = registered;
+    if (registered.kind === 'duplicate') await ensureFirstRun(client, config, row);
+    else await startFirstRun(client, config, runOf(row));
+    entries.push({ file, documentId: row.id, label: fileName, duplicate: registered.kind === 'duplicate' });
   }
   const started = entries.filter((e) => 'documentId' in e);
   if (started.length > 0 && !(await hasWorkerPolling(client, config.temporal.namespace, config.temporal.taskQueue))) {
@@ -62,7 +73,7 @@ export async function ingestFiles(
   }
   const outcome = await waitForDocuments(client, started);
   return entries.map((e): IngestedFile => {
-    if ('error' in e) return { file: e.file, documentId: null, status: 'FAILED', failureCode: null, error: e.error, chunkCount: 0 };
+    if ('error' in e) return { file: e.file, documentId: null, status: 'FAILED', failureCode: e.failureCode, error: e.error, chunkCount: 0, duplicate: false };
     const progress = outcome.get(e.documentId);
     return {
       file: e.file,
@@ -71,6 +82,7 @@ export async function ingestFiles(
       failureCode: progress?.failureCode ?? null,
       error: null,
       chunkCount: progress?.chunkCount ?? 0,
+      duplicate: e.duplicate,
     };
   });
 }

@@ -1,16 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { SluiceConfig } from '../../config/config';
-import { ingestWorkflowId } from '../../contracts/ingest';
 import { PIPELINE_STATUSES, STAGE_STATUSES, STAGES, type PipelineStatus, type Stage, type StageStatus } from '../../contracts/stages';
 import type { Database } from '../../db/database';
-import { chunkProgressOf, listCatalogRows, type CatalogFilter, type CatalogRow, type PageCursor, type PipelineJson } from '../../db/repositories/documentCatalog';
+import { chunkProgressOf } from '../../db/repositories/chunks';
+import { listCatalogRows, type CatalogFilter, type CatalogRow, type PageCursor, type PipelineJson } from '../../db/repositories/documentCatalog';
 import { stageColumns } from '../../db/repositories/stageColumns';
+import { workflowUrl } from '../workflowUrl';
 import type { DocumentView } from './schemas';
-
-export function workflowUrl(config: Readonly<SluiceConfig>, documentId: string): string {
-  const base = config.temporal.uiUrl.replace(/\/+$/, '');
-  return `${base}/namespaces/${encodeURIComponent(config.temporal.namespace)}/workflows/${ingestWorkflowId(documentId)}`;
-}
 
 const oneOf = <T extends string>(allowed: readonly T[], value: unknown, fallback: T): T =>
   (allowed as readonly unknown[]).includes(value) ? (value as T) : fallback;

@@ -6,7 +6,7 @@ import type { Client } from '@temporalio/client';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { SluiceConfig } from '../../config/config';
 import { packageRoot } from '../../config/packageRoot';
-import type { Adapters } from '../../worker/adapters';
+import type { Adapters } from '../../composition/adapters';
 import { createAdminSessions } from './adminSessions';
 import { authenticate } from './auth';
 import type { ApiContext } from './context';

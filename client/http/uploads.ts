@@ -11,18 +11,19 @@ import { findPipeline } from '../../db/repositories/pipelines';
 import {
   budgetOrRefusal,
   registerUpload,
+  uploadLimitsOf,
   UploadInterrupted,
   type UploadBudget,
-  type UploadLimits,
   type UploadRefusal,
   type UploadRegistration,
 } from '../../registration/registerUpload';
+import { cleanFileName } from '../../registration/fileName';
 import { objectKeys } from '../../stores/objectKeys';
 import type { ObjectStore } from '../../stores/ports';
 import { ApiError } from './errors';
 import type { ApiMetrics } from './metrics';
 import type { UploadResult } from './schemas';
-import { firstTaskId, startFirstRun } from './workflows';
+import { ensureFirstRun, firstTaskId, runOf, startFirstRun } from '../startRun';
 
 /**
  * One uploaded file, from the multipart stream to a started workflow. Storing and recording it
@@ -65,7 +66,7 @@ export function quotaExceeded(message: string): ApiError {
 
 /** The budget for the next file, or a QUOTA_EXCEEDED refusal when the user has nothing left. */
 export function budgetFor(config: Readonly<SluiceConfig>, usage: { documents: number; bytes: number }): UploadBudget {
-  const budget = budgetOrRefusal(limitsOf(config), usage);
+  const budget = budgetOrRefusal(uploadLimitsOf(config), usage);
   if ('code' in budget) throw quotaExceeded(budget.message);
   return budget;
 }
@@ -74,29 +75,7 @@ export async function currentBudget(deps: Pick<UploadDeps, 'db' | 'config'>, use
   return budgetFor(deps.config, await usageOf(deps.db, userId));
 }
 
-function limitsOf(config: Readonly<SluiceConfig>): UploadLimits {
-  return { maxFileBytes: config.maxFileBytes, quota: config.quota };
-}
 
-// Control (Cc) and format (Cf) characters, lone surrogates (Cs), line and paragraph separators:
-// a bidi override or a zero-width character makes a name display as another (`invoice‮fdp.exe`
-// reads as `invoiceexe.pdf`) wherever it is listed or logged.
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
-const MAX_FILE_NAME_CODE_POINTS = 255;
-
-export function cleanFileName(raw: string | undefined): string {
-  const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
-  const cleaned = base.replace(UNPRINTABLE, '').trim();
-  // Cut by code point: a cut by UTF-16 unit can split a surrogate pair and leave half a character.
-  let cut = '';
-  let codePoints = 0;
-  for (const ch of cleaned) {
-    if (codePoints === MAX_FILE_NAME_CODE_POINTS) break;
-    cut += ch;
-    codePoints += 1;
-  }
-  return cut.trim() || 'upload';
-}
 
 function refuse(httpStatus: number, error: ApiError, unread: boolean): FileOutcome {
   return { ok: false, httpStatus, error, unread };
@@ -125,14 +104,10 @@ function resultOf(doc: DocumentRow, taskId: string | null, status: PipelineStatu
 }
 
 async function existingDocumentResult(deps: UploadDeps, doc: DocumentRow): Promise<UploadResult> {
-  if (!doc.last_task_id) {
-    // Its first run may never have started (the API died between storing and starting):
-    // starting it with the same derived task id is safe either way.
-    const taskId = await startFirstRun(deps.client, deps.config, { documentId: doc.id, userId: doc.user_id, datasetId: doc.dataset_id });
-    return resultOf(doc, taskId, 'PENDING', true);
-  }
-  const pipeline = await findPipeline(deps.db, doc.last_task_id);
-  return resultOf(doc, doc.last_task_id, pipeline?.pipeline_status ?? 'PENDING', true);
+  const { taskId, started } = await ensureFirstRun(deps.client, deps.config, doc);
+  if (started) return resultOf(doc, taskId, 'PENDING', true);
+  const pipeline = await findPipeline(deps.db, taskId);
+  return resultOf(doc, taskId, pipeline?.pipeline_status ?? 'PENDING', true);
 }
 
 /**
@@ -148,7 +123,7 @@ export async function receiveFile(deps: UploadDeps, scope: Scope, part: FilePart
       {
         db: deps.db,
         objects: deps.objects,
-        limits: limitsOf(deps.config),
+        limits: uploadLimitsOf(deps.config),
         onCleanupError: (error) => deps.log.warn({ err: error, documentId }, 'could not remove the object of a refused upload'),
       },
       { documentId, ...scope, fileName: cleanFileName(part.filename), body: part.file },
@@ -173,7 +148,7 @@ export async function receiveFile(deps: UploadDeps, scope: Scope, part: FilePart
   }
 
   try {
-    await startFirstRun(deps.client, deps.config, { documentId, ...scope });
+    await startFirstRun(deps.client, deps.config, runOf(row));
   } catch (error) {
     // Nothing half-done stays behind: without a workflow the document would never be processed.
     deps.log.error({ err: error, documentId }, 'could not start the ingestion workflow');

@@ -191,20 +191,44 @@ export async function resetChunkStatus(db: Kysely<Database>, documentId: string,
     .execute();
 }
 
-export async function countChunks(
-  db: Kysely<Database>,
-  documentId: string,
-): Promise<{ total: number; active: number; dense: number; sparse: number; keyword: number }> {
-  const row = await db
+export interface ChunkProgress {
+  total: number;
+  active: number;
+  dense: number;
+  sparse: number;
+  keyword: number;
+}
+
+/** Chunk counts of several documents in one grouped query. */
+export async function chunkProgressOf(db: Kysely<Database>, documentIds: string[]): Promise<Map<string, ChunkProgress>> {
+  const progress = new Map<string, ChunkProgress>();
+  if (documentIds.length === 0) return progress;
+  const rows = await db
     .selectFrom('chunks')
     .select((eb) => [
+      'document_id',
       eb.fn.countAll<number>().as('total'),
       eb.fn.count<number>('chunk_id').filterWhere('kind', '=', 'child').as('active'),
       eb.fn.count<number>('chunk_id').filterWhere('dense_status', '=', 'SUCCESS').filterWhere('kind', '=', 'child').as('dense'),
       eb.fn.count<number>('chunk_id').filterWhere('sparse_status', '=', 'SUCCESS').filterWhere('kind', '=', 'child').as('sparse'),
       eb.fn.count<number>('chunk_id').filterWhere('keyword_status', '=', 'SUCCESS').filterWhere('kind', '=', 'child').as('keyword'),
     ])
-    .where('document_id', '=', documentId)
-    .executeTakeFirstOrThrow();
-  return row;
+    .where('document_id', 'in', documentIds)
+    .groupBy('document_id')
+    .execute();
+  for (const r of rows) {
+    progress.set(r.document_id, {
+      total: Number(r.total),
+      active: Number(r.active),
+      dense: Number(r.dense),
+      sparse: Number(r.sparse),
+      keyword: Number(r.keyword),
+    });
+  }
+  return progress;
+}
+
+/** One document's chunk counts: zeros when it has none. */
+export async function countChunks(db: Kysely<Database>, documentId: string): Promise<ChunkProgress> {
+  return (await chunkProgressOf(db, [documentId])).get(documentId) ?? { total: 0, active: 0, dense: 0, sparse: 0, keyword: 0 };
 }

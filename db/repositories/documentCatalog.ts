@@ -59,43 +59,6 @@ export async function listCatalogRows(db: Kysely<Database>, filter: CatalogFilte
   return query.orderBy('documents.created_at', 'desc').orderBy('documents.id', 'desc').limit(filter.limit).execute();
 }
 
-export interface ChunkProgress {
-  total: number;
-  active: number;
-  dense: number;
-  sparse: number;
-  keyword: number;
-}
-
-/** Chunk counts of several documents in one grouped query. */
-export async function chunkProgressOf(db: Kysely<Database>, documentIds: string[]): Promise<Map<string, ChunkProgress>> {
-  const progress = new Map<string, ChunkProgress>();
-  if (documentIds.length === 0) return progress;
-  const rows = await db
-    .selectFrom('chunks')
-    .select((eb) => [
-      'document_id',
-      eb.fn.countAll<number>().as('total'),
-      eb.fn.count<number>('chunk_id').filterWhere('kind', '=', 'child').as('active'),
-      eb.fn.count<number>('chunk_id').filterWhere('dense_status', '=', 'SUCCESS').filterWhere('kind', '=', 'child').as('dense'),
-      eb.fn.count<number>('chunk_id').filterWhere('sparse_status', '=', 'SUCCESS').filterWhere('kind', '=', 'child').as('sparse'),
-      eb.fn.count<number>('chunk_id').filterWhere('keyword_status', '=', 'SUCCESS').filterWhere('kind', '=', 'child').as('keyword'),
-    ])
-    .where('document_id', 'in', documentIds)
-    .groupBy('document_id')
-    .execute();
-  for (const r of rows) {
-    progress.set(r.document_id, {
-      total: Number(r.total),
-      active: Number(r.active),
-      dense: Number(r.dense),
-      sparse: Number(r.sparse),
-      keyword: Number(r.keyword),
-    });
-  }
-  return progress;
-}
-
 export interface DatasetSummary {
   datasetId: string;
   documents: number;

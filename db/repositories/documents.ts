@@ -33,3 +33,21 @@ export async function existingDocumentIds(db: Kysely<Database>, documentIds: str
   const rows = await db.selectFrom('documents').select('id').where('id', 'in', documentIds).execute();
   return new Set(rows.map((r) => r.id));
 }
+
+/** Search stops returning the document once it is DELETING. Undefined: the document is gone. */
+export async function markDocumentDeleting(db: Kysely<Database>, documentId: string): Promise<Pick<DocumentRow, 'id' | 'user_id' | 'dataset_id'> | undefined> {
+  return db
+    .updateTable('documents')
+    .set({ lifecycle: 'DELETING', updated_at: new Date() })
+    .where('id', '=', documentId)
+    .returning(['id', 'user_id', 'dataset_id'])
+    .executeTakeFirst();
+}
+
+/** The document's rows, its outbox included, in one transaction; cascades to tasks and chunks. */
+export async function deleteDocumentRows(db: Kysely<Database>, documentId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('notifications').where('document_id', '=', documentId).execute();
+    await trx.deleteFrom('documents').where('id', '=', documentId).execute();
+  });
+}

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { encryptSecret } from '../../embedders/secretBox';
+import { encryptSecret } from '../../crypto/secretBox';
 import type { Database, EmbeddingConfigsTable } from '../database';
 
 export type EmbeddingConfigRow = Selectable<EmbeddingConfigsTable>;

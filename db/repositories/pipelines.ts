@@ -99,3 +99,14 @@ export async function supersedePipeline(
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
 }
+
+/** Tasks still PENDING/PROCESSING whose row has not moved for `stuckAfterMs`, with their document's current task. */
+export async function listStuckTasks(db: Kysely<Database>, stuckAfterMs: number): Promise<{ task_id: string; document_id: string; last_task_id: string | null }[]> {
+  return db
+    .selectFrom('pipelines')
+    .innerJoin('documents', 'documents.id', 'pipelines.document_id')
+    .select(['pipelines.task_id', 'pipelines.document_id', 'documents.last_task_id'])
+    .where('pipelines.pipeline_status', 'in', ['PENDING', 'PROCESSING'])
+    .where('pipelines.updated_at', '<', sql<Date>`now() - make_interval(secs => ${stuckAfterMs / 1000})`)
+    .execute();
+}

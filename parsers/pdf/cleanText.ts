@@ -40,3 +40,25 @@ export function cleanPdfText(text: string): string {
     })
     .normalize('NFC');
 }
+
+/**
+ * A heading taken from a table-of-contents style line ends in its page number after dot leaders
+ * ("2 Simple manipulations . . 8"): both go. Scanned from the end, without a pattern, so a long
+ * run of dots costs one pass.
+ */
+export function stripPageReference(text: string): string {
+  let end = text.trimEnd().length;
+  let digits = 0;
+  while (end > 0 && /[0-9ivxlc]/i.test(text.charAt(end - 1)) && digits < 6) {
+    end--;
+    digits++;
+  }
+  if (digits === 0) return text.trim();
+  let dots = 0;
+  let start = end;
+  while (start > 0 && /[.\s]/.test(text.charAt(start - 1))) {
+    if (text.charAt(start - 1) === '.') dots++;
+    start--;
+  }
+  return dots >= 2 ? text.slice(0, start).trim() : text.trim();
+}

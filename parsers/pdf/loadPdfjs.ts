@@ -10,6 +10,31 @@ let loading: Promise<Pdfjs> | undefined;
  * per thread of the CPU pool, when the thread starts (cpuPool/tasks.ts).
  */
 export function loadPdfjs(): Promise<Pdfjs> {
-  loading ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  loading ??= importKeepingBuiltins();
   return loading;
+}
+
+/** The worker half of pdf.js, which would otherwise be imported when the first document opens. */
+const WORKER_MODULE: string = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+
+/**
+ * The legacy build's core-js polyfills replace Array.prototype.push (for arrays longer than 2^32)
+ * and JSON.parse/stringify (for JSON.rawJSON) in the whole thread: every push in the parser and in
+ * pdf.js then runs through a property-descriptor check, about a tenth of a PDF's parse time.
+ * pdf.js needs neither behaviour, so the native ones are put back once both halves of pdf.js are
+ * loaded: the worker half is loaded here and handed to pdf.js (globalThis.pdfjsWorker is how its
+ * main-thread "fake worker" finds it), so no later import installs the polyfills again.
+ */
+async function importKeepingBuiltins(): Promise<Pdfjs> {
+  const push = Object.getOwnPropertyDescriptor(Array.prototype, 'push');
+  const { parse, stringify } = JSON;
+  try {
+    const [pdfjs, worker] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import(WORKER_MODULE) as Promise<unknown>]);
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+    return pdfjs;
+  } finally {
+    if (push) Object.defineProperty(Array.prototype, 'push', push);
+    JSON.parse = parse;
+    JSON.stringify = stringify;
+  }
 }

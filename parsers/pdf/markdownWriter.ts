@@ -1,6 +1,9 @@
-import { cleanPdfText } from './cleanText';
+import { cleanPdfText, stripPageReference } from './cleanText';
 import { edgeLines, headingLevel, runningKey, type LayoutProfile } from './layoutProfile';
+import type { OutlineEntry } from './outline';
+import { placeOutlineHeadings } from './outlineHeadings';
 import type { PdfLine } from './pageLines';
+import { isReferencePage } from './referencePages';
 
 /** Bullets typesetters use for itemized lists. */
 const BULLET = /^[•◦▪‣●○■□∙–]\s*/;
@@ -31,10 +34,11 @@ interface Paragraph {
 }
 
 /**
- * Turns the lines of successive pages into markdown blocks: headings from the layout profile's
- * font sizes, fixed-pitch runs as fenced code, bullets as list items, and lines joined into
- * paragraphs (across page breaks too) with TeX-style hyphenation undone. Only the open paragraph
- * or code block is held between pages; finished blocks are appended to the output.
+ * Turns the lines of successive pages into markdown blocks: headings from the document's outline
+ * when it has one, else from the layout profile's font sizes; fixed-pitch runs as fenced code,
+ * bullets as list items, and lines joined into paragraphs (across page breaks too) with TeX-style
+ * hyphenation undone. Table-of-contents and index pages are left out. Only the open paragraph or
+ * code block is held between pages; finished blocks are appended to the output.
  */
 export class PdfMarkdownWriter {
   private readonly blocks: string[] = [];
@@ -46,16 +50,32 @@ export class PdfMarkdownWriter {
    * the sample) is known from the page before it, or the one before that on alternating layouts.
    */
   private recentEdgeKeys: Set<string>[] = [new Set(), new Set()];
+  private afterReferencePage = false;
 
-  constructor(private readonly profile: LayoutProfile) {}
+  /** `fromOutline`: headings come only from the bookmarks handed to addPage, never from font sizes. */
+  constructor(
+    private readonly profile: LayoutProfile,
+    private readonly fromOutline = false,
+  ) {}
 
-  addPage(lines: PdfLine[]): void {
+  /** Returns false for a table-of-contents or index page, which is left out. */
+  addPage(lines: PdfLine[], bookmarks: readonly OutlineEntry[] = []): boolean {
     const running = this.runningLines(lines);
     const body = lines.filter((line, i) => !running.has(line) && !((i === 0 || i === lines.length - 1) && PAGE_NUMBER.test(line.text)));
-    for (const line of body) this.addLine({ ...line, text: cleanPdfText(line.text) });
+    this.afterReferencePage = isReferencePage(
+      body.map((line) => line.text),
+      this.afterReferencePage,
+    );
+    if (this.afterReferencePage) {
+      this.flush();
+      this.lastHeading = null;
+      return false;
+    }
+    for (const line of this.fromOutline ? placeOutlineHeadings(body, bookmarks) : body) this.addLine(line);
     // Coordinates do not carry over to the next page.
     if (this.paragraph) this.paragraph.y = Number.NaN;
     this.lastHeading = null;
+    return true;
   }
 
   finish(): string {
@@ -63,9 +83,11 @@ export class PdfMarkdownWriter {
     return this.blocks.join('\n\n');
   }
 
-  private addLine(line: PdfLine): void {
-    const level = headingLevel(this.profile, line);
-    if (level !== null) return this.addHeading(level, line);
+  /** `raw`: the line as read, before ligatures and dot leaders are cleaned. */
+  private addLine(raw: PdfLine): void {
+    const level = raw.heading ?? (this.fromOutline ? null : headingLevel(this.profile, raw));
+    if (level !== null) return this.addHeading(level, { ...raw, text: cleanPdfText(stripPageReference(raw.text)) });
+    const line = { ...raw, text: cleanPdfText(raw.text) };
     this.lastHeading = null;
     if (line.mono) {
       this.flushParagraph();
@@ -84,11 +106,15 @@ export class PdfMarkdownWriter {
     this.paragraph = { pieces: [text], x: line.x, y: line.y, size: line.size };
   }
 
-  /** A heading set over two lines (same level, consecutive lines) is one heading. */
+  /**
+   * A heading set over two lines (same level, consecutive lines) is one heading. A bookmark's
+   * heading is whole already: two bookmarks in a row are two headings.
+   */
   private addHeading(level: number, line: PdfLine): void {
+    if (line.text === '') return;
     this.flush();
     const last = this.blocks[this.blocks.length - 1];
-    const wraps = this.lastHeading?.level === level && this.lastHeading.y - line.y < line.size * 2;
+    const wraps = line.heading === undefined && this.lastHeading?.level === level && this.lastHeading.y - line.y < line.size * 2;
     if (wraps && last !== undefined && last.length + line.text.length <= MAX_HEADING_CHARS) {
       this.blocks[this.blocks.length - 1] = `${last} ${line.text}`;
     } else {

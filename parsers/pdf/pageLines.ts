@@ -10,6 +10,8 @@ export interface PdfLine {
   size: number;
   /** Set in a fixed-pitch font: code, commands, terminal output. */
   mono: boolean;
+  /** A heading of this level, as the document's outline says (parsers/pdf/outlineHeadings.ts). */
+  heading?: number;
 }
 
 /** Share of a line's characters that must be fixed-pitch for the line to count as code. */

@@ -4,6 +4,7 @@ import { permanentError } from '../../contracts/sluiceError';
 import { buildLayoutProfile } from './layoutProfile';
 import { PdfMarkdownWriter } from './markdownWriter';
 import { openPdf } from './openPdf';
+import { entriesOfPage, pageKeys, readOutline } from './outline';
 import { pageLines, type PdfLine } from './pageLines';
 
 /** Pages read up front to learn the typography; spread evenly so a title page does not dominate. */
@@ -16,6 +17,10 @@ const CLEANUP_EVERY_PAGES = 25;
 
 export interface PdfStats {
   pages: number;
+  /** Pages left out as table of contents or index (1-based). */
+  referencePages: number[];
+  /** Bookmarks the outline has (0: headings came from font sizes). */
+  outlineEntries: number;
 }
 
 /**
@@ -29,8 +34,7 @@ export async function pdfToMarkdown(filePath: string, stats?: PdfStats): Promise
     const { size } = await file.stat();
     const pdf = await openPdf(file, size);
     try {
-      if (stats) stats.pages = pdf.numPages;
-      return await convertPages(pdf);
+      return await convertPages(pdf, stats);
     } finally {
       await pdf.destroy();
     }
@@ -39,17 +43,22 @@ export async function pdfToMarkdown(filePath: string, stats?: PdfStats): Promise
   }
 }
 
-async function convertPages(pdf: PDFDocumentProxy): Promise<string> {
-  const sample: PdfLine[][] = [];
+async function convertPages(pdf: PDFDocumentProxy, stats: PdfStats | undefined): Promise<string> {
+  // Kept until the stream reaches them: reading a page twice cost a fifth of a 100-page document's parse.
+  const sampled = new Map<number, ReadPage | null>();
   const step = Math.max(1, pdf.numPages / SAMPLE_PAGES);
-  for (let n = 1; n <= pdf.numPages; n += step) sample.push((await readPage(pdf, Math.floor(n))) ?? []);
-  const writer = new PdfMarkdownWriter(buildLayoutProfile(sample));
+  for (let n = 1; n <= pdf.numPages; n += step) sampled.set(Math.floor(n), await readPage(pdf, Math.floor(n)));
+  const sample = [...sampled.values()].map((page) => page?.lines ?? []);
+  const outline = await readOutline(pdf);
+  const writer = new PdfMarkdownWriter(buildLayoutProfile(sample), outline !== null);
+  if (stats) Object.assign(stats, { pages: pdf.numPages, referencePages: [], outlineEntries: countEntries(outline) });
 
   let unreadable = 0;
   for (let n = 1; n <= pdf.numPages; n++) {
-    const lines = await readPage(pdf, n);
-    if (lines) writer.addPage(lines);
-    else unreadable++;
+    const page = sampled.has(n) ? sampled.get(n) : await readPage(pdf, n);
+    sampled.delete(n);
+    if (!page) unreadable++;
+    else if (!writer.addPage(page.lines, outline ? entriesOfPage(outline, page.keys) : [])) stats?.referencePages.push(n);
     if (n % CLEANUP_EVERY_PAGES === 0) await pdf.cleanup();
   }
   if (unreadable > pdf.numPages / 2) {
@@ -62,12 +71,24 @@ async function convertPages(pdf: PDFDocumentProxy): Promise<string> {
   return markdown;
 }
 
+function countEntries(outline: Awaited<ReturnType<typeof readOutline>>): number {
+  let count = 0;
+  for (const entries of outline?.values() ?? []) count += entries.length;
+  return count;
+}
+
+interface ReadPage {
+  lines: PdfLine[];
+  /** How outline destinations name this page (outline.ts pageKeys). */
+  keys: string[];
+}
+
 /** A damaged page costs its own text only (null); the others are still indexed. */
-async function readPage(pdf: PDFDocumentProxy, pageNumber: number): Promise<PdfLine[] | null> {
+async function readPage(pdf: PDFDocumentProxy, pageNumber: number): Promise<ReadPage | null> {
   try {
     const page = await pdf.getPage(pageNumber);
     try {
-      return pageLines(await page.getTextContent());
+      return { lines: pageLines(await page.getTextContent()), keys: pageKeys(page.ref, pageNumber - 1) };
     } finally {
       page.cleanup();
     }

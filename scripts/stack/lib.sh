@@ -77,3 +77,52 @@ stack_lock() {
   exec 9>"$STACK_RUN_DIR/stack.lock"
   flock -w 600 9 || die "another 'stack.sh' is still running (lock $STACK_RUN_DIR/stack.lock)"
 }
+
+# Launch a daemon detached from this script's session (setsid + nohup: it must outlive the script
+# and the terminal or CI step that ran it). The inner bash writes its own pid, then execs the
+# command in place, so PIDFILE names the server itself; fd 9 (the stack lock) is not inherited.
+#   stack_launch NAME PIDFILE LOG COMMAND...
+stack_launch() {
+  local name="$1" pidfile="$2" log="$3"
+  shift 3
+  rm -f "$pidfile"
+  printf '\n==== %s stack.sh: %s\n' "$(date -u +%FT%TZ)" "$*" >>"$log"
+  # shellcheck disable=SC2016 # $$ and $1 are for the inner bash
+  setsid nohup bash -c 'echo "$$" >"$1"; shift; exec "$@"' "$name-start" "$pidfile" "$@" \
+    >>"$log" 2>&1 </dev/null 9>&- &
+  wait_until test -s "$pidfile" || die "$name: failed to launch (see $log)"
+}
+
+# Stop a daemon started by stack_launch: SIGTERM (each server flushes and closes on it), SIGKILL
+# only if it is still there after 30 s.
+#   stack_stop NAME PIDFILE RUNNING_FN
+stack_stop() {
+  local name="$1" pidfile="$2" running="$3" pid
+  if ! "$running"; then
+    rm -f "$pidfile"
+    say "$name: not running"
+    return 0
+  fi
+  pid="$(<"$pidfile")"
+  kill -TERM "$pid" 2>/dev/null || true
+  if ! STACK_TIMEOUT=30 wait_until pid_gone "$pid"; then
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$pidfile"
+  say "$name: stopped"
+}
+
+# One status line for a daemon started by stack_launch; non-zero unless it runs and answers.
+#   stack_status NAME PIDFILE RUNNING_FN SERVING_FN UP_DETAILS NOT_ANSWERING
+stack_status() {
+  local name="$1" pidfile="$2" running="$3" serving="$4" details="$5" not_answering="$6"
+  if "$running" && "$serving"; then
+    say "$name: up (pid $(<"$pidfile"), $details)"
+  elif "$running"; then
+    say "$name: down (pid $(<"$pidfile") alive but $not_answering)"
+    return 1
+  else
+    say "$name: down"
+    return 1
+  fi
+}

@@ -93,7 +93,6 @@ opensearch_start() {
     say "opensearch: already running (pid $(<"$OPENSEARCH_PIDFILE"))"
     return 0
   fi
-  rm -f "$OPENSEARCH_PIDFILE"
   mkdir -p "$OPENSEARCH_HOME/tmp"
   local java
   java="$(opensearch_java)"
@@ -104,14 +103,8 @@ opensearch_start() {
     -cp "$OPENSEARCH_BUILD/classes:$OPENSEARCH_BUILD/lib/*" "$OPENSEARCH_MAIN" "$OPENSEARCH_HOME")
 
   say "opensearch: starting on $OPENSEARCH_URL"
-  printf '\n==== %s stack.sh: %s\n' "$(date -u +%FT%TZ)" "${launch[*]}" >>"$OPENSEARCH_LOG"
-  # As for Temporal: detached, pid file written by the inner bash, which then execs (env
-  # execs java in turn), so the pid file names the JVM itself.
-  # shellcheck disable=SC2016 # $$ and $1 are for the inner bash
-  setsid nohup bash -c 'echo "$$" >"$1"; shift; exec "$@"' opensearch-start \
-    "$OPENSEARCH_PIDFILE" "${launch[@]}" \
-    >>"$OPENSEARCH_LOG" 2>&1 </dev/null 9>&- &
-  wait_until test -s "$OPENSEARCH_PIDFILE" || die "opensearch: failed to launch (see $OPENSEARCH_LOG)"
+  # env execs java in turn, so the pid file names the JVM itself.
+  stack_launch opensearch "$OPENSEARCH_PIDFILE" "$OPENSEARCH_LOG" "${launch[@]}"
 }
 
 # The cluster's status word (green, yellow, red), or nothing when it does not answer.
@@ -140,35 +133,13 @@ opensearch_health() {
 }
 
 opensearch_stop() {
-  if ! opensearch_running; then
-    rm -f "$OPENSEARCH_PIDFILE"
-    say "opensearch: not running"
-    return 0
-  fi
-  local pid
-  pid="$(<"$OPENSEARCH_PIDFILE")"
   # SIGTERM runs the launcher's shutdown hook, which closes the node (flushes, releases locks).
-  kill -TERM "$pid" 2>/dev/null || true
-  if ! STACK_TIMEOUT=30 wait_until pid_gone "$pid"; then
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  rm -f "$OPENSEARCH_PIDFILE"
-  say "opensearch: stopped"
+  stack_stop opensearch "$OPENSEARCH_PIDFILE" opensearch_running
 }
 
 opensearch_status() {
-  local status
-  if opensearch_running; then
-    status="$(opensearch_cluster_status)"
-    if [[ "$status" == green || "$status" == yellow ]]; then
-      say "opensearch: up (pid $(<"$OPENSEARCH_PIDFILE"), $OPENSEARCH_URL, cluster $status, data $OPENSEARCH_HOME)"
-      return 0
-    fi
-    say "opensearch: down (pid $(<"$OPENSEARCH_PIDFILE") alive but cluster health is '${status:-no answer}' on $OPENSEARCH_URL)"
-    return 1
-  fi
-  say "opensearch: down"
-  return 1
+  stack_status opensearch "$OPENSEARCH_PIDFILE" opensearch_running opensearch_healthy \
+    "$OPENSEARCH_URL, data $OPENSEARCH_HOME" "cluster health not green/yellow on $OPENSEARCH_URL"
 }
 
 opensearch_env() {

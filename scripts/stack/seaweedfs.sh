@@ -116,7 +116,6 @@ seaweedfs_start() {
     say "seaweedfs: already running (pid $(<"$SEAWEEDFS_PIDFILE"))"
     return 0
   fi
-  rm -f "$SEAWEEDFS_PIDFILE"
   seaweedfs_write_s3_config
 
   # -master.telemetry=false: it would phone home (and this machine has no
@@ -136,14 +135,7 @@ seaweedfs_start() {
     -s3.config="$SEAWEEDFS_S3_CONFIG")
 
   say "seaweedfs: starting S3 on $SEAWEEDFS_S3_URL"
-  printf '\n==== %s stack.sh: %s %s\n' "$(date -u +%FT%TZ)" "$SEAWEEDFS_BIN" "${args[*]}" >>"$SEAWEEDFS_LOG"
-  # Same launch as temporal.sh: detached from this script's session, the pid
-  # file names weed itself, and fd 9 (the stack lock) is not inherited.
-  # shellcheck disable=SC2016 # $$ and $1 are for the inner bash
-  setsid nohup bash -c 'echo "$$" >"$1"; shift; exec "$@"' seaweedfs-start \
-    "$SEAWEEDFS_PIDFILE" "$SEAWEEDFS_BIN" "${args[@]}" \
-    >>"$SEAWEEDFS_LOG" 2>&1 </dev/null 9>&- &
-  wait_until test -s "$SEAWEEDFS_PIDFILE" || die "seaweedfs: failed to launch (see $SEAWEEDFS_LOG)"
+  stack_launch seaweedfs "$SEAWEEDFS_PIDFILE" "$SEAWEEDFS_LOG" "$SEAWEEDFS_BIN" "${args[@]}"
 }
 
 # Signed request (SigV4 by curl) against the bucket; prints the HTTP status.
@@ -194,31 +186,12 @@ seaweedfs_health() {
 }
 
 seaweedfs_stop() {
-  if ! seaweedfs_running; then
-    rm -f "$SEAWEEDFS_PIDFILE"
-    say "seaweedfs: not running"
-    return 0
-  fi
-  local pid
-  pid="$(<"$SEAWEEDFS_PIDFILE")"
-  kill -TERM "$pid" 2>/dev/null || true
-  if ! STACK_TIMEOUT=30 wait_until pid_gone "$pid"; then
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  rm -f "$SEAWEEDFS_PIDFILE"
-  say "seaweedfs: stopped"
+  stack_stop seaweedfs "$SEAWEEDFS_PIDFILE" seaweedfs_running
 }
 
 seaweedfs_status() {
-  if seaweedfs_running && seaweedfs_serving; then
-    say "seaweedfs: up (pid $(<"$SEAWEEDFS_PIDFILE"), S3 $SEAWEEDFS_S3_URL, bucket $SEAWEEDFS_BUCKET, data $SEAWEEDFS_DATA)"
-  elif seaweedfs_running; then
-    say "seaweedfs: down (pid $(<"$SEAWEEDFS_PIDFILE") alive but S3 not answering on $SEAWEEDFS_S3_URL)"
-    return 1
-  else
-    say "seaweedfs: down"
-    return 1
-  fi
+  stack_status seaweedfs "$SEAWEEDFS_PIDFILE" seaweedfs_running seaweedfs_serving \
+    "S3 $SEAWEEDFS_S3_URL, bucket $SEAWEEDFS_BUCKET, data $SEAWEEDFS_DATA" "S3 not answering on $SEAWEEDFS_S3_URL"
 }
 
 seaweedfs_env() {

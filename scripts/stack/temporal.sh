@@ -112,7 +112,6 @@ temporal_start() {
     say "temporal: already running (pid $(<"$TEMPORAL_PIDFILE"))"
     return 0
   fi
-  rm -f "$TEMPORAL_PIDFILE"
   mkdir -p "$(dirname "$TEMPORAL_DB")"
 
   local args=(server start-dev --ip 127.0.0.1
@@ -134,16 +133,7 @@ temporal_start() {
   done
 
   say "temporal: starting on $TEMPORAL_ADDR"
-  printf '\n==== %s stack.sh: %s %s\n' "$(date -u +%FT%TZ)" "$(temporal_bin)" "${args[*]}" >>"$TEMPORAL_LOG"
-  # setsid + nohup: the server must outlive this script and the terminal/CI
-  # step that ran it. The inner bash writes its own pid, then execs the server
-  # in place, so the pid file names the server whatever setsid did about forking.
-  # shellcheck disable=SC2016 # $$ and $1 are for the inner bash
-  setsid nohup bash -c 'echo "$$" >"$1"; shift; exec "$@"' temporal-start \
-    "$TEMPORAL_PIDFILE" "$(temporal_bin)" "${args[@]}" \
-    >>"$TEMPORAL_LOG" 2>&1 </dev/null 9>&- &
-  # Give the inner bash a moment to write the pid file before health polling.
-  wait_until test -s "$TEMPORAL_PIDFILE" || die "temporal: failed to launch (see $TEMPORAL_LOG)"
+  stack_launch temporal "$TEMPORAL_PIDFILE" "$TEMPORAL_LOG" "$(temporal_bin)" "${args[@]}"
 }
 
 temporal_serving() {
@@ -194,32 +184,13 @@ temporal_health() {
 }
 
 temporal_stop() {
-  if ! temporal_running; then
-    rm -f "$TEMPORAL_PIDFILE"
-    say "temporal: not running"
-    return 0
-  fi
-  local pid
-  pid="$(<"$TEMPORAL_PIDFILE")"
-  kill -TERM "$pid" 2>/dev/null || true
-  # Graceful shutdown takes a few seconds (it flushes SQLite); escalate only if stuck.
-  if ! STACK_TIMEOUT=30 wait_until pid_gone "$pid"; then
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  rm -f "$TEMPORAL_PIDFILE"
-  say "temporal: stopped"
+  # Graceful shutdown takes a few seconds (it flushes SQLite).
+  stack_stop temporal "$TEMPORAL_PIDFILE" temporal_running
 }
 
 temporal_status() {
-  if temporal_running && temporal_serving; then
-    say "temporal: up (pid $(<"$TEMPORAL_PIDFILE"), $TEMPORAL_ADDR, Web UI http://127.0.0.1:$SLUICE_TEMPORAL_UI_PORT)"
-  elif temporal_running; then
-    say "temporal: down (pid $(<"$TEMPORAL_PIDFILE") alive but not SERVING on $TEMPORAL_ADDR)"
-    return 1
-  else
-    say "temporal: down"
-    return 1
-  fi
+  stack_status temporal "$TEMPORAL_PIDFILE" temporal_running temporal_serving \
+    "$TEMPORAL_ADDR, Web UI http://127.0.0.1:$SLUICE_TEMPORAL_UI_PORT" "not SERVING on $TEMPORAL_ADDR"
 }
 
 temporal_env() {

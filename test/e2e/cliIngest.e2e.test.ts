@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { formatIngested, ingestFiles } from '../../client/commands/ingestFiles';
-import { registerDocument, SourceReadError } from '../../client/registerDocument';
+import { ingestWorkflowId } from '../../contracts/ingest';
+import { registerFile, SourceReadError } from '../../registration/registerFile';
+import { uploadLimitsOf } from '../../registration/registerUpload';
 import { findDocument, listDocuments } from '../../db/repositories/documents';
 import { objectKeys } from '../../stores/objectKeys';
 import { refusingInserts } from '../support/refuseInserts';
@@ -54,7 +56,7 @@ it('rejects a body that fails mid-way with a SourceReadError, leaving no object 
     for (let i = 0; i < 4; i++) yield Buffer.alloc(64 * 1024, 'x');
     throw new Error('device error at byte 262144');
   }
-  const registering = registerDocument(tw.adapters, { ...scope, fileName: 'broken.md', body: Readable.from(body()), documentId });
+  const registering = registerFile({ ...tw.adapters, limits: uploadLimitsOf(tw.config) }, { ...scope, fileName: 'broken.md', body: Readable.from(body()), documentId });
   await expect(registering).rejects.toBeInstanceOf(SourceReadError);
   await expect(registering).rejects.toThrow('could not read broken.md: device error at byte 262144');
   expect(await tw.adapters.objects.exists(objectKeys.source(scope.userId, documentId))).toBe(false);
@@ -63,16 +65,39 @@ it('rejects a body that fails mid-way with a SourceReadError, leaving no object 
 
 it('reports a failing store as itself, not as an unreadable file', async () => {
   const objects = { ...tw.adapters.objects, putStream: () => Promise.reject(new Error('object store unavailable')) };
-  const registering = registerDocument({ db: tw.adapters.db, objects }, { ...scope, fileName: 'fine.md', body: Readable.from([Buffer.from('# Fine\n')]) });
+  const registering = registerFile({ db: tw.adapters.db, objects, limits: uploadLimitsOf(tw.config) }, { ...scope, fileName: 'fine.md', body: Readable.from([Buffer.from('# Fine\n')]), documentId: randomUUID() });
   await expect(registering).rejects.toThrow('object store unavailable');
   await expect(registering).rejects.not.toBeInstanceOf(SourceReadError);
 });
 
 it('removes the stored object when the document row cannot be written', async () => {
   const documentId = randomUUID();
-  const deps = { db: refusingInserts(tw.adapters.db, 'documents'), objects: tw.adapters.objects };
+  const deps = { db: refusingInserts(tw.adapters.db, 'documents'), objects: tw.adapters.objects, limits: uploadLimitsOf(tw.config) };
   const body = Readable.from([Buffer.from('# Orphan\n\nNever recorded.\n')]);
-  await expect(registerDocument(deps, { ...scope, fileName: 'orphan.md', body, documentId })).rejects.toThrow(/insert into documents refused/);
+  await expect(registerFile(deps, { ...scope, fileName: 'orphan.md', body, documentId })).rejects.toThrow(/insert into documents refused/);
   expect(await tw.adapters.objects.exists(objectKeys.source(scope.userId, documentId))).toBe(false);
   expect(await findDocument(tw.adapters.db, documentId)).toBeUndefined();
+});
+
+it('goes through the upload checks: a type refused from its bytes, the same content twice one document', async () => {
+  const binary = path.join(dir, 'tool.md');
+  const first = path.join(dir, 'first.md');
+  const again = path.join(dir, 'again.md');
+  // An ELF header under a .md name: the bytes decide, not the extension.
+  await fs.writeFile(binary, Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(64)]));
+  const content = `# Twice\n\nThe same content ${randomUUID()}.\n`;
+  await fs.writeFile(first, content);
+  await fs.writeFile(again, content);
+
+  const results = await ingestFiles(tw.config, tw.adapters, tw.client, [binary, first, again], scope);
+  for (const r of results) if (r.documentId) tw.track(r.documentId);
+
+  expect(results[0]).toMatchObject({ status: 'FAILED', documentId: null, failureCode: expect.stringMatching(/^(UNSUPPORTED_FILE_TYPE|INVALID_TEXT_ENCODING)$/) });
+  expect(results[1]).toMatchObject({ status: 'SUCCESS', duplicate: false });
+  expect(results[2]).toMatchObject({ status: 'SUCCESS', duplicate: true, documentId: results[1]!.documentId });
+  // The run start every path shares names the file in the Web UI.
+  const described = await tw.client.workflow.getHandle(ingestWorkflowId(results[1]!.documentId!)).describe();
+  expect(await described.staticSummary()).toBe(`ingest first.md (${Buffer.byteLength(content)} bytes) in ${scope.datasetId}`);
+  const stored = await listDocuments(tw.adapters.db, scope);
+  expect(stored.map((d) => d.file_name).filter((n) => n !== 'good.md')).toEqual(['first.md']);
 });

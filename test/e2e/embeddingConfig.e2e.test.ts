@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { embeddingDelete, embeddingSet, embeddingShow, embeddingTest, type EmbeddingIo } from '../../client/commands/embedding';
 import { createUserWithKey } from '../../client/http/apiKeys';
 import { findDefaultEmbeddingConfig } from '../../db/repositories/embeddingConfigs';
-import { parseEncryptionKey, decryptSecret } from '../../embedders/secretBox';
+import { parseEncryptionKey, decryptSecret } from '../../crypto/secretBox';
 import { call, fileForm, newUser, startApi, waitForDocument, type ApiHarness } from '../support/apiHarness';
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../support/fakeEmbeddingServer';
 

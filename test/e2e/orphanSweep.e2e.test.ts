@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { SweepOrphansResult } from '../../activities/sweepOrphanedObjects';
-import { registerDocument } from '../../client/registerDocument';
+import { registerDocument } from '../support/registerDocument';
 import { objectKeys } from '../../stores/objectKeys';
 import type { ObjectStore } from '../../stores/ports';
 import { startTestWorker, type TestWorker } from '../support/testWorker';

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { load } from 'cheerio';
+import { splitSections } from '../../chunker/splitSections';
 import { htmlToMarkdown } from '../../parsers/htmlToMarkdown';
 import { debianDocPath } from '../support/debianDocs';
 import type { PdfTextLayer } from '../support/pdfTextLayer';
@@ -15,22 +16,24 @@ import { pdfSourceWords, wordCoverage, words } from '../support/wordCoverage';
 const repoRoot = path.resolve(__dirname, '../..');
 const GNUPLOT = ['gnuplot-doc', 'usr/share/doc/gnuplot/gnuplot.pdf'] as const;
 const R_INTRO = ['r-doc-pdf', 'usr/share/doc/r-doc-pdf/manual/R-intro.pdf'] as const;
+const REFMAN = ['r-doc-pdf', 'usr/share/doc/r-doc-pdf/manual/refman.pdf'] as const;
 const PG_HTML = 'usr/share/doc/postgresql-doc-15/html';
 const MIN_COVERAGE = 0.995;
 
 const layers = new Map<string, Promise<PdfTextLayer>>();
 
 /** pdf.js cannot load inside Jest: a child process reads the text layer and converts the file. */
-function textLayer(source: readonly [string, string]): Promise<PdfTextLayer> {
+function textLayer(source: readonly [string, string], markdownOnly = false): Promise<PdfTextLayer> {
   const key = source.join('/');
-  if (!layers.has(key)) layers.set(key, readTextLayer(source));
+  if (!layers.has(key)) layers.set(key, readTextLayer(source, markdownOnly));
   return layers.get(key)!;
 }
 
-async function readTextLayer([pkg, file]: readonly [string, string]): Promise<PdfTextLayer> {
+async function readTextLayer([pkg, file]: readonly [string, string], markdownOnly: boolean): Promise<PdfTextLayer> {
   const run = promisify(execFile);
   const script = path.join(repoRoot, 'test/support/pdfTextLayer.ts');
-  const { stdout } = await run(process.execPath, ['--require', 'tsx/cjs', script, debianDocPath(pkg, file)], { cwd: repoRoot, maxBuffer: 256 * 1024 * 1024 });
+  const args = ['--require', 'tsx/cjs', script, debianDocPath(pkg, file), ...(markdownOnly ? ['--markdown-only'] : [])];
+  const { stdout } = await run(process.execPath, args, { cwd: repoRoot, maxBuffer: 256 * 1024 * 1024 });
   return JSON.parse(stdout) as PdfTextLayer;
 }
 
@@ -44,10 +47,17 @@ const wordText = (text: string): string => ` ${words(text).join(' ')} `;
 function lostPageEnds(layer: PdfTextLayer): string[] {
   const markdown = wordText(layer.markdown);
   return layer.pages
-    .filter((lines) => lines.length >= 30)
+    .filter((lines, i) => lines.length >= 30 && !layer.referencePages.includes(i + 1))
     .map((lines) => lines.filter((line) => line.length > 40).slice(-1)[0] ?? '')
     .filter((line) => line !== '' && !markdown.includes(` ${words(line).slice(1, -1).join(' ')} `));
 }
+
+/** Pages expected to be dropped: the tables of contents and the indexes, nothing else. */
+const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const REFERENCE_PAGES = new Map<readonly [string, string], number[]>([
+  [GNUPLOT, [...range(2, 20), ...range(304, 311)]],
+  [R_INTRO, [...range(3, 6), ...range(108, 112)]],
+]);
 
 describe.each([
   ['gnuplot.pdf', GNUPLOT],
@@ -62,8 +72,19 @@ describe.each([
     expect(lostPageEnds(layer)).toEqual([]);
   });
 
-  it(`keeps at least ${MIN_COVERAGE * 100} % of the words of pdf.js's text content`, () => {
-    const { coverage, missing } = wordCoverage(pdfSourceWords(layer.pages), layer.markdown);
+  it('leaves out its table-of-contents and index pages, and only those', () => {
+    expect(layer.referencePages).toEqual(REFERENCE_PAGES.get(source));
+  });
+
+  it('takes its headings from its outline, no page number in a title', () => {
+    const headings = splitSections(layer.markdown).filter((section) => section.heading);
+    expect(layer.outlineEntries).toBeGreaterThan(100);
+    expect(headings.length).toBeGreaterThan(layer.outlineEntries * 0.9);
+    expect(headings.filter((section) => /\s\d+$/.test(section.path[section.path.length - 1] ?? '') && !/version/i.test(section.path.join()))).toEqual([]);
+  });
+
+  it(`keeps at least ${MIN_COVERAGE * 100} % of the words of pdf.js's text content (contents and index pages aside)`, () => {
+    const { coverage, missing } = wordCoverage(pdfSourceWords(layer.pages, new Set(layer.referencePages)), layer.markdown);
     if (coverage < MIN_COVERAGE) console.log([...missing].sort((p, q) => q[1] - p[1]).slice(0, 30));
     expect(coverage).toBeGreaterThanOrEqual(MIN_COVERAGE);
   });
@@ -75,6 +96,27 @@ it('R-intro.pdf: the line that ends page 8 follows "an environment within which 
     'an environment within which many classical and modern statistical techniques have been implemented. A few of these are built into the base R environment',
   );
 }, 300_000);
+
+it('R-intro.pdf: the table of contents and index lines are gone, the sections they point to are there', async () => {
+  const { markdown } = await textLayer(R_INTRO);
+  const text = wordText(markdown);
+  for (const line of ['5 Arrays and matrices 20', 'Generalized transpose of an array 24', 'aperm 24', 'Preface 1']) expect(text).not.toContain(` ${line} `);
+  const paths = splitSections(markdown).map((section) => section.path.join(' > '));
+  expect(paths).toContain('5 Arrays and matrices > 5.6 Generalized transpose of an array');
+  expect(markdown).toContain('The function aperm(a, perm) may be used to permute an array, a.');
+}, 300_000);
+
+it('refman.pdf: one section path per help topic, under its package, from the outline', async () => {
+  const { markdown, outlineEntries, referencePages } = await textLayer(REFMAN, true);
+  const paths = new Set(splitSections(markdown).map((section) => section.path.join(' > ')));
+  expect(outlineEntries).toBeGreaterThan(1_400);
+  expect(paths.size).toBeGreaterThanOrEqual(1_000);
+  expect(paths).toContain('The base package > MathFun'); // abs, sqrt and co. share the help topic MathFun
+  expect(paths).toContain('The stats package > sd');
+  // The contents (pages ii–xxxi) and the index at the end; no page in between.
+  expect(referencePages.filter((page) => page > 31 && page < 2_300)).toEqual([]);
+  expect(referencePages.length).toBeGreaterThan(100);
+}, 600_000);
 
 describe('PostgreSQL 15 HTML manual', () => {
   const dir = debianDocPath('postgresql-doc-15', PG_HTML);

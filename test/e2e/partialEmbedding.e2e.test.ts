@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { retryDocument } from '../../client/documentAdmin';
 import { countChunks } from '../../db/repositories/chunks';
-import { createAdapters } from '../../worker/adapters';
+import { createAdapters } from '../../composition/adapters';
 import { flakyEmbedders, type FlakyProviderState } from '../support/flakyEmbedder';
 import { ingestBuffer, sectionedMarkdown, waitForTask, waitTerminal } from '../support/ingestHelpers';
 import { testConfig } from '../support/testConfig';

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { SluiceError } from '../../contracts/sluiceError';
 import { createDb } from '../../db/connection';
 import { deleteDefaultEmbeddingConfig, DEPLOYMENT_DEFAULT_OWNER, findEffectiveEmbeddingConfig, saveEmbeddingConfig } from '../../db/repositories/embeddingConfigs';
-import { decryptSecret, encryptSecret } from '../../embedders/secretBox';
+import { decryptSecret, encryptSecret } from '../../crypto/secretBox';
 import { createUserEmbedderResolver } from '../../embedders/userEmbedderResolver';
 import { fakeVector, startFakeEmbeddingServer, type FakeEmbeddingServer } from '../support/fakeEmbeddingServer';
 import { TEST_DATABASE_URL } from '../support/testConfig';

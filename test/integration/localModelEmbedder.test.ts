@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createLocalModelEmbedder, type LocalModelEmbedder } from '../../embedders/localModelEmbedder';
 import { LOCAL_MODEL } from '../../embedders/localModelFiles';
-import { createAdapters } from '../../worker/adapters';
+import { createAdapters } from '../../composition/adapters';
 import { testConfig } from '../support/testConfig';
 
 // The real model, as `bash scripts/stack.sh start` installs it (CI runs that first). Without it

@@ -3,7 +3,7 @@ import { SluiceError } from '../../contracts/sluiceError';
 import { createDb } from '../../db/connection';
 import { findDefaultEmbeddingConfig, setDefaultEmbeddingConfig } from '../../db/repositories/embeddingConfigs';
 import { LOCAL_HASH_MODEL } from '../../embedders/localHashEmbedder';
-import { decryptSecret } from '../../embedders/secretBox';
+import { decryptSecret } from '../../crypto/secretBox';
 import { createUserEmbedderResolver } from '../../embedders/userEmbedderResolver';
 import type { Embedder } from '../../embedders/embedder';
 import { fakeVector, startFakeEmbeddingServer, type FakeEmbeddingServer } from '../support/fakeEmbeddingServer';

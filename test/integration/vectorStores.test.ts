@@ -4,7 +4,7 @@ import { createDb } from '../../db/connection';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
 import { createQdrantVectorStore } from '../../stores/qdrantVectorStore';
 import { TEST_DATABASE_URL } from '../support/testConfig';
-import { describeVectorStoreContract, unitVector } from '../support/vectorStoreContract';
+import { describeVectorStoreContract } from '../support/vectorStoreContract';
 
 // One contract suite (DESIGN.md §6), run against every vector store adapter that can be started.
 
@@ -43,30 +43,6 @@ if (QDRANT_URL) {
       const collection = collections[collections.length - 1] as string;
       const wrong = createQdrantVectorStore({ url: QDRANT_URL, ...(QDRANT_API_KEY ? { apiKey: QDRANT_API_KEY } : {}), collection, dimension: 4 });
       await expect(wrong.ensureCollection()).rejects.toThrow(/3-dimensional.*4 dimensions/);
-    });
-
-    it('fuses dense and sparse candidates with RRF, within the tenant', async () => {
-      const store = await qdrantStore();
-      const scope = { userId: `u-${randomUUID()}`, datasetId: 'ds' };
-      const stranger = { userId: `u-${randomUUID()}`, datasetId: 'ds' };
-      const doc = randomUUID();
-      const model = { model: 'm', dimension: 3 };
-      // "both" is second by dense and first by sparse; "dense" is first by dense only; "sparse" matches sparse only weakly.
-      await store.upsertDense(scope, model, [
-        { chunkId: `${doc}-dense`, documentId: doc, vector: unitVector([1, 0, 0]) },
-        { chunkId: `${doc}-both`, documentId: doc, vector: unitVector([1, 0.3, 0]) },
-        { chunkId: `${doc}-sparse`, documentId: doc, vector: unitVector([0, 0, 1]) },
-      ]);
-      await store.upsertSparse(scope, [
-        { chunkId: `${doc}-both`, documentId: doc, sparse: { indices: [1, 2], values: [1, 1] } },
-        { chunkId: `${doc}-sparse`, documentId: doc, sparse: { indices: [2], values: [1] } },
-      ]);
-      await store.upsertDense(stranger, model, [{ chunkId: `${doc}-stranger`, documentId: doc, vector: unitVector([1, 0, 0]) }]);
-
-      const hits = await store.hybridSearch(scope, unitVector([1, 0, 0]), { indices: [1, 2], values: [1, 1] }, 10);
-      expect(hits[0]?.chunkId).toBe(`${doc}-both`);
-      expect(hits.map((h) => h.chunkId).sort()).toEqual([`${doc}-both`, `${doc}-dense`, `${doc}-sparse`].sort());
-      expect(await store.hybridSearch(scope, unitVector([1, 0, 0]), { indices: [], values: [] }, 2)).toHaveLength(2);
     });
 
     it('refuses a query vector of the wrong dimension', async () => {

@@ -10,7 +10,7 @@ import { ingestBuffer, sectionedMarkdown, waitForTask, waitTerminal } from '../s
 import { installQuietRuntime } from '../support/quietRuntime';
 import { testConfig } from '../support/testConfig';
 import type { TestWorker } from '../support/testWorker';
-import { createAdapters } from '../../worker/adapters';
+import { createAdapters } from '../../composition/adapters';
 import { createSluiceWorker } from '../../worker/createWorker';
 import { HISTORIES_DIR, historyToJson } from './histories';
 

@@ -6,6 +6,15 @@ import { countTokens } from '../../tokenizer/countTokens';
 export const childrenOf = (chunks: ChunkDraft[]): ChunkDraft[] => chunks.filter((chunk) => chunk.kind === 'child');
 export const parentsOf = (chunks: ChunkDraft[]): ChunkDraft[] => chunks.filter((chunk) => chunk.kind === 'parent');
 
+/**
+ * A child's text without the section-path line that leads it (chunker/sectionContext.ts): the
+ * part cut from its section. The line holds no line break, and a child has one when its path
+ * names anything.
+ */
+export function childBody(child: ChunkDraft): string {
+  return child.sectionPath.some((title) => title !== '') ? child.text.slice(child.text.indexOf('\n\n') + 2) : child.text;
+}
+
 /** Indexes of the children over `maxTokens`, by their recorded count or by a fresh one. */
 export function overBudget(chunks: ChunkDraft[], maxTokens: number): number[] {
   return childrenOf(chunks)
@@ -39,7 +48,7 @@ export function sectionsUncovered(chunks: ChunkDraft[]): (number | null)[] {
   return parentsOf(chunks).map((parent) => {
     const range = parent.childRange;
     if (!range) return 0;
-    const texts = chunks.slice(range.first, range.last + 1).map((child) => child.text);
+    const texts = chunks.slice(range.first, range.last + 1).map(childBody);
     const start = parent.text.indexOf(texts[0] ?? '');
     if (start < 0 || parent.text.slice(0, start).trim().includes('\n')) return 0;
     return uncoveredAt(parent.text, texts, start);

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { temporal } from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
 import { queryProgress, startIngestion } from '../../client/ingestClient';
-import { registerDocument } from '../../client/registerDocument';
+import { registerDocument } from './registerDocument';
 import { waitForDocuments } from '../../client/waitForDocuments';
 import { ingestWorkflowId, type IngestProgress } from '../../contracts/ingest';
 import type { TestWorker } from './testWorker';

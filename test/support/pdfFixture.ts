@@ -7,13 +7,31 @@ export interface FixtureLine {
   x?: number;
 }
 
+/** A bookmark: its page (0-based), the top of its destination (omitted: the whole page), children. */
+export interface FixtureBookmark {
+  title: string;
+  page: number;
+  top?: number;
+  children?: FixtureBookmark[];
+}
+
+/** Baseline of the n-th (0-based) line of a fixture page whose lines all have this size and no gaps. */
+export function fixtureBaseline(n: number, size = 10): number {
+  return 740 - n * size * 1.2;
+}
+
 /**
  * Writes a small but well-formed PDF (catalog, pages, Helvetica/Courier, one content stream per
  * page, a correct xref table) so parser tests control the layout exactly. Lines run down the
  * page with a line pitch of 1.2× their size and an extra gap before a line marked by an empty
  * string. `encrypted` adds a Standard security handler whose user password is not empty.
+ * `outline` adds bookmarks; with `namedDestinations` they point at named destinations (a /Dests
+ * name tree, as LaTeX's hyperref writes them) rather than at explicit ones.
  */
-export function fixturePdf(pages: FixtureLine[][], options: { encrypted?: boolean } = {}): Buffer {
+export function fixturePdf(
+  pages: FixtureLine[][],
+  options: { encrypted?: boolean; outline?: FixtureBookmark[]; namedDestinations?: boolean } = {},
+): Buffer {
   const objects: string[] = [];
   const add = (body: string): number => objects.push(body);
   const catalog = add('');
@@ -30,7 +48,8 @@ export function fixturePdf(pages: FixtureLine[][], options: { encrypted?: boolea
       ),
     );
   }
-  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
+  const outline = options.outline ? addOutline({ add, set: (id, body) => (objects[id - 1] = body) }, options.outline, kids, options.namedDestinations === true) : '';
+  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R${outline} >>`;
   objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
   const encrypt = options.encrypted
     ? add(`<< /Filter /Standard /V 1 /R 2 /O <${'ab'.repeat(32)}> /U <${'cd'.repeat(32)}> /P -4 >>`)
@@ -48,6 +67,40 @@ export function fixturePdf(pages: FixtureLine[][], options: { encrypted?: boolea
   const extra = encrypt ? ` /Encrypt ${encrypt} 0 R /ID [<${'01'.repeat(16)}> <${'01'.repeat(16)}>]` : '';
   pdf += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R${extra} >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(pdf, 'latin1');
+}
+
+/** Writes the outline items (PDF 32000 §12.3.3); returns the catalog entries that point at them. */
+function addOutline(
+  { add, set }: { add: (body: string) => number; set: (id: number, body: string) => void },
+  roots: FixtureBookmark[], kids: number[], named: boolean): string {
+  const names: string[] = [];
+  const destination = (mark: FixtureBookmark): string => {
+    const page = kids[mark.page];
+    if (page === undefined) throw new Error(`bookmark ${mark.title} points at page ${mark.page}, which the fixture lacks`);
+    const explicit = mark.top === undefined ? `[${page} 0 R /Fit]` : `[${page} 0 R /XYZ 72 ${mark.top} null]`;
+    if (!named) return explicit;
+    const name = `d${String(names.length).padStart(5, '0')}`;
+    names.push(`(${name}) ${explicit}`);
+    return `(${name})`;
+  };
+  const root = add('');
+  const level = (marks: FixtureBookmark[], parent: number): number[] => {
+    const ids = marks.map(() => add(''));
+    marks.forEach((mark, i) => {
+      const children = level(mark.children ?? [], ids[i]!);
+      const links = [
+        i > 0 ? `/Prev ${ids[i - 1]} 0 R` : '',
+        i < ids.length - 1 ? `/Next ${ids[i + 1]} 0 R` : '',
+        children.length > 0 ? `/First ${children[0]} 0 R /Last ${children[children.length - 1]} 0 R /Count ${children.length}` : '',
+      ].join(' ');
+      set(ids[i]!, `<< /Title (${escapePdf(mark.title)}) /Parent ${parent} 0 R /Dest ${destination(mark)} ${links} >>`);
+    });
+    return ids;
+  };
+  const top = level(roots, root);
+  set(root, `<< /Type /Outlines /First ${top[0]} 0 R /Last ${top[top.length - 1]} 0 R /Count ${top.length} >>`);
+  const nameTree = named ? ` /Names << /Dests ${add(`<< /Names [${names.join(' ')}] >>`)} 0 R >>` : '';
+  return ` /Outlines ${root} 0 R /PageMode /UseOutlines${nameTree}`;
 }
 
 function contentStream(lines: FixtureLine[]): string {

@@ -55,10 +55,10 @@ export async function writeChunks(db: Kysely<Database>, input: Omit<StageInput, 
   return drafts.map((d) => d.chunkId);
 }
 
-/** A document with `chunks` active chunks and a task that is about to run KEYWORD_INDEXING. */
-export async function seedKeywordDocument(deps: ActivityDeps, chunks: number): Promise<{ input: StageInput; chunkIds: string[] }> {
+/** A new document of a new user and dataset, with `chunks` active chunks (writeChunks). */
+export async function seedDocument(db: Kysely<Database>, chunks: number): Promise<{ doc: Omit<StageInput, 'taskId'>; chunkIds: string[] }> {
   const doc = { documentId: randomUUID(), userId: `u-${randomUUID()}`, datasetId: `ds-${randomUUID()}` };
-  await insertDocument(deps.db, {
+  await insertDocument(db, {
     id: doc.documentId,
     user_id: doc.userId,
     dataset_id: doc.datasetId,
@@ -67,7 +67,12 @@ export async function seedKeywordDocument(deps: ActivityDeps, chunks: number): P
     content_sha256: randomUUID(),
     source_object_key: `sources/${doc.documentId}`,
   });
-  const chunkIds = await writeChunks(deps.db, doc, chunks);
+  return { doc, chunkIds: await writeChunks(db, doc, chunks) };
+}
+
+/** A document with `chunks` active chunks and a task that is about to run KEYWORD_INDEXING. */
+export async function seedKeywordDocument(deps: ActivityDeps, chunks: number): Promise<{ input: StageInput; chunkIds: string[] }> {
+  const { doc, chunkIds } = await seedDocument(deps.db, chunks);
   return { input: await newKeywordTask(deps, doc), chunkIds };
 }
 

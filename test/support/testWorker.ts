@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { IngestActivities } from '../../activities';
 import type { SluiceConfig } from '../../config/config';
 import { ingestWorkflowId } from '../../contracts/ingest';
-import { createAdapters, type Adapters } from '../../worker/adapters';
+import { createAdapters, type Adapters } from '../../composition/adapters';
 import { createSluiceWorker } from '../../worker/createWorker';
 import type { WorkerGroup } from '../../worker/workerGroup';
 import { installQuietRuntime } from './quietRuntime';

@@ -32,8 +32,10 @@ const PAGE_NUMBER = /^(\d{1,4}|[ivxlc]{1,6})$/i;
  * The words of a PDF's pages as a reader sees them: running headers and footers left out (a page's
  * first or last line whose text, digits aside, recurs on three or more pages, or a bare page
  * number), and words hyphenated across a line end joined again, as the markdown joins them.
+ * `leftOut`: 1-based numbers of pages the parser drops as table of contents or index.
  */
-export function pdfSourceWords(pages: readonly (readonly string[])[]): string[] {
+export function pdfSourceWords(allPages: readonly (readonly string[])[], leftOut: ReadonlySet<number> = new Set()): string[] {
+  const pages = allPages.filter((_lines, i) => !leftOut.has(i + 1));
   const key = (line: string): string => line.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().toLowerCase();
   const edges = (lines: readonly string[]): string[] => (lines.length <= 2 ? [...lines] : [lines[0]!, lines[lines.length - 1]!]);
   const pagesByKey = new Map<string, number>();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { decryptSecret, encryptSecret, parseEncryptionKey } from '../../embedders/secretBox';
+import { decryptSecret, encryptSecret, parseEncryptionKey } from '../../crypto/secretBox';
 
 describe('secret box (AES-256-GCM)', () => {
   const key = randomBytes(32);

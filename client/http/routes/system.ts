@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import { z } from 'zod';
+import { pingDatabase } from '../../../db/repositories/health';
 import type { ApiContext } from '../context';
 import { ApiError } from '../errors';
 import type { Router } from '../router';
@@ -40,7 +40,7 @@ export function systemRoutes(router: Router, ctx: ApiContext, openApiDocument: (
     responses: { 200: { description: 'healthy', schema: healthSchema }, 503: { description: 'a dependency is failing', schema: healthSchema } },
     handler: async ({ reply }) => {
       const [database, temporal] = await Promise.all([
-        withTimeout(sql`select 1`.execute(ctx.adapters.db), CHECK_DEADLINE_MS).then(
+        withTimeout(pingDatabase(ctx.adapters.db), CHECK_DEADLINE_MS).then(
           () => 'ok' as const,
           () => 'failing' as const,
         ),

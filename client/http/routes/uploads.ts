@@ -5,7 +5,8 @@ import type { ApiContext } from '../context';
 import { ApiError } from '../errors';
 import type { Router } from '../router';
 import { batchResultSchema, datasetParams, errorResponseSchema, uploadResultSchema, type BatchResult } from '../schemas';
-import { budgetFor, cleanFileName, currentBudget, discardPart, receiveFile, type UploadDeps } from '../uploads';
+import { cleanFileName } from '../../../registration/fileName';
+import { budgetFor, currentBudget, discardPart, receiveFile, type UploadDeps } from '../uploads';
 
 const errors = (description: string) => ({ description, schema: errorResponseSchema });
 

@@ -5,6 +5,7 @@ import { chunkMarkdown, DEFAULT_CHUNKER_OPTIONS, type ChunkerOptions } from '../
 import type { ChunkDraft } from '../../../contracts/chunk';
 import { SluiceError } from '../../../contracts/sluiceError';
 import { countTokens } from '../../../tokenizer/countTokens';
+import { childBody } from '../../support/chunkChecks';
 
 const SMALL: ChunkerOptions = { maxTokens: 40, overlapTokens: 10 };
 
@@ -82,7 +83,8 @@ describe('chunkMarkdown', () => {
       ['child', ['Empty', 'Also empty', 'Filled']],
     ]);
     expect(chunks[0]?.text).toBe('### Filled\n\nText here.');
-    expect(chunks[1]?.text).toBe('Text here.');
+    // The child leads with its section path: what it is about is in the text that gets embedded.
+    expect(chunks[1]?.text).toBe('Empty › Also empty › Filled\n\nText here.');
   });
 
   it('does not treat # lines inside fenced code as headings', () => {
@@ -108,8 +110,9 @@ describe('chunkMarkdown', () => {
       expect(parent).toBeDefined();
       expect(chunk.parentId).toBe(parent?.chunkId);
       expect(chunk.sectionPath).toEqual(parent?.sectionPath);
-      // Children are verbatim slices of their section, overlap included.
-      expect(parent?.text).toContain(chunk.text);
+      // Children are their section path, then a verbatim slice of their section, overlap included.
+      expect(chunk.text.startsWith(`${parent?.sectionPath.join(' › ')}\n\n`)).toBe(true);
+      expect(parent?.text).toContain(childBody(chunk));
     }
     expect(parents(chunks).map((chunk) => chunk.sectionPath)).toEqual([['One'], ['Two']]);
     expect(children(chunks).filter((chunk) => chunk.sectionPath[0] === 'Two').length).toBeGreaterThan(3);

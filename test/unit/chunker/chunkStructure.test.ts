@@ -1,6 +1,7 @@
 import { chunkMarkdown, type ChunkerOptions } from '../../../chunker/chunkMarkdown';
 import type { ChunkDraft } from '../../../contracts/chunk';
 import { countTokens } from '../../../tokenizer/countTokens';
+import { childBody } from '../../support/chunkChecks';
 
 const children = (chunks: ChunkDraft[]): ChunkDraft[] => chunks.filter((chunk) => chunk.kind === 'child');
 const OPTIONS: ChunkerOptions = { maxTokens: 60, overlapTokens: 9 };
@@ -43,11 +44,11 @@ describe('chunkMarkdown structure', () => {
     const parts = kids.filter((chunk) => chunk.text.includes('item-'));
     expect(parts.length).toBeGreaterThan(3);
     for (const part of parts) {
-      expect(part.text.startsWith('| Item | Price |\n| --- | --- |\n| item-')).toBe(true);
-      expect(part.text.split('\n').every((line) => /^\| .* \|$/.test(line))).toBe(true);
+      expect(part.text.startsWith('Prices\n\n| Item | Price |\n| --- | --- |\n| item-')).toBe(true);
+      expect(childBody(part).split('\n').every((line) => /^\| .* \|$/.test(line))).toBe(true);
       expect(part.tokenCount).toBeLessThanOrEqual(OPTIONS.maxTokens);
     }
-    const seen = parts.flatMap((part) => part.text.split('\n').slice(2));
+    const seen = parts.flatMap((part) => childBody(part).split('\n').slice(2));
     expect(seen).toEqual(rows);
     expect(kids.some((chunk) => chunk.text.includes('All prices include tax.'))).toBe(true);
   });
@@ -57,11 +58,11 @@ describe('chunkMarkdown structure', () => {
     const kids = children(chunkMarkdown('doc', `# Script\n\n\`\`\`gnuplot\n${lines.join('\n')}\n\`\`\``, OPTIONS));
     expect(kids.length).toBeGreaterThan(3);
     for (const kid of kids) {
-      expect(kid.text.startsWith('```gnuplot\n')).toBe(true);
+      expect(kid.text.startsWith('Script\n\n```gnuplot\n')).toBe(true);
       expect(kid.text.endsWith('\n```')).toBe(true);
       expect(countTokens(kid.text)).toBeLessThanOrEqual(OPTIONS.maxTokens);
     }
-    expect(kids.flatMap((kid) => kid.text.split('\n').slice(1, -1))).toEqual(lines);
+    expect(kids.flatMap((kid) => childBody(kid).split('\n').slice(1, -1))).toEqual(lines);
   });
 
   it('cuts an overlong Chinese sentence at clause punctuation before cutting blindly', () => {

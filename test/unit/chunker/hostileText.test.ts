@@ -32,7 +32,7 @@ describe('chunkMarkdown on hostile text', () => {
     const chunks = await chunkOffThread(`# a${SPACES}#x\nbody`);
     expect(chunks.map((chunk) => [chunk.kind, chunk.sectionPath, chunk.text])).toEqual([
       ['parent', ['a #x'], `# a${SPACES}#x\n\nbody`],
-      ['child', ['a #x'], 'body'],
+      ['child', ['a #x'], 'a #x\n\nbody'],
     ]);
   });
 

@@ -2,8 +2,9 @@ import { loadConfig } from '../../../config/config';
 import { esc } from '../../../client/http/admin/page';
 import { decodeCursor } from '../../../client/http/documentViews';
 import { fastifyPath } from '../../../client/http/router';
-import { budgetFor, cleanFileName } from '../../../client/http/uploads';
-import { firstTaskId } from '../../../client/http/workflows';
+import { budgetFor } from '../../../client/http/uploads';
+import { cleanFileName } from '../../../registration/fileName';
+import { firstTaskId } from '../../../client/startRun';
 
 describe('HTTP API helpers', () => {
   it('maps OpenAPI paths to Fastify routes, keeping a literal colon', () => {

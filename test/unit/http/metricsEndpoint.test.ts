@@ -4,7 +4,7 @@ import type { Client } from '@temporalio/client';
 import { loadConfig } from '../../../config/config';
 import { createApiMetrics } from '../../../client/http/metrics';
 import { buildApiServer, type ApiServer } from '../../../client/http/server';
-import type { Adapters } from '../../../worker/adapters';
+import type { Adapters } from '../../../composition/adapters';
 
 // /metrics is off unless a token is configured, answers only that token, and does not scrape
 // the worker on every hit.

@@ -2,7 +2,7 @@ import net from 'node:net';
 import type { Client } from '@temporalio/client';
 import { loadConfig } from '../../../config/config';
 import { buildApiServer, type ApiServer } from '../../../client/http/server';
-import type { Adapters } from '../../../worker/adapters';
+import type { Adapters } from '../../../composition/adapters';
 
 // A client that sends its request slowly or not at all must not hold a connection forever.
 // The routes used here fail before touching a store, so the server needs no adapters.

@@ -1,10 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
-import type { Database, DocumentRow } from '../db/database';
-import { insertDocument } from '../db/repositories/documents';
-import { objectKeys } from '../stores/objectKeys';
-import type { ObjectStore } from '../stores/ports';
+import type { Database, DocumentRow } from '../../db/database';
+import { insertDocument } from '../../db/repositories/documents';
+import { objectKeys } from '../../stores/objectKeys';
+import type { ObjectStore } from '../../stores/ports';
+import { SourceReadError } from '../../registration/registerFile';
 
 export interface RegisterDocumentInput {
   userId: string;
@@ -14,12 +15,13 @@ export interface RegisterDocumentInput {
   documentId?: string;
 }
 
-/** The body could not be read (missing file, read error mid-way): nothing was stored for it. */
-export class SourceReadError extends Error {
-  override readonly name = 'SourceReadError';
-}
+export { SourceReadError };
 
 /**
+ * Test and benchmark seeding, not a production path (uploads, the CLI and named sources all go
+ * through registration/): it skips type detection, limits, quota and dedupe, so a test can store
+ * the same content twice or a file of any type, and pick the document id.
+ *
  * Streams an upload into the object store (hashing it on the way, never holding it whole) and
  * records the document row. The object key is built from ids only. On any failure nothing is
  * left behind: a body that fails aborts the write, and a row that cannot be written takes its

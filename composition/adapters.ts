@@ -2,10 +2,11 @@ import type { Kysely } from 'kysely';
 import type { SluiceConfig } from '../config/config';
 import { createDb } from '../db/connection';
 import type { Database } from '../db/database';
+import { migrateToLatest } from '../db/migrate';
 import { singleEmbedderResolver, type EmbedderResolver } from '../embedders/embedderResolver';
 import { createLocalHashEmbedder } from '../embedders/localHashEmbedder';
 import { createLocalModelEmbedder } from '../embedders/localModelEmbedder';
-import { parseEncryptionKey } from '../embedders/secretBox';
+import { parseEncryptionKey } from '../crypto/secretBox';
 import { createUserEmbedderResolver } from '../embedders/userEmbedderResolver';
 import { createLocalObjectStore } from '../stores/localObjectStore';
 import { createOpenSearchKeywordIndex } from '../stores/openSearchKeywordIndex';
@@ -15,7 +16,11 @@ import type { KeywordIndex, ObjectStore, VectorStore } from '../stores/ports';
 import { createQdrantVectorStore } from '../stores/qdrantVectorStore';
 import { createS3ObjectStore } from '../stores/s3ObjectStore';
 
-/** The store adapters chosen by config; shared by the worker, the CLI and the API. */
+/**
+ * The composition root of every process: config → adapters here, then the worker builds the
+ * activities on them (composition/activityDeps.ts), the API its routes, the CLI its commands.
+ * The store adapters chosen by config; shared by the worker, the CLI and the API.
+ */
 export interface Adapters {
   db: Kysely<Database>;
   objects: ObjectStore;
@@ -95,4 +100,20 @@ export function createAdapters(config: Readonly<SluiceConfig>): Adapters {
       await db.destroy();
     },
   };
+}
+
+/**
+ * The adapters of a process that is about to use them: the schema migrated and the stores'
+ * bucket, collection and index created if missing. Closed again if either step fails.
+ */
+export async function openAdapters(config: Readonly<SluiceConfig>): Promise<Adapters> {
+  const adapters = createAdapters(config);
+  try {
+    await migrateToLatest(adapters.db);
+    await adapters.ensureReady();
+    return adapters;
+  } catch (error) {
+    await adapters.close();
+    throw error;
+  }
 }

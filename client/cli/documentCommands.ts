@@ -1,0 +1,171 @@
+import type { Command } from 'commander';
+import { config, userHelp, userOf, withAdapters, withClient } from './session';
+
+/** The document commands: run the stack and a worker, ingest, inspect, search, retry, delete, re-embed. */
+export function addDocumentCommands(program: Command): void {
+  program
+    .command('up')
+    .description("start the local stack (the services the configured adapters use) and run a worker in the foreground")
+    .action(async () => {
+      (await import('../stack.js')).startLocalStack((await config()).stores);
+      await (await import('../../worker/main.js')).runWorker();
+    });
+
+  program
+    .command('ingest')
+    .argument('<files...>', 'files to ingest')
+    .requiredOption('-d, --dataset <name>', 'dataset to ingest into')
+    .option(...userHelp)
+    .description('store each file, start one workflow per file and show live progress')
+    .action(async (files: string[], opts: { dataset: string; user?: string }) => {
+      const { formatIngested, ingestFiles } = await import('../commands/ingestFiles.js');
+      const userId = await userOf(opts);
+      const ok = await withAdapters((adapters, cfg) =>
+        withClient(cfg, async (client) => {
+          const results = await ingestFiles(cfg, adapters, client, files, { userId, datasetId: opts.dataset });
+          for (const r of results) console.log(formatIngested(r));
+          return results.every((r) => r.status === 'SUCCESS');
+        }),
+      );
+      if (!ok) process.exitCode = 1;
+    });
+
+  program
+    .command('status')
+    .argument('<documentId>')
+    .description("a document's per-stage status, timings, chunk counts and failure")
+    .action(async (documentId: string) => {
+      // Reads rows only: a database connection, not the whole set of adapters (stores, embedders).
+      const cfg = await config();
+      const [{ createDb }, { migrateToLatest }, { documentStatus, formatStatus }, { workflowUrl }] = await Promise.all([
+        import('../../db/connection.js'),
+        import('../../db/migrate.js'),
+        import('../commands/documentStatus.js'),
+        import('../workflowUrl.js'),
+      ]);
+      const db = createDb(cfg.database.url, 1);
+      try {
+        await migrateToLatest(db);
+        const report = await documentStatus(db, documentId);
+        if (!report) {
+          console.error(`no document ${documentId}`);
+          process.exitCode = 1;
+          return;
+        }
+        console.log(formatStatus(report, workflowUrl(cfg, documentId)));
+      } finally {
+        await db.destroy();
+      }
+    });
+
+  program
+    .command('search')
+    .argument('<query>')
+    .requiredOption('-d, --dataset <name>', 'dataset to search')
+    .option('-u, --user <id>', 'user whose documents to search (default: SLUICE_USER_ID)')
+    .option('-k, --limit <n>', 'hits to show', '5')
+    .description('hybrid search: dense + sparse + keyword, fused by reciprocal rank')
+    .action(async (query: string, opts: { dataset: string; user?: string; limit: string }) => {
+      const [{ hybridSearch }, { formatHits }] = await Promise.all([import('../../search/hybridSearch.js'), import('../commands/formatHits.js')]);
+      const userId = await userOf(opts);
+      await withAdapters(async (adapters) => {
+        const hits = await hybridSearch(adapters, { userId, datasetId: opts.dataset }, query, Number(opts.limit));
+        console.log(formatHits(hits));
+      });
+    });
+
+  program
+    .command('retry')
+    .argument('<documentId>')
+    .description('retry a failed document from the first stage that did not succeed')
+    .action(async (documentId: string) => {
+      const { retryDocument, RetryRefusedError } = await import('../documentAdmin.js');
+      await withAdapters((adapters, cfg) =>
+        withClient(cfg, async (client) => {
+          try {
+            const { taskId, via } = await retryDocument({ client, db: adapters.db, config: cfg }, documentId);
+            console.log(`retry accepted: new task ${taskId} (via ${via})`);
+          } catch (error) {
+            if (!(error instanceof RetryRefusedError)) throw error;
+            console.error(error.message);
+            process.exitCode = 1;
+          }
+        }),
+      );
+    });
+
+  program
+    .command('delete')
+    .argument('<documentId>')
+    .description('durably delete a document: vectors, keyword entries, objects and rows')
+    .action(async (documentId: string) => {
+      const { deleteDocument } = await import('../documentAdmin.js');
+      const cfg = await config();
+      await withClient(cfg, async (client) => {
+        const result = await deleteDocument({ client, config: cfg }, documentId);
+        console.log(result.existed ? `deleted ${documentId} (${result.objectsDeleted} objects)` : `${documentId} did not exist`);
+      });
+    });
+
+  program
+    .command('failed')
+    .option('-d, --dataset <name>', 'only this dataset')
+    .description('failed documents with their stage and failure code (a Temporal visibility query)')
+    .action(async (opts: { dataset?: string }) => {
+      const { listFailedDocuments } = await import('../documentAdmin.js');
+      await withClient(await config(), async (client) => {
+        const failed = await listFailedDocuments(client, opts.dataset);
+        if (failed.length === 0) console.log('no failed documents');
+        for (const f of failed) console.log(`${f.documentId}  ${f.datasetId.padEnd(16)} ${f.stage.padEnd(20)} ${f.failureCode}`);
+      });
+    });
+
+  program
+    .command('reembed')
+    .requiredOption('-d, --dataset <name>', 'dataset whose vectors to bring to the current model')
+    .option('-u, --user <id>', 'user the dataset belongs to (default: SLUICE_USER_ID)')
+    .description("re-run VECTORIZING and SPARSE_VECTORIZING for documents embedded by another model")
+    .action(async (opts: { dataset: string; user?: string }) => {
+      const [{ reembedDataset }, { waitForDocuments }] = await Promise.all([import('../reembed.js'), import('../waitForDocuments.js')]);
+      const userId = await userOf(opts);
+      await withAdapters((adapters, cfg) =>
+        withClient(cfg, async (client) => {
+          const report = await reembedDataset({ client, db: adapters.db, config: cfg, embedders: adapters.embedders }, { userId, datasetId: opts.dataset });
+          console.log(`current model ${report.model} (${report.dimension} dimensions): ${report.started.length} documents re-embedding`);
+          for (const s of report.skipped) console.log(`skipped ${s.documentId}: ${s.reason}`);
+          const outcome = await waitForDocuments(client, report.started.map((s) => ({ documentId: s.documentId, label: s.documentId })));
+          if ([...outcome.values()].some((p) => p.status !== 'SUCCESS')) process.exitCode = 1;
+        }),
+      );
+    });
+
+  program
+    .command('demo')
+    .description("start the local stack (the services the configured adapters use) and a worker, ingest the sample documents and print search hits")
+    .action(async () => {
+      (await import('../stack.js')).startLocalStack((await config()).stores);
+      const [{ installRuntimeLogging }, { createSluiceWorker }, { runDemo }] = await Promise.all([
+        import('../../worker/runtimeLogging.js'),
+        import('../../worker/createWorker.js'),
+        import('../commands/demo.js'),
+      ]);
+      // Worker state changes would drown the progress bars and hits.
+      installRuntimeLogging('WARN');
+      const ok = await withAdapters(async (adapters, cfg) => {
+        const running = await createSluiceWorker(cfg, adapters);
+        try {
+          return await running.worker.runUntil(runDemo(cfg, adapters, running.client, cfg.defaultUserId));
+        } finally {
+          await running.close();
+        }
+      });
+      if (!ok) process.exitCode = 1;
+    });
+
+  program
+    .command('serve')
+    .description('run the HTTP API and admin page (no worker: start one with `npm run worker`)')
+    .action(async () => {
+      await (await import('../http/serve.js')).runApiServer();
+    });
+}
