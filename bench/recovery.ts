@@ -1,3 +1,4 @@
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +13,8 @@ import { countChunks } from '../db/repositories/chunks';
 import { migrateToLatest } from '../db/migrate';
 import { createAdapters } from '../composition/adapters';
 import { createSluiceWorker } from '../worker/createWorker';
-import { killHard, spawnWorker } from '../test/support/childWorker';
+import { killHard } from '../test/support/childWorker';
+import { ensureBuilt, polling, spawnCompiledWorker } from './compiledWorker';
 import { injectStageFaults } from '../test/support/faultInjection';
 import { flakyEmbedders, type FlakyProviderState } from '../test/support/flakyEmbedder';
 import { eventually, ingestBuffer, sectionedMarkdown, waitForTask, waitTerminal } from '../test/support/ingestHelpers';
@@ -20,7 +22,9 @@ import { installQuietRuntime } from '../test/support/quietRuntime';
 import type { TestWorker } from '../test/support/testWorker';
 
 /**
- * `npm run bench:recovery`: what recovery costs, measured on the real dev server and Postgres.
+ * `npm run bench:recovery`: what recovery costs, measured on the real dev server and Postgres,
+ * with workers run as production runs them (the compiled `node dist/worker/main.js`, rebuilt
+ * first if dist/ is older than the sources).
  * Prints JSON and writes bench-results/recovery.json.
  */
 const PARTIAL_CHUNKS = Number(process.env.BENCH_PARTIAL_CHUNKS ?? 200);
@@ -92,48 +96,63 @@ async function partialAndSkips() {
   }
 }
 
+const KILLS = Number(process.env.BENCH_KILLS ?? 3);
+
+/** A document of CRASH_CHUNKS chunks, returned once VECTORIZING has embedded a quarter of it. */
+async function documentMidVectorizing(tw: TestWorker, scope: { userId: string; datasetId: string }, tag: string): Promise<string> {
+  const { documentId } = await ingestBuffer(tw, sectionedMarkdown(CRASH_CHUNKS, tag), `${tag}.md`, scope);
+  await eventually(() => countChunks(tw.adapters.db, documentId), (c) => c.dense > CRASH_CHUNKS / 4, 300_000, 10);
+  return documentId;
+}
+
+/** Which of `children` runs the document's VECTORIZING attempt (the server records `<pid>@<host>`). */
+async function runningVectorizing(tw: TestWorker, documentId: string, children: ChildProcess[]): Promise<ChildProcess> {
+  const { raw } = await tw.client.workflow.getHandle(ingestWorkflowId(documentId)).describe();
+  const identity = raw.pendingActivities?.find((a) => a.activityType?.name === 'vectorizing')?.lastWorkerIdentity ?? '';
+  const running = children.find((c) => identity.startsWith(`${c.pid}@`));
+  if (!running) throw new Error(`no spawned worker is ${identity}`);
+  return running;
+}
+
 /**
- * SIGKILL of the worker mid-VECTORIZING, a replacement started at the kill (as a supervisor would).
- * Recovery is the time until the document makes progress again: the server notices the dead
- * attempt at the heartbeat timeout (6 s after the last forwarded beat, which the 2 s throttle
- * makes 0–2 s old), retries it after the retry policy's initial interval, and a worker that is
- * polling by then takes it at once. The replacement's start-up runs meanwhile and is reported on
- * its own; finishing the remaining chunks is reported apart too (it is work, not recovery).
+ * Milliseconds from `killedAt` until the document embeds again. A batch the killed process had
+ * already sent may still commit: the baseline is taken after it. The rest of the document is
+ * work, not recovery: the run is terminated so the next kill starts on an idle worker.
  */
-async function sigkill() {
+async function resumedAfter(tw: TestWorker, documentId: string, killedAt: number): Promise<number> {
+  await sleep(300);
+  const stalled = (await countChunks(tw.adapters.db, documentId)).dense;
+  await eventually(() => countChunks(tw.adapters.db, documentId), (c) => c.dense > stalled, 300_000, 20);
+  const resumedMs = Date.now() - killedAt;
+  await tw.client.workflow.getHandle(ingestWorkflowId(documentId)).terminate('bench: recovery measured');
+  return resumedMs;
+}
+
+/**
+ * (a) SIGKILL of the only worker mid-VECTORIZING, the compiled replacement started at the kill (as
+ * a supervisor would). The server notices the dead attempt at the heartbeat timeout (6 s after the
+ * last forwarded beat, which the 2 s throttle makes 0–2 s old) and retries it after the retry
+ * policy's initial interval; the replacement takes it once it polls, so recovery is the later of
+ * the two. Its start-up (spawn to polling) is reported on its own.
+ */
+async function sigkillWithReplacement() {
   const config = baseConfig({ SLUICE_EMBED_BATCH_SIZE: '2' });
   const tw = await inProcessClientOnly(config);
   const scope = { userId: 'bench', datasetId: `bench-crash-${Date.now()}` };
-  let child = spawnWorker(config);
+  let child = spawnCompiledWorker(config);
+  const kills: { resumedMs: number; replacementPollingMs: number }[] = [];
   try {
-    const cleanStart = Date.now();
-    const clean = await ingestBuffer(tw, sectionedMarkdown(CRASH_CHUNKS, 'bench-clean'), 'clean.md', scope);
-    await waitTerminal(tw.client, clean.documentId, 600_000);
-    const cleanMs = Date.now() - cleanStart;
-
-    const crashed = await ingestBuffer(tw, sectionedMarkdown(CRASH_CHUNKS, 'bench-crash'), 'crash.md', scope);
-    const atKill = await eventually(() => countChunks(tw.adapters.db, crashed.documentId), (c) => c.dense > CRASH_CHUNKS / 4, 300_000, 10);
-    await killHard(child);
-    const killedAt = Date.now();
-    const logsBefore = new Set(workerLogs(config.dataDir));
-    child = spawnWorker(config);
-    const ready = waitForPolling(config.dataDir, logsBefore).then(() => Date.now() - killedAt);
-    // A batch the killed process had already sent may still commit: the baseline is taken after it.
-    await sleep(300);
-    const stalled = (await countChunks(tw.adapters.db, crashed.documentId)).dense;
-    await eventually(() => countChunks(tw.adapters.db, crashed.documentId), (c) => c.dense > stalled, 300_000, 20);
-    const resumedMs = Date.now() - killedAt;
-    const outcome = await waitTerminal(tw.client, crashed.documentId, 600_000);
-    return {
-      chunks: CRASH_CHUNKS,
-      denseAtKill: atKill.dense,
-      status: outcome.status,
-      resumedMsAfterSigkill: resumedMs,
-      replacementPollingMsAfterSigkill: await ready,
-      finishedMsAfterSigkill: Date.now() - killedAt,
-      cleanRunMs: cleanMs,
-      note: 'resumed: the retried VECTORIZING attempt embeds again (heartbeat timeout 6 s after the last forwarded beat, then the retry interval); finished adds the remaining chunks and stages',
-    };
+    await polling(child);
+    for (let i = 0; i < KILLS; i++) {
+      const documentId = await documentMidVectorizing(tw, scope, `bench-crash-${i}`);
+      await killHard(child);
+      const killedAt = Date.now();
+      child = spawnCompiledWorker(config);
+      const ready = polling(child).then(() => Date.now() - killedAt);
+      const resumedMs = await resumedAfter(tw, documentId, killedAt);
+      kills.push({ resumedMs, replacementPollingMs: await ready });
+    }
+    return { chunks: CRASH_CHUNKS, kills, medianResumedMs: median(kills.map((k) => k.resumedMs)), medianReplacementPollingMs: median(kills.map((k) => k.replacementPollingMs)) };
   } finally {
     await killHard(child);
     await tw.adapters.close();
@@ -142,31 +161,29 @@ async function sigkill() {
 }
 
 /**
- * The same kill with a second worker already polling (a deployment runs several): recovery is then
- * the heartbeat timeout and the retry interval alone. The worker that runs VECTORIZING is found by
- * the identity (`<pid>@<host>`) the server records for the attempt.
+ * (b) The same kill with a second compiled worker already polling (a deployment runs several):
+ * recovery is then the heartbeat timeout and the retry interval alone. After each kill a new
+ * worker is started and waited for, so every kill finds two workers polling.
  */
 async function sigkillWithStandby() {
   const config = baseConfig({ SLUICE_EMBED_BATCH_SIZE: '2' });
   const tw = await inProcessClientOnly(config);
   const scope = { userId: 'bench', datasetId: `bench-standby-${Date.now()}` };
-  const children = [spawnWorker(config), spawnWorker(config)];
+  let children = [spawnCompiledWorker(config), spawnCompiledWorker(config)];
+  const resumed: number[] = [];
   try {
-    await waitForPolling(config.dataDir, new Set(), 2);
-    const crashed = await ingestBuffer(tw, sectionedMarkdown(CRASH_CHUNKS, 'bench-standby'), 'standby.md', scope);
-    await eventually(() => countChunks(tw.adapters.db, crashed.documentId), (c) => c.dense > CRASH_CHUNKS / 4, 300_000, 10);
-    const { raw } = await tw.client.workflow.getHandle(ingestWorkflowId(crashed.documentId)).describe();
-    const identity = raw.pendingActivities?.find((a) => a.activityType?.name === 'vectorizing')?.lastWorkerIdentity ?? '';
-    const running = children.find((c) => identity.startsWith(`${c.pid}@`));
-    if (!running) throw new Error(`no spawned worker is ${identity}`);
-    await killHard(running);
-    const killedAt = Date.now();
-    await sleep(300);
-    const stalled = (await countChunks(tw.adapters.db, crashed.documentId)).dense;
-    await eventually(() => countChunks(tw.adapters.db, crashed.documentId), (c) => c.dense > stalled, 300_000, 20);
-    const resumedMs = Date.now() - killedAt;
-    const outcome = await waitTerminal(tw.client, crashed.documentId, 600_000);
-    return { chunks: CRASH_CHUNKS, status: outcome.status, resumedMsAfterSigkill: resumedMs, finishedMsAfterSigkill: Date.now() - killedAt };
+    await Promise.all(children.map((c) => polling(c)));
+    for (let i = 0; i < KILLS; i++) {
+      const documentId = await documentMidVectorizing(tw, scope, `bench-standby-${i}`);
+      const running = await runningVectorizing(tw, documentId, children);
+      await killHard(running);
+      const killedAt = Date.now();
+      resumed.push(await resumedAfter(tw, documentId, killedAt));
+      const fresh = spawnCompiledWorker(config);
+      children = [...children.filter((c) => c !== running), fresh];
+      await polling(fresh);
+    }
+    return { chunks: CRASH_CHUNKS, resumedMs: resumed, medianResumedMs: median(resumed) };
   } finally {
     for (const child of children) await killHard(child);
     await tw.adapters.close();
@@ -174,22 +191,36 @@ async function sigkillWithStandby() {
   }
 }
 
-/** The worker logs spawnWorker writes into the data dir. */
-function workerLogs(dataDir: string): string[] {
-  return fs.readdirSync(dataDir).filter((f) => /^worker-\d+\.log$/.test(f));
+/**
+ * References measured in the same run, on the same (possibly busy) machine: bare `node -e 0`
+ * start-up, and the compiled worker's alone (spawn to polling, no kill in flight).
+ */
+async function startupReference() {
+  const node: number[] = [];
+  for (let i = 0; i < KILLS; i++) {
+    const start = Date.now();
+    execFileSync(process.execPath, ['-e', '0']);
+    node.push(Date.now() - start);
+  }
+  const config = baseConfig();
+  const worker: number[] = [];
+  for (let i = 0; i < KILLS; i++) {
+    const start = Date.now();
+    const child = spawnCompiledWorker(config);
+    try {
+      await polling(child);
+      worker.push(Date.now() - start);
+    } finally {
+      await killHard(child);
+    }
+  }
+  return { nodeEMs: node, medianNodeEMs: median(node), compiledWorkerPollingMs: worker, medianCompiledWorkerPollingMs: median(worker) };
 }
 
-/** Resolves when `count` workers with logs that were not there before say they poll. */
-async function waitForPolling(dataDir: string, before: Set<string>, count = 1, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const fresh = workerLogs(dataDir).filter((f) => !before.has(f));
-    // Two workers spawned in the same millisecond share a log file: count the lines, not the files.
-    const polling = fresh.reduce((n, f) => n + fs.readFileSync(path.join(dataDir, f), 'utf8').split('sluice worker polling').length - 1, 0);
-    if (polling >= count) return;
-    await sleep(50);
-  }
-  throw new Error(`${count} new worker(s) not polling after ${timeoutMs} ms (logs in ${dataDir})`);
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : Math.round(((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2);
 }
 
 async function inProcessClientOnly(config: ReturnType<typeof loadConfig>): Promise<TestWorker> {
@@ -201,7 +232,18 @@ async function inProcessClientOnly(config: ReturnType<typeof loadConfig>): Promi
 
 async function main(): Promise<void> {
   installQuietRuntime();
-  const result = { at: new Date().toISOString(), ...(await partialAndSkips()), sigkill: await sigkill(), sigkillWithStandby: await sigkillWithStandby() };
+  ensureBuilt();
+  const loadBefore = os.loadavg();
+  const startup = await startupReference();
+  const result = {
+    at: new Date().toISOString(),
+    cpus: os.cpus().length,
+    ...(await partialAndSkips()),
+    startup,
+    sigkillWithReplacement: await sigkillWithReplacement(),
+    sigkillWithStandby: await sigkillWithStandby(),
+    loadAverage: { atStart: loadBefore.map((l) => Number(l.toFixed(2))), atEnd: os.loadavg().map((l) => Number(l.toFixed(2))) },
+  };
   const json = JSON.stringify(result, null, 2);
   console.log(json);
   fs.mkdirSync('bench-results', { recursive: true });

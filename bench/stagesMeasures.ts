@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Parser } from 'htmlparser2';
 import { readPdfTextLayer } from '../test/support/pdfTextLayer';
-import { pdfSourceWords, wordCoverage, words } from '../test/support/wordCoverage';
+import { htmlSourceWords, pdfSourceWords, wordCoverage } from '../test/support/wordCoverage';
 import type { DocKind } from './stagesParse';
 
 /** What each side's parse output keeps and how it is shaped, measured outside the timed runs. */
@@ -33,7 +32,7 @@ const PAGE_NUMBER = /^(\d{1,4}|[ivxlc]{1,6})$/i;
 const edgeKey = (line: string): string => line.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().toLowerCase();
 
 export async function analyzeCorpus(kind: DocKind, files: string[], sluice: string[], langchain: string[]): Promise<CorpusMeasures> {
-  let source: string[] = [];
+  const source: string[] = [];
   let pages = files.length;
   let runningKeys: Set<string> | null = null;
   if (kind === 'pdf') {
@@ -41,7 +40,9 @@ export async function analyzeCorpus(kind: DocKind, files: string[], sluice: stri
     for (const file of files) layers.push(await readPdfTextLayer(file));
     const allPages = layers.flatMap((layer) => layer.pages);
     pages = allPages.length;
-    source = pdfSourceWords(allPages);
+    // Measured on content pages: the table-of-contents and index pages sluice leaves out on purpose
+    // count for neither side.
+    for (const layer of layers) for (const word of pdfSourceWords(layer.pages, new Set(layer.referencePages))) source.push(word);
     runningKeys = recurringEdges(allPages);
   } else {
     for (const file of files) for (const word of htmlSourceWords(readFileSync(file, 'utf8'))) source.push(word);
@@ -84,43 +85,4 @@ export function structureOf(text: string, runningKeys: Set<string> | null): Stru
   }
   counts.hyphenBreaks = text.match(HYPHEN_BREAK)?.length ?? 0;
   return counts;
-}
-
-/**
- * What sluice drops from a page on purpose (parsers/htmlBoilerplate.ts): scripts, styles, the head,
- * navigation elements and chrome marked by class (DocBook's navheader/navfooter tables and its
- * local table of contents). The rest is the text both sides should keep.
- */
-const SKIPPED_TAGS = new Set(['script', 'style', 'head', 'noscript', 'template', 'nav', 'aside', 'footer']);
-const CHROME_CLASS = /(?:^|\s)(?:nav|navbar|navheader|navfooter|navigation|breadcrumbs?|sidebar|menu|toc|footer)(?:\s|$)/i;
-
-/** Words of an HTML page's text nodes, outside scripts, styles, the head and the navigation chrome. */
-export function htmlSourceWords(html: string): string[] {
-  const out: string[] = [];
-  let skipDepth = 0;
-  // Text arrives in pieces (an entity ends one): words are taken once a tag ends the run.
-  let pending = '';
-  const flush = (): void => {
-    for (const word of words(pending)) out.push(word);
-    pending = '';
-  };
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        flush();
-        if (skipDepth > 0 || SKIPPED_TAGS.has(name) || CHROME_CLASS.test(attributes.class ?? '')) skipDepth++;
-      },
-      onclosetag() {
-        flush();
-        if (skipDepth > 0) skipDepth--;
-      },
-      ontext(text) {
-        if (skipDepth === 0) pending += text;
-      },
-    },
-    { decodeEntities: true },
-  );
-  parser.end(html);
-  flush();
-  return out;
 }

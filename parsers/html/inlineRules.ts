@@ -52,10 +52,22 @@ export function codeSpan(content: string): string {
   }
   let length = 1;
   while (runs.has(length)) length++;
+  if (length >= 3) return htmlCode(code);
   const delimiter = '`'.repeat(length);
   const padded = code.startsWith('`') || code.endsWith('`') || (code.startsWith(' ') && code.endsWith(' ') && /[^ ]/.test(code));
   const space = padded ? ' ' : '';
   return `${delimiter}${space}${code}${space}${delimiter}`;
+}
+
+/**
+ * Code holding both a single and a double backtick run would need a ``` delimiter, and a line
+ * that starts with one reads as a fence (to CommonMark when no backtick follows in the line, to
+ * the chunker always) and swallows what follows: such code stays an inline HTML <code> element,
+ * its text escaped for HTML and for markdown (inline HTML's content is markdown).
+ */
+function htmlCode(code: string): string {
+  const html = code.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return `<code>${escapeMarkdown(html, false)}</code>`;
 }
 
 export function linkMarkdown(content: string, link: HtmlElement): string {

@@ -3,15 +3,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { load } from 'cheerio';
+import { splitBlocks } from '../../chunker/blocks';
 import { splitSections } from '../../chunker/splitSections';
 import { htmlToMarkdown } from '../../parsers/htmlToMarkdown';
 import { debianDocPath } from '../support/debianDocs';
 import type { PdfTextLayer } from '../support/pdfTextLayer';
-import { pdfSourceWords, wordCoverage, words } from '../support/wordCoverage';
+import { htmlSourceWords, pdfSourceWords, wordCoverage, words } from '../support/wordCoverage';
 
 /**
  * Parsing keeps every word of real documents nobody here wrote: pdf.js's own text layer against
- * sluice's markdown for two LaTeX/Texinfo manuals, and every <pre> of the PostgreSQL HTML manual.
+ * sluice's markdown for two LaTeX/Texinfo manuals; the words of every page and every <pre> of the
+ * PostgreSQL HTML manual.
  */
 const repoRoot = path.resolve(__dirname, '../..');
 const GNUPLOT = ['gnuplot-doc', 'usr/share/doc/gnuplot/gnuplot.pdf'] as const;
@@ -157,6 +159,46 @@ describe('PostgreSQL 15 HTML manual', () => {
     expect(pres).toBeGreaterThan(3_800);
     expect(inTables).toBeLessThan(pres / 50);
     expect(lost).toEqual([]);
+  });
+
+  const pages = (): { name: string; html: string; markdown: string }[] =>
+    readdirSync(dir)
+      .filter((file) => file.endsWith('.html'))
+      .map((name) => {
+        const html = readFileSync(path.join(dir, name), 'utf8');
+        return { name, html, markdown: htmlToMarkdown(html) };
+      });
+
+  it(`keeps at least ${MIN_COVERAGE * 100} % of the words of all pages' text (navigation header, footer and local contents aside)`, () => {
+    let sourceWords = 0;
+    let lost = 0;
+    const missingWords = new Map<string, number>();
+    const all = pages();
+    for (const { html, markdown } of all) {
+      const source = htmlSourceWords(html);
+      const { missing } = wordCoverage(source, markdown);
+      sourceWords += source.length;
+      for (const [word, count] of missing) {
+        lost += count;
+        missingWords.set(word, (missingWords.get(word) ?? 0) + count);
+      }
+    }
+    const coverage = 1 - lost / sourceWords;
+    if (coverage < MIN_COVERAGE) console.log(coverage, [...missingWords].sort((p, q) => q[1] - p[1]).slice(0, 30));
+    expect(all.length).toBeGreaterThan(1_100);
+    expect(sourceWords).toBeGreaterThan(1_000_000);
+    expect(coverage).toBeGreaterThanOrEqual(MIN_COVERAGE);
+  });
+
+  it('writes no line the chunker would take for a fence but a real fence (no code span at a line start)', () => {
+    const misread: string[] = [];
+    for (const { name, markdown } of pages()) {
+      for (const block of splitBlocks(`${markdown}\n`)) {
+        const opener = block.text.slice(0, block.text.indexOf('\n'));
+        if (block.kind === 'code' && !/^ {0,3}(`{3,}|~{3,})[^`]*$/.test(opener)) misread.push(`${name}: ${opener.slice(0, 80)}`);
+      }
+    }
+    expect(misread).toEqual([]);
   });
 
   it('keeps the prompt and the command of a DocBook <pre> (pg_dump)', () => {
