@@ -4,6 +4,7 @@ import type { EmbedderResolver } from '../embedders/embedderResolver';
 import { sparseQueryFromTokens } from '../sparse/sparseVector';
 import type { KeywordIndex, SearchHit, TenantScope, VectorStore } from '../stores/ports';
 import { tokenize } from '../tokenizer/tokenize';
+import { denseQueryText } from './denseQuery';
 import { reciprocalRankFusion } from './reciprocalRankFusion';
 
 export type SearchDeps = { db: Kysely<Database>; vectors: VectorStore; keywords: KeywordIndex; embedders: EmbedderResolver };
@@ -37,7 +38,7 @@ export async function retrieveCandidates(
   const tokens = tokenize(query);
   // The query is embedded by the same user's model that embedded the chunks.
   const embedder = await deps.embedders.forUser(scope.userId);
-  const [queryVector] = await embedder.embed([query]);
+  const [queryVector] = await embedder.embed([denseQueryText(query, tokens)]);
   const [dense, sparse, keyword] = await Promise.all([
     queryVector ? deps.vectors.searchDense(scope, queryVector, perRetriever, embedder.model) : Promise.resolve([]),
     deps.vectors.searchSparse(scope, sparseQueryFromTokens(tokens), perRetriever),

@@ -17,7 +17,7 @@ const K_VALUES = [1, 2, 5, 10, 20, 40, 60, 100];
  * No zero: dropping a retriever is a design decision, not a tuning result, and the production
  * profile's keyword index (OpenSearch BM25) is not the one measured here.
  */
-const LEXICAL_WEIGHTS = [0.25, 0.5, 0.75, 1, 1.5];
+const LEXICAL_WEIGHTS = [0.1, 0.25, 0.5, 0.75, 1, 1.5];
 
 interface GridCell {
   settings: FusionSettings;
