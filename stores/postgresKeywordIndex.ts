@@ -124,7 +124,7 @@ export function createPostgresKeywordIndex(db: Kysely<Database>): KeywordIndex {
         SELECT chunk_id, ts_rank_cd(tsv, q) AS score
           FROM keyword_entries, (SELECT ${query} AS q) AS query
          WHERE user_id = ${scope.userId} AND dataset_id = ${scope.datasetId} AND tsv @@ q
-         ORDER BY score DESC
+         ORDER BY score DESC, chunk_id
          LIMIT ${limit}`.execute(db);
       return rows.map((r) => ({ chunkId: r.chunk_id, score: Number(r.score) }));
     },

@@ -100,7 +100,7 @@ export function createPostgresVectorStore(db: Kysely<Database>): VectorStore {
           FROM dense_vectors
          WHERE user_id = ${scope.userId} AND dataset_id = ${scope.datasetId} AND dimension = ${vector.length}
            AND (${model ?? null}::text IS NULL OR model = ${model ?? null})
-         ORDER BY score DESC NULLS LAST
+         ORDER BY score DESC NULLS LAST, chunk_id
          LIMIT ${limit}`.execute(db);
       return rows.map((r) => ({ chunkId: r.chunk_id, score: Number(r.score) }));
     },
@@ -128,7 +128,7 @@ export function createPostgresVectorStore(db: Kysely<Database>): VectorStore {
           JOIN df ON df.i = d.i
          WHERE s.indices && ${sql.val(sparse.indices)}::int[]
          GROUP BY s.chunk_id
-         ORDER BY score DESC
+         ORDER BY score DESC, chunk_id
          LIMIT ${limit}`.execute(db);
       return rows.map((r) => ({ chunkId: r.chunk_id, score: Number(r.score) }));
     },
