@@ -20,8 +20,8 @@ const FIRST_HEARTBEAT_AFTER_MS = 2000;
 
 /**
  * A beat inside the process is only a call into the SDK, which forwards at most one per
- * maxHeartbeatThrottleInterval (2 s, worker/createWorker.ts) to the server: beating every second
- * keeps the server's view at most one throttle interval old, well inside the stages' 6 s
+ * maxHeartbeatThrottleInterval (1 s, worker/createWorker.ts) to the server: beating every second
+ * keeps the server's view at most about a second old, well inside the stages' 5 s
  * heartbeatTimeout (workflows/activityOptions.ts).
  */
 const KEEP_ALIVE_EVERY_MS = 1000;

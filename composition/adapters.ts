@@ -109,11 +109,16 @@ export function createAdapters(config: Readonly<SluiceConfig>): Adapters {
 export async function openAdapters(config: Readonly<SluiceConfig>): Promise<Adapters> {
   const adapters = createAdapters(config);
   try {
-    await migrateToLatest(adapters.db);
-    await adapters.ensureReady();
+    await prepareAdapters(adapters);
     return adapters;
   } catch (error) {
     await adapters.close();
     throw error;
   }
+}
+
+/** openAdapters' steps on adapters already created: the schema migrated, the stores ensured. */
+export async function prepareAdapters(adapters: Adapters): Promise<void> {
+  await migrateToLatest(adapters.db);
+  await adapters.ensureReady();
 }

@@ -12,12 +12,14 @@ import { workflowSource } from './workflowBundle';
 
 /**
  * The SDK forwards at most one heartbeat per this interval (or per 80 % of the heartbeatTimeout,
- * if shorter). Stages beat every second and time out after 6 s without one
- * (workflows/activityOptions.ts): at 80 % (4.8 s) one late beat would fail a live attempt; at 2 s
- * the server hears from it three times per timeout. That is one server write per 2 s of a stage
- * running longer than 2 s (activities/heartbeat.ts: shorter attempts do not beat at all).
+ * if shorter). Stages beat every second and time out after 5 s without one
+ * (workflows/activityOptions.ts): forwarding every beat, the server hears from a live attempt
+ * every second, so a stall of up to 4 s (timeout minus this interval) is survived, as with the
+ * former 2 s here and 6 s there, while a dead worker is noticed up to 1 s sooner. The price is one
+ * server write per second of a stage running longer than 2 s (activities/heartbeat.ts: shorter
+ * attempts do not beat at all).
  */
-const HEARTBEAT_THROTTLE = '2 seconds';
+const HEARTBEAT_THROTTLE = '1 second';
 
 /**
  * On SIGTERM (or SIGINT) the SDK stops polling and gives running activities this long to finish,
@@ -49,8 +51,10 @@ export async function createSluiceWorker(
     wrapActivities?: (real: ReturnType<typeof createStageActivities>) => Partial<ReturnType<typeof createStageActivities>>;
   } = {},
 ): Promise<RunningWorker> {
-  const nativeConnection = await NativeConnection.connect({ address: config.temporal.address });
-  const clientConnection = await Connection.connect({ address: config.temporal.address });
+  const [nativeConnection, clientConnection] = await Promise.all([
+    NativeConnection.connect({ address: config.temporal.address }),
+    Connection.connect({ address: config.temporal.address }),
+  ]);
   const client = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
   // Threads start loading the parsers now, so the first document finds them warm.
   const cpu = createCpuPool({

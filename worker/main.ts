@@ -1,6 +1,6 @@
 import { loadConfig } from '../config/config';
 import { embeddingTaskQueue } from '../contracts/taskQueues';
-import { openAdapters } from '../composition/adapters';
+import { createAdapters, prepareAdapters } from '../composition/adapters';
 import { createSluiceWorker } from './createWorker';
 import { installRuntimeLogging } from './runtimeLogging';
 import { ensureSweepSchedule } from './sweepSchedule';
@@ -9,9 +9,18 @@ import { ensureSweepSchedule } from './sweepSchedule';
 export async function runWorker(): Promise<void> {
   const config = loadConfig();
   installRuntimeLogging(config.logLevel, { prometheusBindAddress: config.metrics.workerBindAddress });
-  const adapters = await openAdapters(config);
+  const adapters = createAdapters(config);
   try {
-    const running = await createSluiceWorker(config, adapters);
+    // A replacement for a crashed worker should poll as early as it can: the schema and the
+    // stores are made ready while the Workers connect and load the workflow bundle (which waits
+    // mostly on the SDK's workflow thread). Nothing polls before both are done: run() comes after.
+    const ready = prepareAdapters(adapters);
+    const creating = createSluiceWorker(config, adapters);
+    const [readiness, created] = await Promise.allSettled([ready, creating]);
+    if (created.status === 'fulfilled' && readiness.status === 'rejected') await created.value.close();
+    if (readiness.status === 'rejected') throw readiness.reason;
+    if (created.status === 'rejected') throw created.reason;
+    const running = created.value;
     await ensureSweepSchedule(running.client, config);
     const { queues } = config.worker;
     const polled = [queues !== 'embedding' ? config.temporal.taskQueue : null, queues !== 'ingest' ? embeddingTaskQueue(config.temporal.taskQueue) : null].filter(Boolean);

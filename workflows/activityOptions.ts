@@ -53,14 +53,17 @@ export const localNotification = (summary: string) =>
 /**
  * How long the server waits without a heartbeat before it retries a stage elsewhere: what a
  * SIGKILLed worker costs. Every stage beats every second while it works (activities/heartbeat.ts
- * keepAlive and reportProgress) and the SDK forwards a beat at most every 2 s (createWorker.ts
- * maxHeartbeatThrottleInterval; it also caps that at 80 % of this timeout), so the server hears
- * from a live attempt every ~2 s and this leaves room for two late beats. What could delay a beat
- * longer does not run on the worker's main thread: parsing, chunking, pretokenizing and the
- * local model run in threads (cpuPool/, embedders/localModelThread). A dead worker's stage is
- * retried 4–6 s after the kill, plus the retry's initialInterval.
+ * keepAlive and reportProgress) and the SDK forwards every beat (createWorker.ts
+ * maxHeartbeatThrottleInterval of 1 s; the SDK caps it at 80 % of this timeout, 4 s), so the
+ * server hears from a live attempt every ~1 s and a live attempt fails only if its beats stop
+ * for more than 4 s (timeout minus throttle): the same margin as the former 6 s with a 2 s
+ * throttle (the first beat, 2 s into an attempt, activities/heartbeat.ts, has 3 s instead of 4).
+ * What could delay a beat that long does not run on the worker's main thread: parsing,
+ * chunking, pretokenizing and the local model run in threads (cpuPool/,
+ * embedders/localModelThread). A dead worker's stage is retried 4–5 s after the kill, plus the
+ * retry's initialInterval (bench/recovery.ts measures it).
  */
-const HEARTBEAT_TIMEOUT = '6 seconds';
+const HEARTBEAT_TIMEOUT = '5 seconds';
 
 // Stages wait for a cancelled activity to actually stop before the run closes: a deletion that
 // follows must not race an activity still writing vectors or entries for the document.
