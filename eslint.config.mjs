@@ -1,9 +1,20 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import prettierOff from 'eslint-config-prettier';
 import layers from './eslint.layers.js';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.sluice/**', 'bench-results/**', 'test-artifacts/**', '*.config.js', 'eslint.config.mjs'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      '.sluice/**',
+      'bench-results/**',
+      'test-artifacts/**',
+      '*.config.js',
+      'eslint.config.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -13,17 +24,26 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       'no-restricted-syntax': [
         'error',
-        { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Read configuration through config/config.ts only.' },
+        {
+          selector: "MemberExpression[object.name='process'][property.name='env']",
+          message: 'Read configuration through config/config.ts only.',
+        },
       ],
     },
   },
   {
     // The few CommonJS files (a Jest reporter) run in Node, not in a browser.
     files: ['**/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', process: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { module: 'writable', require: 'readonly', process: 'readonly' },
+    },
   },
   {
     files: ['config/config.ts', 'test/**/*.ts', 'bench/**/*.ts'],
@@ -55,4 +75,6 @@ export default tseslint.config(
       ],
     },
   },
+  // Layout is prettier's (`npm run format`, checked by `npm run lint`): no ESLint rule argues with it.
+  prettierOff,
 );

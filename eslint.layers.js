@@ -4,7 +4,10 @@
 // from parsers/pdf/x.ts, so one pattern per folder list covers every depth.
 const folders = (names) => `^(\\.\\./)+(${names.join('|')})(/|$)`;
 
-const CLIENT = { regex: folders(['client']), message: 'Only client/ (and tests, benchmarks, bin/) import client/: put shared code in a lower layer.' };
+const CLIENT = {
+  regex: folders(['client']),
+  message: 'Only client/ (and tests, benchmarks, bin/) import client/: put shared code in a lower layer.',
+};
 
 /** Content code: pure functions of the bytes it is given, runnable in a CPU-pool thread. */
 const pure = {
@@ -15,12 +18,27 @@ const pure = {
       {
         patterns: [
           {
-            regex: folders(['db', 'stores', 'worker', 'client', 'activities', 'composition', 'registration', 'search', 'embedders', 'outbound', 'workflows', 'config']),
-            message: 'parsers/, chunker/, tokenizer/ and sparse/ do no I/O: they take bytes and limits, not databases, stores, Temporal or config.',
+            regex: folders([
+              'db',
+              'stores',
+              'worker',
+              'client',
+              'activities',
+              'composition',
+              'registration',
+              'search',
+              'embedders',
+              'outbound',
+              'workflows',
+              'config',
+            ]),
+            message:
+              'parsers/, chunker/, tokenizer/ and sparse/ do no I/O: they take bytes and limits, not databases, stores, Temporal or config.',
           },
           {
             regex: '^(@temporalio/|kysely$|pg$|@aws-sdk/|@qdrant/|@opensearch-project/|undici$)',
-            message: 'parsers/, chunker/, tokenizer/ and sparse/ do no I/O: no database, store, HTTP or Temporal client.',
+            message:
+              'parsers/, chunker/, tokenizer/ and sparse/ do no I/O: no database, store, HTTP or Temporal client.',
           },
         ],
       },
@@ -37,7 +55,17 @@ const db = {
       {
         patterns: [
           {
-            regex: folders(['stores', 'worker', 'client', 'activities', 'composition', 'registration', 'search', 'embedders', 'workflows']),
+            regex: folders([
+              'stores',
+              'worker',
+              'client',
+              'activities',
+              'composition',
+              'registration',
+              'search',
+              'embedders',
+              'workflows',
+            ]),
             message: 'db/ imports no adapter or process: stores/, worker/ and the rest build on it.',
           },
           { regex: '^@temporalio/', message: 'db/ knows nothing of Temporal.' },
@@ -53,7 +81,15 @@ const activities = {
   rules: {
     'no-restricted-imports': [
       'error',
-      { patterns: [{ regex: folders(['worker', 'client', 'composition']), message: 'activities/ get their adapters through ActivityDeps: they import no process (worker/, client/, composition/).' }] },
+      {
+        patterns: [
+          {
+            regex: folders(['worker', 'client', 'composition']),
+            message:
+              'activities/ get their adapters through ActivityDeps: they import no process (worker/, client/, composition/).',
+          },
+        ],
+      },
     ],
   },
 };
@@ -61,7 +97,19 @@ const activities = {
 /** Everything else except client/ itself, tests, benchmarks and scripts. */
 const notClient = {
   files: ['**/*.ts'],
-  ignores: ['client/**', 'test/**', 'bench/**', 'scripts/**', 'workflows/**', 'parsers/**', 'chunker/**', 'tokenizer/**', 'sparse/**', 'db/**', 'activities/**'],
+  ignores: [
+    'client/**',
+    'test/**',
+    'bench/**',
+    'scripts/**',
+    'workflows/**',
+    'parsers/**',
+    'chunker/**',
+    'tokenizer/**',
+    'sparse/**',
+    'db/**',
+    'activities/**',
+  ],
   rules: { 'no-restricted-imports': ['error', { patterns: [CLIENT] }] },
 };
 

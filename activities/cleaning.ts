@@ -12,13 +12,15 @@ import type { ActivityDeps } from './deps';
 import { runStage } from './stageTemplate';
 import { orTransient } from './transient';
 
-
 /** CLEANING: source object → temp file → detected type → markdown object. */
 export function createCleaningActivity(deps: ActivityDeps) {
   return async function cleaning(input: StageInput): Promise<StageResult> {
     return runStage(deps, input, 'CLEANING', async (started) => {
       if (started.sizeBytes > deps.settings.maxFileBytes) {
-        throw permanentError('FILE_TOO_LARGE', `${started.sizeBytes} bytes exceeds the limit of ${deps.settings.maxFileBytes}`);
+        throw permanentError(
+          'FILE_TOO_LARGE',
+          `${started.sizeBytes} bytes exceeds the limit of ${deps.settings.maxFileBytes}`,
+        );
       }
       await fs.mkdir(deps.settings.tmpDir, { recursive: true });
       const tmpFile = path.join(deps.settings.tmpDir, `${input.taskId}-source`);
@@ -46,7 +48,8 @@ async function downloadSource(deps: ActivityDeps, key: string, tmpFile: string):
   try {
     source = await deps.objects.getStream(key);
   } catch (error) {
-    if (error instanceof ObjectNotFoundError) throw permanentError('SOURCE_FILE_NOT_FOUND', `source object ${key} is missing`);
+    if (error instanceof ObjectNotFoundError)
+      throw permanentError('SOURCE_FILE_NOT_FOUND', `source object ${key} is missing`);
     throw error;
   }
   let seen = 0;
@@ -62,7 +65,8 @@ async function downloadSource(deps: ActivityDeps, key: string, tmpFile: string):
     await pipeline(source, guard, createWriteStream(tmpFile));
   } catch (error) {
     if (error instanceof SluiceError) throw error;
-    if ((error as NodeJS.ErrnoException).code === 'ENOSPC') throw transientError('TEMP_DISK_FULL', 'no space left for the temp file', error);
+    if ((error as NodeJS.ErrnoException).code === 'ENOSPC')
+      throw transientError('TEMP_DISK_FULL', 'no space left for the temp file', error);
     throw error;
   }
 }

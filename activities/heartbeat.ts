@@ -64,7 +64,10 @@ export function reportProgress(progress: BatchProgress): void {
   if (!ctx.info.isLocal && Date.now() - state.startedAt >= FIRST_HEARTBEAT_AFTER_MS) ctx.heartbeat(state.details);
   if (!ctx.cancellationSignal.aborted) return;
   if (ctx.cancellationDetails?.workerShutdown) {
-    throw transientError('INTERRUPTED_TASK', 'the worker shut down mid-stage; the next attempt resumes from the last batch');
+    throw transientError(
+      'INTERRUPTED_TASK',
+      'the worker shut down mid-stage; the next attempt resumes from the last batch',
+    );
   }
   throw new CancelledFailure('activity cancelled');
 }

@@ -62,13 +62,18 @@ async function indexBatch(
     text: c.text,
     tokens: doc.plan.get(c.chunk_id) ?? [],
   }));
-  const { failedChunkIds } = await orTransient('KEYWORD_INDEXING_FAILED', 'bulk indexing', () => deps.keywords.bulkIndex(scope, entries));
+  const { failedChunkIds } = await orTransient('KEYWORD_INDEXING_FAILED', 'bulk indexing', () =>
+    deps.keywords.bulkIndex(scope, entries),
+  );
   const refused = new Set(failedChunkIds);
   // What the index confirmed is marked even in a failed batch, so the statuses stay exact; the
   // retry still re-sends the whole batch, as the resume point stays before it.
   const confirmed = batch.filter((c) => !refused.has(c.chunk_id)).map((c) => c.chunk_id);
   await setChunkStatus(deps.db, confirmed, 'keyword_status', 'SUCCESS');
   if (refused.size > 0) {
-    throw transientError('KEYWORD_INDEXING_FAILED', `${refused.size} entries were refused: ${failedChunkIds.slice(0, 10).join(', ')}`);
+    throw transientError(
+      'KEYWORD_INDEXING_FAILED',
+      `${refused.size} entries were refused: ${failedChunkIds.slice(0, 10).join(', ')}`,
+    );
   }
 }

@@ -1,5 +1,9 @@
 import type { IngestResult } from '../contracts/ingest';
-import { markNotificationDelivered, markNotificationsFailed, recordNotificationAttempt } from '../db/repositories/notifications';
+import {
+  markNotificationDelivered,
+  markNotificationsFailed,
+  recordNotificationAttempt,
+} from '../db/repositories/notifications';
 import type { ActivityDeps } from './deps';
 import { mappingFailures } from './toApplicationFailure';
 
@@ -19,17 +23,31 @@ export function createNotifyResultActivity(deps: ActivityDeps) {
       chunkCount: result.chunkCount,
     };
     // Nothing comes back for a row already DELIVERED: nothing is sent again.
-    const row = await recordNotificationAttempt(deps.db, { taskId: result.taskId, documentId: result.documentId, event, payload });
+    const row = await recordNotificationAttempt(deps.db, {
+      taskId: result.taskId,
+      documentId: result.documentId,
+      event,
+      payload,
+    });
     if (!row) return;
     // Between delivery and this mark a crash would redeliver: the delivery id lets receivers dedupe.
-    await deps.notifier.deliver({ event, deliveryId: String(row.id), documentId: result.documentId, taskId: result.taskId, payload });
+    await deps.notifier.deliver({
+      event,
+      deliveryId: String(row.id),
+      documentId: result.documentId,
+      taskId: result.taskId,
+      payload,
+    });
     await markNotificationDelivered(deps.db, row.id);
   });
 }
 
 /** Delivery finally failed: the outbox row says so; the pipeline keeps the status it had. */
 export function createRecordNotifyFailureActivity(deps: ActivityDeps) {
-  return mappingFailures(async function recordNotifyFailure(failure: { taskId: string; message: string }): Promise<void> {
+  return mappingFailures(async function recordNotifyFailure(failure: {
+    taskId: string;
+    message: string;
+  }): Promise<void> {
     await markNotificationsFailed(deps.db, failure.taskId, failure.message);
   });
 }

@@ -16,7 +16,10 @@ export interface PendingBatches<C extends { chunk_index: number }> {
  * reported (heartbeat), so a crash redoes at most one batch and no finished chunk is redone.
  * Returns what this attempt wrote.
  */
-export async function forEachPendingBatch<C extends { chunk_index: number }>(source: PendingBatches<C>, work: (batch: C[]) => Promise<number>): Promise<number> {
+export async function forEachPendingBatch<C extends { chunk_index: number }>(
+  source: PendingBatches<C>,
+  work: (batch: C[]) => Promise<number>,
+): Promise<number> {
   const progress = resumePoint();
   let writtenNow = 0;
   for (;;) {

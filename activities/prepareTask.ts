@@ -8,7 +8,13 @@ import type { Database, DocumentRow } from '../db/database';
 import { countChunks, resetChunkStatus } from '../db/repositories/chunks';
 import { lockDocument } from '../db/repositories/documents';
 import { insertTaskWithPipeline } from '../db/repositories/newTask';
-import { findPipeline, getPipeline, markTaskFailedIn, stageStatusesOf, supersedePipeline } from '../db/repositories/pipelines';
+import {
+  findPipeline,
+  getPipeline,
+  markTaskFailedIn,
+  stageStatusesOf,
+  supersedePipeline,
+} from '../db/repositories/pipelines';
 import { stageColumns } from '../db/repositories/stageColumns';
 import { findTask, getTask } from '../db/repositories/tasks';
 import type { ActivityDeps } from './deps';
@@ -36,7 +42,11 @@ export function createPrepareTaskActivity(deps: ActivityDeps) {
     if (!('ownerRunChain' in input)) return input;
     const prepared = await deps.db.transaction().execute((trx) => prepareIn(trx, input));
     if (prepared.result.kind !== 'run') return prepared.result;
-    return { ...prepared.result, localStages: localStagePlan(prepared.sourceBytes, deps.settings.localStages), fileName: prepared.fileName };
+    return {
+      ...prepared.result,
+      localStages: localStagePlan(prepared.sourceBytes, deps.settings.localStages),
+      fileName: prepared.fileName,
+    };
   });
 }
 
@@ -51,12 +61,27 @@ async function registerIfSource(deps: ActivityDeps, input: PrepareInput): Promis
   const { source, fileName } = checked.data;
   if (source === undefined || fileName === undefined) return input;
   if (!UUID.test(input.documentId)) {
-    throw permanentError('INVALID_INGEST_INPUT', 'a run from a source needs a documentId (a lower-case UUID) or the workflow id ingest:<documentId>');
+    throw permanentError(
+      'INVALID_INGEST_INPUT',
+      'a run from a source needs a documentId (a lower-case UUID) or the workflow id ingest:<documentId>',
+    );
   }
-  const { row, duplicateOf } = await registerSource(deps, { documentId: input.documentId, userId: input.userId, datasetId: input.datasetId, fileName, source });
+  const { row, duplicateOf } = await registerSource(deps, {
+    documentId: input.documentId,
+    userId: input.userId,
+    datasetId: input.datasetId,
+    fileName,
+    source,
+  });
   if (duplicateOf) {
     const pipeline = row.last_task_id ? await findPipeline(deps.db, row.last_task_id) : undefined;
-    return { kind: 'duplicate', taskId: input.taskId, documentId: row.id, status: pipeline?.pipeline_status ?? 'PENDING', failureCode: pipeline?.failure_code ?? null };
+    return {
+      kind: 'duplicate',
+      taskId: input.taskId,
+      documentId: row.id,
+      status: pipeline?.pipeline_status ?? 'PENDING',
+      failureCode: pipeline?.failure_code ?? null,
+    };
   }
   // A retry of a run whose source could not be registered: there is no failed task to take over.
   return row.last_task_id === null ? { ...input, retryOfTaskId: undefined } : input;
@@ -67,17 +92,28 @@ async function registerIfSource(deps: ActivityDeps, input: PrepareInput): Promis
  * for up to `maxChunks` chunks: short enough to run inside the workflow task as local activities.
  * Larger documents keep normal activities, which heartbeat and can move to another worker.
  */
-export function localStagePlan(sourceBytes: number, limits: { maxSourceBytes: number; maxChunks: number }): LocalStagePlan {
-  return { beforeEmbedding: sourceBytes <= limits.maxSourceBytes && limits.maxSourceBytes > 0, maxChunksAfterEmbedding: limits.maxChunks };
+export function localStagePlan(
+  sourceBytes: number,
+  limits: { maxSourceBytes: number; maxChunks: number },
+): LocalStagePlan {
+  return {
+    beforeEmbedding: sourceBytes <= limits.maxSourceBytes && limits.maxSourceBytes > 0,
+    maxChunksAfterEmbedding: limits.maxChunks,
+  };
 }
 
-async function prepareIn(trx: Transaction<Database>, input: PrepareInput): Promise<{ result: PrepareResult; sourceBytes: number; fileName: string }> {
+async function prepareIn(
+  trx: Transaction<Database>,
+  input: PrepareInput,
+): Promise<{ result: PrepareResult; sourceBytes: number; fileName: string }> {
   const doc = await lockDocument(trx, input.documentId);
   // A retry of a document that is gone is a refused retry, not a new kind of failure.
   if (!doc && input.retryOfTaskId) throw refuseRetry(`document ${input.documentId} does not exist`);
   if (!doc) throw permanentError('DOCUMENT_NOT_FOUND', `document ${input.documentId} does not exist`);
-  if (doc.lifecycle === 'DELETING' && input.retryOfTaskId) throw refuseRetry(`document ${input.documentId} is being deleted`);
-  if (doc.lifecycle === 'DELETING') throw permanentError('DOCUMENT_DELETING', `document ${input.documentId} is being deleted`);
+  if (doc.lifecycle === 'DELETING' && input.retryOfTaskId)
+    throw refuseRetry(`document ${input.documentId} is being deleted`);
+  if (doc.lifecycle === 'DELETING')
+    throw permanentError('DOCUMENT_DELETING', `document ${input.documentId} is being deleted`);
   return { result: await routeTask(trx, input, doc), sourceBytes: Number(doc.size_bytes), fileName: doc.file_name };
 }
 
@@ -85,35 +121,64 @@ async function routeTask(trx: Transaction<Database>, input: PrepareInput, doc: D
   const existing = await findTask(trx, input.taskId);
   if (existing) return answerExistingTask(trx, input, existing.owner_run_chain);
 
-  if (input.retryOfTaskId) return takeOver(trx, input, { oldTaskId: input.retryOfTaskId, kind: 'retry' }, doc.last_task_id);
-  if (input.reembedOfTaskId) return takeOver(trx, input, { oldTaskId: input.reembedOfTaskId, kind: 'reembed' }, doc.last_task_id);
+  if (input.retryOfTaskId)
+    return takeOver(trx, input, { oldTaskId: input.retryOfTaskId, kind: 'retry' }, doc.last_task_id);
+  if (input.reembedOfTaskId)
+    return takeOver(trx, input, { oldTaskId: input.reembedOfTaskId, kind: 'reembed' }, doc.last_task_id);
 
   if (doc.last_task_id) await interruptIfOrphaned(trx, doc.last_task_id);
-  const pipeline = await insertTaskWithPipeline(trx, { taskId: input.taskId, documentId: input.documentId, ownerRunChain: input.ownerRunChain });
+  const pipeline = await insertTaskWithPipeline(trx, {
+    taskId: input.taskId,
+    documentId: input.documentId,
+    ownerRunChain: input.ownerRunChain,
+  });
   const stages = stageStatusesOf(pipeline);
   return { kind: 'run', taskId: input.taskId, stages, inherited: [], chunkCount: 0 };
 }
 
-async function answerExistingTask(trx: Transaction<Database>, input: PrepareInput, ownerRunChain: string): Promise<PrepareResult> {
+async function answerExistingTask(
+  trx: Transaction<Database>,
+  input: PrepareInput,
+  ownerRunChain: string,
+): Promise<PrepareResult> {
   const pipeline = await getPipeline(trx, input.taskId);
   if (ownerRunChain === input.ownerRunChain) {
     // Our own run again (activity retry, or a Web UI reset to before prepareTask): resume.
     const stages = stageStatusesOf(pipeline);
     const inherited = STAGES.filter((s) => stages[s] === 'SUCCESS');
-    return { kind: 'run', taskId: input.taskId, stages, inherited, chunkCount: (await countChunks(trx, input.documentId)).active };
+    return {
+      kind: 'run',
+      taskId: input.taskId,
+      stages,
+      inherited,
+      chunkCount: (await countChunks(trx, input.documentId)).active,
+    };
   }
   if (pipeline.pipeline_status === 'PENDING' || pipeline.pipeline_status === 'PROCESSING') {
     // Workflow ids are unique per document, so the run that owned this task is gone.
-    await markTaskFailedIn(trx, input.taskId, { stage: null, code: 'INTERRUPTED_TASK', message: 'the run that owned this task ended without finishing it' });
+    await markTaskFailedIn(trx, input.taskId, {
+      stage: null,
+      code: 'INTERRUPTED_TASK',
+      message: 'the run that owned this task ended without finishing it',
+    });
     return { kind: 'duplicate', taskId: input.taskId, status: 'FAILED', failureCode: 'INTERRUPTED_TASK' };
   }
-  return { kind: 'duplicate', taskId: input.taskId, status: pipeline.pipeline_status, failureCode: pipeline.failure_code };
+  return {
+    kind: 'duplicate',
+    taskId: input.taskId,
+    status: pipeline.pipeline_status,
+    failureCode: pipeline.failure_code,
+  };
 }
 
 async function interruptIfOrphaned(trx: Transaction<Database>, taskId: string): Promise<void> {
   const previous = await findPipeline(trx, taskId);
   if (previous && (previous.pipeline_status === 'PENDING' || previous.pipeline_status === 'PROCESSING')) {
-    await markTaskFailedIn(trx, taskId, { stage: null, code: 'INTERRUPTED_TASK', message: 'a new task started while this one was unfinished' });
+    await markTaskFailedIn(trx, taskId, {
+      stage: null,
+      code: 'INTERRUPTED_TASK',
+      message: 'a new task started while this one was unfinished',
+    });
   }
 }
 
@@ -136,18 +201,26 @@ async function takeOver(
   const { oldTaskId } = takeover;
   if (lastTaskId !== oldTaskId) throw refuse(`task ${oldTaskId} is not the document's latest task`);
   const old = await findPipeline(trx, oldTaskId);
-  if (!old || old.document_id !== input.documentId) throw refuse(`task ${oldTaskId} does not belong to document ${input.documentId}`);
+  if (!old || old.document_id !== input.documentId)
+    throw refuse(`task ${oldTaskId} does not belong to document ${input.documentId}`);
   if (takeover.kind === 'retry' && (old.pipeline_status === 'PENDING' || old.pipeline_status === 'PROCESSING')) {
     // This run holds the document's workflow id, so the run that left the task unfinished is gone.
-    await markTaskFailedIn(trx, oldTaskId, { stage: null, code: 'INTERRUPTED_TASK', message: 'the run that owned this task ended without finishing it' });
+    await markTaskFailedIn(trx, oldTaskId, {
+      stage: null,
+      code: 'INTERRUPTED_TASK',
+      message: 'the run that owned this task ended without finishing it',
+    });
     return takeOver(trx, input, takeover, lastTaskId);
   }
   const expected = takeover.kind === 'retry' ? 'FAILED' : 'SUCCESS';
   if (old.pipeline_status !== expected) throw refuse(`task ${oldTaskId} is ${old.pipeline_status}, not ${expected}`);
-  if (!(await supersedePipeline(trx, oldTaskId, input.taskId, expected))) throw refuse(`task ${oldTaskId} was already taken over`);
+  if (!(await supersedePipeline(trx, oldTaskId, input.taskId, expected)))
+    throw refuse(`task ${oldTaskId} was already taken over`);
 
   const oldStatuses = stageStatusesOf(old);
-  const inherited = STAGES.filter((s) => oldStatuses[s] === 'SUCCESS' && (takeover.kind === 'retry' || KEPT_BY_REEMBED.includes(s)));
+  const inherited = STAGES.filter(
+    (s) => oldStatuses[s] === 'SUCCESS' && (takeover.kind === 'retry' || KEPT_BY_REEMBED.includes(s)),
+  );
   if (takeover.kind === 'reembed') {
     await resetChunkStatus(trx, input.documentId, 'dense_status');
     await resetChunkStatus(trx, input.documentId, 'sparse_status');
@@ -168,7 +241,13 @@ async function takeOver(
     inherited: durations,
   });
   const stages = stageStatusesOf(pipeline);
-  return { kind: 'run', taskId: input.taskId, stages, inherited, chunkCount: (await countChunks(trx, input.documentId)).active };
+  return {
+    kind: 'run',
+    taskId: input.taskId,
+    stages,
+    inherited,
+    chunkCount: (await countChunks(trx, input.documentId)).active,
+  };
 }
 
 function refuseRetry(reason: string) {

@@ -24,7 +24,10 @@ export interface SourceToRegister {
  * Idempotent: a document already registered under this id (an activity retry, a retry run) is
  * used as it is. Returns the row the run goes on with, or the other document with the same content.
  */
-export async function registerSource(deps: ActivityDeps, input: SourceToRegister): Promise<{ row: DocumentRow; duplicateOf: boolean }> {
+export async function registerSource(
+  deps: ActivityDeps,
+  input: SourceToRegister,
+): Promise<{ row: DocumentRow; duplicateOf: boolean }> {
   const existing = await findDocument(deps.db, input.documentId);
   if (existing) {
     if (existing.user_id !== input.userId || existing.dataset_id !== input.datasetId) {
@@ -45,11 +48,16 @@ export async function registerSource(deps: ActivityDeps, input: SourceToRegister
     throw error;
   }
   try {
-    const registered = await registerUpload({ db: deps.db, objects: deps.objects, limits }, { ...input, fileName: input.fileName, body }, budget);
+    const registered = await registerUpload(
+      { db: deps.db, objects: deps.objects, limits },
+      { ...input, fileName: input.fileName, body },
+      budget,
+    );
     if (registered.kind === 'refused') throw permanentError(registered.refusal.code, registered.refusal.message);
     return { row: registered.row, duplicateOf: registered.kind === 'duplicate' };
   } catch (error) {
-    if (error instanceof UploadInterrupted) throw transientError('SOURCE_FILE_NOT_FOUND', `reading ${key} broke off: ${error.message}`);
+    if (error instanceof UploadInterrupted)
+      throw transientError('SOURCE_FILE_NOT_FOUND', `reading ${key} broke off: ${error.message}`);
     throw error;
   } finally {
     body.destroy();
@@ -66,12 +74,23 @@ export function sourceKey(source: IngestSource, bucket: string | null): string {
     key = source.objectKey;
   } else {
     const match = /^s3:\/\/([^/]+)\/(.+)$/.exec(source.uri);
-    if (!match?.[1] || !match[2]) throw permanentError('INVALID_INGEST_INPUT', 'source.uri must look like s3://<bucket>/<key>');
-    if (bucket === null) throw permanentError('INVALID_INGEST_INPUT', 'source.uri needs the S3 object store; this deployment stores objects locally (use source.objectKey)');
-    if (match[1] !== bucket) throw permanentError('INVALID_INGEST_INPUT', `source.uri must be in the configured bucket ${bucket}`);
+    if (!match?.[1] || !match[2])
+      throw permanentError('INVALID_INGEST_INPUT', 'source.uri must look like s3://<bucket>/<key>');
+    if (bucket === null)
+      throw permanentError(
+        'INVALID_INGEST_INPUT',
+        'source.uri needs the S3 object store; this deployment stores objects locally (use source.objectKey)',
+      );
+    if (match[1] !== bucket)
+      throw permanentError('INVALID_INGEST_INPUT', `source.uri must be in the configured bucket ${bucket}`);
     key = match[2];
   }
-  if (key.startsWith('/') || key.split('/').includes('..')) throw permanentError('INVALID_INGEST_INPUT', 'source key must be relative, without ..');
-  if (key.startsWith(objectKeys.allDocuments)) throw permanentError('INVALID_INGEST_INPUT', `source key must not be under ${objectKeys.allDocuments} (sluice's own objects)`);
+  if (key.startsWith('/') || key.split('/').includes('..'))
+    throw permanentError('INVALID_INGEST_INPUT', 'source key must be relative, without ..');
+  if (key.startsWith(objectKeys.allDocuments))
+    throw permanentError(
+      'INVALID_INGEST_INPUT',
+      `source key must not be under ${objectKeys.allDocuments} (sluice's own objects)`,
+    );
   return key;
 }

@@ -22,15 +22,27 @@ export function createSparseVectorizingActivity(deps: ActivityDeps) {
       const pages = {
         pageSize: SPARSE_BATCH,
         batchSize: SPARSE_BATCH,
-        readPage: (afterIndex: number, limit: number) => listPendingChunks(deps.db, input.documentId, 'sparse_status', afterIndex, limit),
+        readPage: (afterIndex: number, limit: number) =>
+          listPendingChunks(deps.db, input.documentId, 'sparse_status', afterIndex, limit),
       };
       return forEachPendingBatch(pages, async (pending) => {
         const ready = pending.filter((c) => c.dense_status === 'SUCCESS');
         // Weighted in the CPU pool, under its limits (SPARSE_VECTORIZING_FAILED when one is hit).
         const vectors = await deps.cpu.sparse(ready.map((c) => tokensOf(plan, c.chunk_id)));
-        const records = ready.map((c, i) => ({ chunkId: c.chunk_id, documentId: input.documentId, sparse: vectors[i] as SparseVector }));
-        await orTransient('SPARSE_VECTORIZING_FAILED', 'sparse upsert', () => deps.vectors.upsertSparse(scope, records));
-        await setChunkStatus(deps.db, records.map((r) => r.chunkId), 'sparse_status', 'SUCCESS');
+        const records = ready.map((c, i) => ({
+          chunkId: c.chunk_id,
+          documentId: input.documentId,
+          sparse: vectors[i] as SparseVector,
+        }));
+        await orTransient('SPARSE_VECTORIZING_FAILED', 'sparse upsert', () =>
+          deps.vectors.upsertSparse(scope, records),
+        );
+        await setChunkStatus(
+          deps.db,
+          records.map((r) => r.chunkId),
+          'sparse_status',
+          'SUCCESS',
+        );
         return records.length;
       });
     });

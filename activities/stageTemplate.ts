@@ -3,7 +3,12 @@ import type { StageInput, StageResult } from '../contracts/ingest';
 import { permanentError } from '../contracts/sluiceError';
 import { STAGES, type Stage } from '../contracts/stages';
 import { getPipeline, IllegalTransitionError, markPipelineSucceeded } from '../db/repositories/pipelines';
-import { markStageSucceeded, tryStartStage, type StageOutputs, type StartedStage } from '../db/repositories/stageTransitions';
+import {
+  markStageSucceeded,
+  tryStartStage,
+  type StageOutputs,
+  type StartedStage,
+} from '../db/repositories/stageTransitions';
 import { stageColumns } from '../db/repositories/stageColumns';
 import type { ActivityDeps } from './deps';
 import { keepAlive } from './heartbeat';
@@ -48,18 +53,27 @@ export async function runStage(
     return { stage, skipped: false, items };
   } catch (error) {
     const failure = toApplicationFailure(error);
-    metrics.attempt(stage, 'failure', performance.now() - startedAt, { code: failure.type ?? 'INTERNAL_UNKNOWN_ERROR', retryable: !failure.nonRetryable });
+    metrics.attempt(stage, 'failure', performance.now() - startedAt, {
+      code: failure.type ?? 'INTERNAL_UNKNOWN_ERROR',
+      retryable: !failure.nonRetryable,
+    });
     throw failure;
   }
 }
 
-async function skipOrRefuse(deps: ActivityDeps, input: StageInput, stage: Stage, itemsWhenSkipped: () => Promise<number>): Promise<number> {
+async function skipOrRefuse(
+  deps: ActivityDeps,
+  input: StageInput,
+  stage: Stage,
+  itemsWhenSkipped: () => Promise<number>,
+): Promise<number> {
   const pipeline = await getPipeline(deps.db, input.taskId);
   if (pipeline.superseded_by_task_id) {
     throw permanentError('TASK_SUPERSEDED', `task ${input.taskId} was superseded by ${pipeline.superseded_by_task_id}`);
   }
   const status = pipeline[stageColumns(stage).status];
-  if (status !== 'SUCCESS') throw new IllegalTransitionError(`task ${input.taskId}: ${stage} cannot start from ${status}`);
+  if (status !== 'SUCCESS')
+    throw new IllegalTransitionError(`task ${input.taskId}: ${stage} cannot start from ${status}`);
   if (stage === STAGES[STAGES.length - 1]) await markPipelineSucceeded(deps.db, input.taskId);
   log.info('stage already succeeded for this task; skipping', { stage, taskId: input.taskId });
   return itemsWhenSkipped();

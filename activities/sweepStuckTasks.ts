@@ -14,7 +14,11 @@ export function createSweepStuckTasksActivity(deps: ActivityDeps) {
     for (const c of candidates) {
       const ownedByOpenRun = c.last_task_id === c.task_id && (await deps.runs.isOpen(c.document_id));
       if (ownedByOpenRun) continue;
-      await markTaskFailed(deps.db, c.task_id, { stage: null, code: 'INTERRUPTED_TASK', message: 'its run ended without finishing it (found by the stuck-task sweep)' });
+      await markTaskFailed(deps.db, c.task_id, {
+        stage: null,
+        code: 'INTERRUPTED_TASK',
+        message: 'its run ended without finishing it (found by the stuck-task sweep)',
+      });
       swept.push(c.task_id);
     }
     return { swept };

@@ -17,7 +17,11 @@ export function toApplicationFailure(error: unknown): ApplicationFailure {
   if (error instanceof ApplicationFailure) return error;
   if (error instanceof SluiceError) {
     logDetails(error.code, error);
-    return ApplicationFailure.create({ type: error.code, message: safeForTenant(error.message), nonRetryable: error.permanent });
+    return ApplicationFailure.create({
+      type: error.code,
+      message: safeForTenant(error.message),
+      nonRetryable: error.permanent,
+    });
   }
   if (error instanceof IllegalTransitionError) {
     return ApplicationFailure.create({ type: 'TASK_SUPERSEDED', message: error.message, nonRetryable: true });
@@ -34,9 +38,19 @@ export function toApplicationFailure(error: unknown): ApplicationFailure {
 
 function logDetails(code: string, error: unknown): void {
   // An unexpected error is a bug: its frames say where (they hold paths, never the message).
-  const frames = code === 'INTERNAL_UNKNOWN_ERROR' && error instanceof Error ? (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).slice(0, 12) : [];
+  const frames =
+    code === 'INTERNAL_UNKNOWN_ERROR' && error instanceof Error
+      ? (error.stack ?? '')
+          .split('\n')
+          .filter((line) => /^\s+at /.test(line))
+          .slice(0, 12)
+      : [];
   try {
-    log.warn('activity attempt failed', { failureCode: code, details: describeForLog(error), ...(frames.length > 0 ? { stack: frames.join('\n') } : {}) });
+    log.warn('activity attempt failed', {
+      failureCode: code,
+      details: describeForLog(error),
+      ...(frames.length > 0 ? { stack: frames.join('\n') } : {}),
+    });
   } catch {
     // Not inside an activity (a unit calling this directly): there is no worker log to write to.
   }
@@ -46,7 +60,9 @@ function logDetails(code: string, error: unknown): void {
  * An activity whose every error leaves through toApplicationFailure: the one mapping, for the
  * activities that do not run through the stage template (which maps and records the failure).
  */
-export function mappingFailures<A extends unknown[], R>(activity: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+export function mappingFailures<A extends unknown[], R>(
+  activity: (...args: A) => Promise<R>,
+): (...args: A) => Promise<R> {
   return async (...args: A): Promise<R> => {
     try {
       return await activity(...args);

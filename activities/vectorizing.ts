@@ -14,7 +14,13 @@ import { orTransient } from './transient';
  */
 const PAGE = 512;
 
-async function embedBatch(deps: ActivityDeps, embedder: Embedder, scope: { userId: string; datasetId: string }, documentId: string, batch: ChunkText[]): Promise<void> {
+async function embedBatch(
+  deps: ActivityDeps,
+  embedder: Embedder,
+  scope: { userId: string; datasetId: string },
+  documentId: string,
+  batch: ChunkText[],
+): Promise<void> {
   const vectors = await orTransient('VECTORIZING_FAILED', 'embedding', () => embedder.embed(batch.map((c) => c.text)));
   const wrong = vectors.find((v) => v.length !== embedder.dimension);
   if (vectors.length !== batch.length || wrong) {
@@ -25,7 +31,11 @@ async function embedBatch(deps: ActivityDeps, embedder: Embedder, scope: { userI
   }
   const records = batch.map((c, i) => ({ chunkId: c.chunk_id, documentId, vector: vectors[i] as number[] }));
   await deps.vectors.upsertDense(scope, { model: embedder.model, dimension: embedder.dimension }, records);
-  await markDenseEmbedded(deps.db, records.map((r) => r.chunkId), { model: embedder.model, dimension: embedder.dimension });
+  await markDenseEmbedded(
+    deps.db,
+    records.map((r) => r.chunkId),
+    { model: embedder.model, dimension: embedder.dimension },
+  );
 }
 
 export function createVectorizingActivity(deps: ActivityDeps) {
@@ -38,7 +48,8 @@ export function createVectorizingActivity(deps: ActivityDeps) {
       const pages = {
         pageSize: Math.max(PAGE, deps.settings.embedBatchSize),
         batchSize: deps.settings.embedBatchSize,
-        readPage: (afterIndex: number, limit: number) => listPendingChunkTexts(deps.db, input.documentId, 'dense_status', afterIndex, limit),
+        readPage: (afterIndex: number, limit: number) =>
+          listPendingChunkTexts(deps.db, input.documentId, 'dense_status', afterIndex, limit),
       };
       return forEachPendingBatch(pages, async (batch) => {
         await embedBatch(deps, embedder, scope, input.documentId, batch);

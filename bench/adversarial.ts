@@ -44,36 +44,41 @@ interface Result extends Growth {
 }
 
 function textCases(dir: string): Case[] {
-  const parserCases = ADVERSARIAL_PARSER_INPUTS.map(
-    ({ name, path: kind, make, n }): Case => ({
-      name,
-      n,
-      prepare: async (size) => {
-        if (kind === 'detect') return { inputs: [make(size), make(2 * size)], call: (head) => detectFileType(head as Buffer, 'upload') };
-        const files = await Promise.all(
-          [size, 2 * size].map(async (count) => {
-            const file = path.join(dir, `${count}-${name.replace(/\W+/g, '-')}.${kind}`);
-            await writeFile(file, make(count));
-            return file;
-          }),
-        );
-        return { inputs: [files[0], files[1]], call: (file) => convertFile(file as string, kind, DEFAULT_PARSE_LIMITS) };
-      },
-    }),
-  );
-  const chunkerCases = ADVERSARIAL_TEXT_INPUTS.map(
-    ({ name, path: kind, make, n }): Case => ({
-      name,
-      n,
-      prepare: (size) => {
-        const [small, large] = [make(size), make(2 * size)];
-        if (kind === 'chunk') return Promise.resolve({ inputs: [small, large], call: (text) => chunkMarkdown('bench', text as string, DEFAULT_CHUNKER_OPTIONS) });
-        if (kind === 'tokenize') return Promise.resolve({ inputs: [small, large], call: (text) => tokenize(text as string) });
-        // Sparse weighting alone, on the terms tokenize() gives.
-        return Promise.resolve({ inputs: [tokenize(small), tokenize(large)], call: (terms) => sparseVectorFromTokens(terms as string[]) });
-      },
-    }),
-  );
+  const parserCases = ADVERSARIAL_PARSER_INPUTS.map(({ name, path: kind, make, n }): Case => ({
+    name,
+    n,
+    prepare: async (size) => {
+      if (kind === 'detect')
+        return { inputs: [make(size), make(2 * size)], call: (head) => detectFileType(head as Buffer, 'upload') };
+      const files = await Promise.all(
+        [size, 2 * size].map(async (count) => {
+          const file = path.join(dir, `${count}-${name.replace(/\W+/g, '-')}.${kind}`);
+          await writeFile(file, make(count));
+          return file;
+        }),
+      );
+      return { inputs: [files[0], files[1]], call: (file) => convertFile(file as string, kind, DEFAULT_PARSE_LIMITS) };
+    },
+  }));
+  const chunkerCases = ADVERSARIAL_TEXT_INPUTS.map(({ name, path: kind, make, n }): Case => ({
+    name,
+    n,
+    prepare: (size) => {
+      const [small, large] = [make(size), make(2 * size)];
+      if (kind === 'chunk')
+        return Promise.resolve({
+          inputs: [small, large],
+          call: (text) => chunkMarkdown('bench', text as string, DEFAULT_CHUNKER_OPTIONS),
+        });
+      if (kind === 'tokenize')
+        return Promise.resolve({ inputs: [small, large], call: (text) => tokenize(text as string) });
+      // Sparse weighting alone, on the terms tokenize() gives.
+      return Promise.resolve({
+        inputs: [tokenize(small), tokenize(large)],
+        call: (terms) => sparseVectorFromTokens(terms as string[]),
+      });
+    },
+  }));
   return [...parserCases, ...chunkerCases].filter((c) => c.name.includes(FILTER));
 }
 
@@ -103,7 +108,9 @@ async function measure(c: Case): Promise<Result> {
 
 function row(cells: (string | number)[]): string {
   const widths = [46, 10, 18, 10, 10, 7];
-  return cells.map((cell, i) => (i === 0 || i === 2 ? String(cell).padEnd(widths[i]!) : String(cell).padStart(widths[i]!))).join(' ');
+  return cells
+    .map((cell, i) => (i === 0 || i === 2 ? String(cell).padEnd(widths[i]!) : String(cell).padStart(widths[i]!)))
+    .join(' ');
 }
 
 const round = (value: number): number => Math.round(value * 100) / 100;
@@ -117,7 +124,9 @@ async function main(): Promise<void> {
       const result = await measure(c);
       results.push(result);
       const flag = result.ratio > MAX_RATIO ? '  FAIL' : '';
-      console.log(`${row([result.name, result.n, result.outcome, round(result.msAtN), round(result.msAt2N), round(result.ratio)])}${flag}`);
+      console.log(
+        `${row([result.name, result.n, result.outcome, round(result.msAtN), round(result.msAt2N), round(result.ratio)])}${flag}`,
+      );
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -134,7 +143,11 @@ async function main(): Promise<void> {
   const outDir = path.join(repoRoot, 'bench-results');
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, 'adversarial.json'), `${JSON.stringify(summary, null, 2)}\n`);
-  console.log(failed.length === 0 ? `all ${results.length} growth ratios <= ${MAX_RATIO}` : `FAIL: growth over ${MAX_RATIO} in ${failed.join('; ')}`);
+  console.log(
+    failed.length === 0
+      ? `all ${results.length} growth ratios <= ${MAX_RATIO}`
+      : `FAIL: growth over ${MAX_RATIO} in ${failed.join('; ')}`,
+  );
   if (failed.length > 0) process.exitCode = 1;
 }
 

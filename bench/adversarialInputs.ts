@@ -64,7 +64,9 @@ export function nestedDivs(n: number): Buffer {
 /** n nested inline and block elements that are never closed, each with a word. */
 export function unclosedTags(n: number): Buffer {
   const tags = ['b', 'div', 'span', 'i', 'section', 'em'];
-  return utf8(`<html><body>${Array.from({ length: n }, (_, i) => `<${tags[i % tags.length]}>w${i} `).join('')}</body></html>`);
+  return utf8(
+    `<html><body>${Array.from({ length: n }, (_, i) => `<${tags[i % tags.length]}>w${i} `).join('')}</body></html>`,
+  );
 }
 
 /** n nested <div>s with n stray end tags inside, which HTML parsers look up in their open-element stack. */

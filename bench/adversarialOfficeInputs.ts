@@ -14,7 +14,10 @@ const P = `xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" 
 const run = (text: string): string => `<w:r><w:t xml:space="preserve">${text}</w:t></w:r>`;
 
 function docx(body: string, extra: ZipFixtureEntry[] = []): Buffer {
-  return zipFixture([{ name: 'word/document.xml', data: `<w:document ${W}><w:body>${body}</w:body></w:document>` }, ...extra]);
+  return zipFixture([
+    { name: 'word/document.xml', data: `<w:document ${W}><w:body>${body}</w:body></w:document>` },
+    ...extra,
+  ]);
 }
 
 /** A paragraph wrapped in n nested unknown elements, then n stray end tags the parser must look up. */
@@ -36,7 +39,9 @@ export function docxManyParagraphs(n: number): Buffer {
 /** One table cell holding n paragraphs: the cell's text is built paragraph by paragraph. */
 export function docxCellOfManyParagraphs(n: number): Buffer {
   const paragraphs = Array.from({ length: n }, (_, i) => `<w:p>${run(`line${i}`)}</w:p>`).join('');
-  return docx(`<w:tbl><w:tr><w:tc><w:p>${run('head')}</w:p></w:tc></w:tr><w:tr><w:tc>${paragraphs}</w:tc></w:tr></w:tbl>`);
+  return docx(
+    `<w:tbl><w:tr><w:tc><w:p>${run('head')}</w:p></w:tc></w:tr><w:tr><w:tc>${paragraphs}</w:tc></w:tr></w:tbl>`,
+  );
 }
 
 /** A DOCX with n extra (tiny) parts in its archive. */
@@ -52,16 +57,30 @@ export function xlsxManyRows(n: number): Buffer {
 
 function xlsxSheet(sheetData: string, sharedStrings: string[] = []): Buffer {
   return zipFixture([
-    { name: 'xl/workbook.xml', data: `<workbook xmlns:r="${REL}"><sheets><sheet name="Far" sheetId="1" r:id="rId1"/></sheets></workbook>` },
-    { name: 'xl/_rels/workbook.xml.rels', data: `<Relationships><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>` },
-    { name: 'xl/sharedStrings.xml', data: `<sst>${sharedStrings.map((text) => `<si><t>${text}</t></si>`).join('')}</sst>` },
+    {
+      name: 'xl/workbook.xml',
+      data: `<workbook xmlns:r="${REL}"><sheets><sheet name="Far" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    },
+    {
+      name: 'xl/_rels/workbook.xml.rels',
+      data: `<Relationships><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+    },
+    {
+      name: 'xl/sharedStrings.xml',
+      data: `<sst>${sharedStrings.map((text) => `<si><t>${text}</t></si>`).join('')}</sst>`,
+    },
     { name: 'xl/worksheets/sheet1.xml', data: `<worksheet><sheetData>${sheetData}</sheetData></worksheet>` },
   ]);
 }
 
 /** n rows whose only cell sits in Excel's last column (XFD): each needs 16,383 empty cells before it. */
 export function xlsxFarColumns(n: number): Buffer {
-  return xlsxSheet(Array.from({ length: n }, (_, i) => `<row r="${i + 1}"><c r="XFD${i + 1}" t="inlineStr"><is><t>far${i}</t></is></c></row>`).join(''));
+  return xlsxSheet(
+    Array.from(
+      { length: n },
+      (_, i) => `<row r="${i + 1}"><c r="XFD${i + 1}" t="inlineStr"><is><t>far${i}</t></is></c></row>`,
+    ).join(''),
+  );
 }
 
 /** A cell reference beyond any spreadsheet's last column (a column index of about 26^n). */
@@ -71,7 +90,9 @@ export function xlsxImpossibleColumn(n: number): Buffer {
 
 /** One shared string of a megabyte, referenced by the cells of n rows (each reference is a few bytes). */
 export function xlsxRepeatedSharedString(n: number): Buffer {
-  const rows = Array.from({ length: n }, (_, i) => `<row r="${i + 1}"><c r="A${i + 1}" t="s"><v>0</v></c></row>`).join('');
+  const rows = Array.from({ length: n }, (_, i) => `<row r="${i + 1}"><c r="A${i + 1}" t="s"><v>0</v></c></row>`).join(
+    '',
+  );
   return xlsxSheet(rows, ['word '.repeat(200_000)]);
 }
 
@@ -82,8 +103,14 @@ export function pptxManySlides(n: number): Buffer {
 
 function pptxOneSlide(spTree: string): Buffer {
   return zipFixture([
-    { name: 'ppt/presentation.xml', data: `<p:presentation ${P}><p:sldIdLst><p:sldId id="256" r:id="rId1"/></p:sldIdLst></p:presentation>` },
-    { name: 'ppt/_rels/presentation.xml.rels', data: `<Relationships><Relationship Id="rId1" Type="${REL}/slide" Target="slides/slide1.xml"/></Relationships>` },
+    {
+      name: 'ppt/presentation.xml',
+      data: `<p:presentation ${P}><p:sldIdLst><p:sldId id="256" r:id="rId1"/></p:sldIdLst></p:presentation>`,
+    },
+    {
+      name: 'ppt/_rels/presentation.xml.rels',
+      data: `<Relationships><Relationship Id="rId1" Type="${REL}/slide" Target="slides/slide1.xml"/></Relationships>`,
+    },
     { name: 'ppt/slides/slide1.xml', data: `<p:sld ${P}><p:cSld><p:spTree>${spTree}</p:spTree></p:cSld></p:sld>` },
   ]);
 }
@@ -92,14 +119,17 @@ const aParagraph = (text: string): string => `<a:p><a:r><a:t>${text}</a:t></a:r>
 
 /** One slide holding n one-cell tables. */
 export function pptxManyTables(n: number): Buffer {
-  const table = (i: number): string => `<a:tbl><a:tr><a:tc><a:txBody>${aParagraph(`cell${i}`)}</a:txBody></a:tc></a:tr></a:tbl>`;
+  const table = (i: number): string =>
+    `<a:tbl><a:tr><a:tc><a:txBody>${aParagraph(`cell${i}`)}</a:txBody></a:tc></a:tr></a:tbl>`;
   return pptxOneSlide(Array.from({ length: n }, (_, i) => table(i)).join(''));
 }
 
 /** A title placeholder of n paragraphs: the title is built paragraph by paragraph. */
 export function pptxLongTitle(n: number): Buffer {
   const paragraphs = Array.from({ length: n }, (_, i) => aParagraph(`t${i}`)).join('');
-  return pptxOneSlide(`<p:sp><p:nvSpPr><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:txBody>${paragraphs}</p:txBody></p:sp>`);
+  return pptxOneSlide(
+    `<p:sp><p:nvSpPr><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:txBody>${paragraphs}</p:txBody></p:sp>`,
+  );
 }
 
 /**
@@ -107,5 +137,10 @@ export function pptxLongTitle(n: number): Buffer {
  * height varies so that it is not taken for a running header.
  */
 export function pdfTinyPages(n: number): Buffer {
-  return fixturePdf(Array.from({ length: n }, (_, i) => [...Array.from({ length: i % 5 }, () => ({ text: '' })), { text: `word${i} and` }]));
+  return fixturePdf(
+    Array.from({ length: n }, (_, i) => [
+      ...Array.from({ length: i % 5 }, () => ({ text: '' })),
+      { text: `word${i} and` },
+    ]),
+  );
 }

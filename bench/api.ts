@@ -38,11 +38,18 @@ function percentile(values: number[], p: number): number {
 }
 
 /** One multipart upload whose body is generated on the fly; unique first line, so no dedupe. */
-function uploadOnce(port: number, apiKey: string, dataset: string, size: number): Promise<Sample & { status: number; documentId: string }> {
+function uploadOnce(
+  port: number,
+  apiKey: string,
+  dataset: string,
+  size: number,
+): Promise<Sample & { status: number; documentId: string }> {
   const boundary = `----bench-${randomUUID()}`;
   const firstLine = Buffer.from(`bench ${randomUUID()}\n`);
   const head = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.txt"\r\nContent-Type: text/plain\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+    ),
     firstLine,
   ]);
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
@@ -55,7 +62,11 @@ function uploadOnce(port: number, apiKey: string, dataset: string, size: number)
       port,
       path: `/v1/datasets/${dataset}/documents`,
       method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + fill + tail.length) },
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(head.length + fill + tail.length),
+      },
     });
     req.on('error', reject);
     req.on('response', (res) => {
@@ -65,7 +76,12 @@ function uploadOnce(port: number, apiKey: string, dataset: string, size: number)
       res.on('data', (chunk: string) => (text += chunk));
       res.on('end', () => {
         const body = JSON.parse(text) as { documentId?: string };
-        resolve({ status: res.statusCode ?? 0, documentId: body.documentId ?? '', totalMs: answeredAt - started, afterLastByteMs: answeredAt - lastByteAt });
+        resolve({
+          status: res.statusCode ?? 0,
+          documentId: body.documentId ?? '',
+          totalMs: answeredAt - started,
+          afterLastByteMs: answeredAt - lastByteAt,
+        });
       });
     });
     const write = async () => {

@@ -10,10 +10,13 @@ import { migrateToLatest } from '../db/migrate';
 export async function resetBenchDatabase(url: string): Promise<void> {
   const parsed = new URL(url);
   const name = parsed.pathname.replace(/^\//, '');
-  if (!/bench/.test(name)) throw new Error(`refusing to reset database "${name}": the bench database's name must contain "bench"`);
+  if (!/bench/.test(name))
+    throw new Error(`refusing to reset database "${name}": the bench database's name must contain "bench"`);
   const admin = createDb(Object.assign(new URL(url), { pathname: '/postgres' }).toString(), 1);
   try {
-    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_database WHERE datname = ${name}`.execute(admin);
+    const { rows } = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM pg_database WHERE datname = ${name}`.execute(admin);
     if (rows[0]?.n === 0) await sql`CREATE DATABASE ${sql.id(name)}`.execute(admin);
   } finally {
     await admin.destroy();

@@ -32,18 +32,29 @@ async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, ...env });
   await resetBenchDatabase(s.databaseUrl);
   const registering = createAdapters(config);
-  const docs = await registerCorpus(registering, pickPages(ensureCorpus(), count), { userId: 'bench', datasetId: 'burst' });
+  const docs = await registerCorpus(registering, pickPages(ensureCorpus(), count), {
+    userId: 'bench',
+    datasetId: 'burst',
+  });
   await registering.close();
 
   const db = createDb(s.databaseUrl, 1);
   const client = await connectClient(config);
   const procs: WorkerProcess[] = [];
   try {
-    for (let i = 0; i < workers; i++) procs.push(await startWorkerProcess(env, path.join(s.dataDir, `burst-worker-${i}.log`)));
-    console.error(`burst: ${docs.length} documents, ${workers} worker process(es), load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    for (let i = 0; i < workers; i++)
+      procs.push(await startWorkerProcess(env, path.join(s.dataDir, `burst-worker-${i}.log`)));
+    console.error(
+      `burst: ${docs.length} documents, ${workers} worker process(es), load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     const t0 = Date.now();
     // As fast as the client can start them: 50 start calls in flight, no waiting for results.
-    const started = await runWindow(docs, 50, (doc) => startIngestion(client, config, { documentId: doc.documentId, userId: doc.userId, datasetId: doc.datasetId }));
+    const started = await runWindow(docs, 50, (doc) =>
+      startIngestion(client, config, { documentId: doc.documentId, userId: doc.userId, datasetId: doc.datasetId }),
+    );
     const allStartedMs = Date.now() - t0;
     let finished = 0;
     while (finished < docs.length) {
@@ -56,7 +67,14 @@ async function main(): Promise<void> {
     }
     const finishedMs = Date.now() - t0;
     // Finished in Postgres; the runs then notify and close (a failed one after SLUICE_RETRY_WAIT).
-    while ((await client.workflow.count(`WorkflowType = 'ingestDocument' AND DatasetId = 'burst' AND TaskQueue = '${s.taskQueue}' AND ExecutionStatus = 'Running'`)).count > 0) await sleep(1000);
+    while (
+      (
+        await client.workflow.count(
+          `WorkflowType = 'ingestDocument' AND DatasetId = 'burst' AND TaskQueue = '${s.taskQueue}' AND ExecutionStatus = 'Running'`,
+        )
+      ).count > 0
+    )
+      await sleep(1000);
     const closedMs = Date.now() - t0;
     const { rows } = await sql<{ status: string; latency_ms: number }>`
       SELECT p.pipeline_status AS status, extract(epoch FROM (p.finished_at - ${new Date(t0)}::timestamptz)) * 1000 AS latency_ms
@@ -73,9 +91,20 @@ async function main(): Promise<void> {
       allFinishedS: finishedMs / 1000,
       allClosedS: closedMs / 1000,
       docsPerS: Number((docs.length / (finishedMs / 1000)).toFixed(2)),
-      finishedAfterStartMs: { p50: Math.round(percentile(latencies, 50)), p95: Math.round(percentile(latencies, 95)), max: Math.round(percentile(latencies, 100)) },
-      workers: stats.map((w) => ({ peakRssMB: Math.round(w.peakRssBytes / 2 ** 20), cpuSeconds: Number(w.cpuSeconds.toFixed(1)) })),
-      history: { ...history, eventsOfLimit: history.maxEvents / HISTORY_EVENT_LIMIT, bytesOfLimit: history.maxBytes / HISTORY_BYTE_LIMIT },
+      finishedAfterStartMs: {
+        p50: Math.round(percentile(latencies, 50)),
+        p95: Math.round(percentile(latencies, 95)),
+        max: Math.round(percentile(latencies, 100)),
+      },
+      workers: stats.map((w) => ({
+        peakRssMB: Math.round(w.peakRssBytes / 2 ** 20),
+        cpuSeconds: Number(w.cpuSeconds.toFixed(1)),
+      })),
+      history: {
+        ...history,
+        eventsOfLimit: history.maxEvents / HISTORY_EVENT_LIMIT,
+        bytesOfLimit: history.maxBytes / HISTORY_BYTE_LIMIT,
+      },
       startsOk: started.items.length,
       machine: { cpus: os.cpus().length, loadAverageAfter: os.loadavg() },
     };

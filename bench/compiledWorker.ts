@@ -63,7 +63,10 @@ export function spawnCompiledWorker(config: Readonly<SluiceConfig>): ChildProces
 export function polling(child: ChildProcess, timeoutMs = 120_000): Promise<void> {
   return new Promise((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`worker ${child.pid} not polling after ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`worker ${child.pid} not polling after ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const onExit = () => reject(new Error(`worker ${child.pid} exited before polling`));
     child.once('exit', onExit);
     child.stdout?.on('data', (data: Buffer) => {

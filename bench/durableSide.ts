@@ -42,7 +42,11 @@ export async function durableSide(options: DurableOptions, db: Kysely<Database>)
     const log = path.join(options.logDir, `worker-${options.workers}-${i}.log`);
     workers.push(await startWorkerProcess({ ...options.env, SLUICE_WORKER_METRICS_BIND: bind }, log, options.nodeArgs));
   }
-  if (options.cpus) setAffinity(workers.map((w) => w.child.pid as number), options.cpus);
+  if (options.cpus)
+    setAffinity(
+      workers.map((w) => w.child.pid as number),
+      options.cpus,
+    );
   const cpuUsed = workers.map(() => 0);
   const allDocs: BenchDoc[] = [];
   return {
@@ -54,9 +58,16 @@ export async function durableSide(options: DurableOptions, db: Kysely<Database>)
       allDocs.push(...docs);
       const before = workers.map((w) => w.stats().cpuSeconds);
       const run = await runWindow(docs, options.inflight, async (doc): Promise<Omit<DocOutcome, 'ms'>> => {
-        const { handle } = await startIngestion(client, config, { documentId: doc.documentId, userId: doc.userId, datasetId: doc.datasetId });
+        const { handle } = await startIngestion(client, config, {
+          documentId: doc.documentId,
+          userId: doc.userId,
+          datasetId: doc.datasetId,
+        });
         const result = await handle.result();
-        return { chunks: result.chunkCount, error: result.status === 'SUCCESS' ? null : (result.failureCode ?? 'FAILED') };
+        return {
+          chunks: result.chunkCount,
+          error: result.status === 'SUCCESS' ? null : (result.failureCode ?? 'FAILED'),
+        };
       });
       // CPU is counted while documents run, not while the workers idle through the other side's rounds.
       workers.forEach((w, i) => (cpuUsed[i] = (cpuUsed[i] ?? 0) + w.stats().cpuSeconds - (before[i] ?? 0)));
@@ -64,9 +75,17 @@ export async function durableSide(options: DurableOptions, db: Kysely<Database>)
     },
     async finish(): Promise<SideTotals> {
       try {
-        const processes = workers.map((w, i) => ({ peakRssBytes: w.stats().peakRssBytes, cpuSeconds: cpuUsed[i] ?? 0 }));
+        const processes = workers.map((w, i) => ({
+          peakRssBytes: w.stats().peakRssBytes,
+          cpuSeconds: cpuUsed[i] ?? 0,
+        }));
         const metrics = (await Promise.all(metricsUrls.map(scrapeSluiceSeries))).flat();
-        return { processes, metrics, stageMsTotal: await stageTotals(db, allDocs), history: await historySizes(client, allDocs, options.historySample) };
+        return {
+          processes,
+          metrics,
+          stageMsTotal: await stageTotals(db, allDocs),
+          history: await historySizes(client, allDocs, options.historySample),
+        };
       } finally {
         for (const w of workers) await w.stop();
         await client.connection.close();
@@ -84,16 +103,26 @@ async function stageTotals(db: Kysely<Database>, docs: BenchDoc[]): Promise<Reco
     .where('d.dataset_id', '=', docs[0]?.datasetId ?? '')
     .select(sums)
     .executeTakeFirstOrThrow();
-  return Object.fromEntries(STAGES.map((s) => [s, Number((row as Record<string, unknown>)[s])])) as Record<Stage, number>;
+  return Object.fromEntries(STAGES.map((s) => [s, Number((row as Record<string, unknown>)[s])])) as Record<
+    Stage,
+    number
+  >;
 }
 
 /** Encoded history size of an even sample of the runs, always including the first (largest) document. */
-export async function historySizes(client: Client, docs: BenchDoc[], sample: number): Promise<NonNullable<SideTotals['history']>> {
+export async function historySizes(
+  client: Client,
+  docs: BenchDoc[],
+  sample: number,
+): Promise<NonNullable<SideTotals['history']>> {
   const step = Math.max(1, Math.floor(docs.length / Math.max(1, sample)));
   const sizes: { bytes: number; events: number }[] = [];
   for (const doc of docs.filter((_, i) => i % step === 0)) {
     const history = await client.workflow.getHandle(ingestWorkflowId(doc.documentId)).fetchHistory();
-    sizes.push({ bytes: temporal.api.history.v1.History.encode(history).finish().length, events: history.events?.length ?? 0 });
+    sizes.push({
+      bytes: temporal.api.history.v1.History.encode(history).finish().length,
+      events: history.events?.length ?? 0,
+    });
   }
   const bytes = sizes.map((s) => s.bytes);
   return {

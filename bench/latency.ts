@@ -31,7 +31,9 @@ function kinds(): Kind[] {
   const html = fs.readFileSync(debianDocPath('postgresql-doc-15', HTML_PAGE));
   // Each copy differs by a comment, so no document is a duplicate of another.
   const makeHtml = (n: number): Buffer => Buffer.concat([html, Buffer.from(`\n<!-- latency ${n} -->\n`)]);
-  const lines = Array.from({ length: 30 }, (_, i) => ({ text: `Line ${i + 1} of a one-page PDF about durable ingestion and retries.` }));
+  const lines = Array.from({ length: 30 }, (_, i) => ({
+    text: `Line ${i + 1} of a one-page PDF about durable ingestion and retries.`,
+  }));
   const makePdf = (n: number): Buffer => fixturePdf([[{ text: `Latency probe ${n}`, size: 18 }, ...lines]]);
   return [
     { name: `html ${Math.round(html.length / 1024)} KB`, bytes: html.length, make: makeHtml, fileName: 'page.html' },
@@ -39,7 +41,13 @@ function kinds(): Kind[] {
   ];
 }
 
-async function pipelineLatency(embedder: string, logFile: string): Promise<{ results: Record<string, { p50WallMs: number; p50HistoryMs: number; samples: Sample[] }>; documentId: string }> {
+async function pipelineLatency(
+  embedder: string,
+  logFile: string,
+): Promise<{
+  results: Record<string, { p50WallMs: number; p50HistoryMs: number; samples: Sample[] }>;
+  documentId: string;
+}> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL,
@@ -63,16 +71,25 @@ async function pipelineLatency(embedder: string, logFile: string): Promise<{ res
       // Document 0 warms the worker (threads, model, connections) and is not counted.
       for (let n = 0; n <= DOCS; n++) {
         const scope = { userId: 'bench-latency', datasetId: `latency-${embedder}` };
-        const doc = await registerDocument(adapters, { ...scope, fileName: kind.fileName, body: Readable.from([kind.make(n)]) });
+        const doc = await registerDocument(adapters, {
+          ...scope,
+          fileName: kind.fileName,
+          body: Readable.from([kind.make(n)]),
+        });
         const start = performance.now();
         await startIngestion(client, config, { documentId: doc.id, ...scope });
         const result = await waitForResult(client, doc.id);
         const wallMs = performance.now() - start;
-        if (result.status !== 'SUCCESS') throw new Error(`${kind.name} #${n} ended ${result.status}: ${JSON.stringify(result)}`);
+        if (result.status !== 'SUCCESS')
+          throw new Error(`${kind.name} #${n} ended ${result.status}: ${JSON.stringify(result)}`);
         if (n > 0) samples.push({ wallMs: round(wallMs), historyMs: round(await historySpanMs(client, doc.id)) });
         documentId = doc.id;
       }
-      results[kind.name] = { p50WallMs: round(median(samples.map((s) => s.wallMs))), p50HistoryMs: round(median(samples.map((s) => s.historyMs))), samples };
+      results[kind.name] = {
+        p50WallMs: round(median(samples.map((s) => s.wallMs))),
+        p50HistoryMs: round(median(samples.map((s) => s.historyMs))),
+        samples,
+      };
     }
   } finally {
     await client.connection.close();
@@ -89,12 +106,15 @@ function cliLatency(documentId: string): Record<string, number> {
     'sluice --help (compiled)': round(medianProcess(RUNS, process.execPath, [COMPILED_CLI, '--help'], env)),
     'sluice --help (bin/sluice)': round(medianProcess(RUNS, path.join(ROOT, 'bin', 'sluice'), ['--help'], env)),
     'sluice --help (tsx)': round(medianProcess(RUNS, TSX, [path.join(ROOT, 'client', 'cli.ts'), '--help'], env)),
-    'sluice status <id> (compiled)': round(medianProcess(RUNS, process.execPath, [COMPILED_CLI, 'status', documentId], env)),
+    'sluice status <id> (compiled)': round(
+      medianProcess(RUNS, process.execPath, [COMPILED_CLI, 'status', documentId], env),
+    ),
   };
 }
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(COMPILED_CLI)) throw new Error('no compiled CLI: run `npm run build` first (npm run bench:latency does)');
+  if (!fs.existsSync(COMPILED_CLI))
+    throw new Error('no compiled CLI: run `npm run build` first (npm run bench:latency does)');
   fs.mkdirSync(path.dirname(OUT), { recursive: true });
   await resetBenchDatabase(DATABASE_URL);
   const pipeline: Record<string, unknown> = {};
@@ -104,13 +124,23 @@ async function main(): Promise<void> {
     pipeline[embedder] = run.results;
     documentId = run.documentId;
     for (const [kind, r] of Object.entries(run.results)) {
-      console.log(`upload accepted → SUCCESS  ${kind.padEnd(12)} embedder ${embedder.padEnd(12)} p50 wall ${r.p50WallMs} ms, p50 history ${r.p50HistoryMs} ms (n=${r.samples.length})`);
+      console.log(
+        `upload accepted → SUCCESS  ${kind.padEnd(12)} embedder ${embedder.padEnd(12)} p50 wall ${r.p50WallMs} ms, p50 history ${r.p50HistoryMs} ms (n=${r.samples.length})`,
+      );
     }
   }
   // After the worker has stopped: start-up times on an idle machine.
   const cli = cliLatency(documentId);
   for (const [name, ms] of Object.entries(cli)) console.log(`${name.padEnd(32)} median ${ms} ms (n=${RUNS})`);
-  const report = { when: new Date().toISOString(), node: process.version, cpus: os.cpus().length, runs: RUNS, docs: DOCS, cli, pipeline };
+  const report = {
+    when: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    runs: RUNS,
+    docs: DOCS,
+    cli,
+    pipeline,
+  };
   fs.writeFileSync(OUT, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`written ${path.relative(process.cwd(), OUT)}`);
 }

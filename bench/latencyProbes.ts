@@ -52,7 +52,11 @@ export interface CompiledWorker {
 /** The production worker as deployed: compiled JavaScript on plain node (`npm run build`), resolved once it polls. */
 export async function startCompiledWorker(env: NodeJS.ProcessEnv, logFile: string): Promise<CompiledWorker> {
   const log = fs.createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'worker', 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'worker', 'main.js')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stderr.pipe(log);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {

@@ -38,7 +38,12 @@ function measure(file: string): Probe & { pagesPerSecond: number } {
   const runs = Array.from({ length: RUNS }, () => probe(file));
   const fastest = runs.reduce((best, run) => (run.seconds < best.seconds ? run : best));
   const peakRssMb = Math.min(...runs.map((run) => run.peakRssMb));
-  return { ...fastest, peakRssMb: round(peakRssMb), seconds: round(fastest.seconds), pagesPerSecond: round(fastest.pages / fastest.seconds) };
+  return {
+    ...fastest,
+    peakRssMb: round(peakRssMb),
+    seconds: round(fastest.seconds),
+    pagesPerSecond: round(fastest.pages / fastest.seconds),
+  };
 }
 
 function round(value: number): number {
@@ -52,7 +57,13 @@ function main(): void {
   const small = path.join(outDir, 'one-page.pdf');
   fs.writeFileSync(
     small,
-    fixturePdf([[{ text: 'Release notes', size: 18 }, { text: 'This one-page document is the baseline of the parse benchmark.' }, { text: 'It has a heading and two short paragraphs.' }]]),
+    fixturePdf([
+      [
+        { text: 'Release notes', size: 18 },
+        { text: 'This one-page document is the baseline of the parse benchmark.' },
+        { text: 'It has a heading and two short paragraphs.' },
+      ],
+    ]),
   );
   const largeResult = measure(large);
   const smallResult = measure(small);

@@ -29,7 +29,12 @@ async function main(): Promise<void> {
     resetPeakRss('self');
     const cpuBefore = cpuSeconds('self');
     const run = await runWindow(manifest.docs, manifest.lanes, (doc) => plainDocument(config, adapters, cpu, doc));
-    const result: PlainRunResult = { elapsedMs: run.elapsedMs, docs: run.items, peakRssBytes: peakRssBytes('self'), cpuSeconds: cpuSeconds('self') - cpuBefore };
+    const result: PlainRunResult = {
+      elapsedMs: run.elapsedMs,
+      docs: run.items,
+      peakRssBytes: peakRssBytes('self'),
+      cpuSeconds: cpuSeconds('self') - cpuBefore,
+    };
     fs.writeFileSync(resultPath, JSON.stringify(result));
   } finally {
     await cpu.close();

@@ -33,7 +33,12 @@ export interface PlainOutcome {
  * it leaves out is exactly what durability costs: Temporal, the task and pipeline rows, every
  * status update, the token plan object, idempotency deletes and heartbeats.
  */
-export async function plainDocument(config: Readonly<SluiceConfig>, adapters: Adapters, cpu: CpuPool, doc: BenchDoc): Promise<PlainOutcome> {
+export async function plainDocument(
+  config: Readonly<SluiceConfig>,
+  adapters: Adapters,
+  cpu: CpuPool,
+  doc: BenchDoc,
+): Promise<PlainOutcome> {
   const stageMs = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>;
   let mark = performance.now();
   const lap = (stage: Stage) => {
@@ -57,18 +62,34 @@ export async function plainDocument(config: Readonly<SluiceConfig>, adapters: Ad
     for (let i = 0; i < children.length; i += config.embedding.batchSize) {
       const batch = children.slice(i, i + config.embedding.batchSize);
       const vectors = await embedder.embed(batch.map((c) => c.text));
-      const records = batch.map((c, j) => ({ chunkId: c.chunkId, documentId: doc.documentId, vector: vectors[j] as number[] }));
+      const records = batch.map((c, j) => ({
+        chunkId: c.chunkId,
+        documentId: doc.documentId,
+        vector: vectors[j] as number[],
+      }));
       await adapters.vectors.upsertDense(scope, { model: embedder.model, dimension: embedder.dimension }, records);
     }
     lap('VECTORIZING');
-    const tokens = (await cpu.tokenize(children.map((c) => ({ chunk_id: c.chunkId, text: c.text })))).map(([, terms]) => terms);
+    const tokens = (await cpu.tokenize(children.map((c) => ({ chunk_id: c.chunkId, text: c.text })))).map(
+      ([, terms]) => terms,
+    );
     lap('PRETOKENIZE');
-    const entries = children.map((c, i) => ({ chunkId: c.chunkId, documentId: doc.documentId, fileName: doc.fileName, text: c.text, tokens: tokens[i] as string[] }));
+    const entries = children.map((c, i) => ({
+      chunkId: c.chunkId,
+      documentId: doc.documentId,
+      fileName: doc.fileName,
+      text: c.text,
+      tokens: tokens[i] as string[],
+    }));
     const { failedChunkIds } = await adapters.keywords.bulkIndex(scope, entries);
     if (failedChunkIds.length > 0) throw new Error(`${failedChunkIds.length} keyword entries refused`);
     lap('KEYWORD_INDEXING');
     const vectors = await cpu.sparse(tokens);
-    const sparse = children.map((c, i) => ({ chunkId: c.chunkId, documentId: doc.documentId, sparse: vectors[i] as SparseVector }));
+    const sparse = children.map((c, i) => ({
+      chunkId: c.chunkId,
+      documentId: doc.documentId,
+      sparse: vectors[i] as SparseVector,
+    }));
     await adapters.vectors.upsertSparse(scope, sparse);
     lap('SPARSE_VECTORIZING');
     return { chunks: children.length, stageMs, error: null };
@@ -78,7 +99,12 @@ export async function plainDocument(config: Readonly<SluiceConfig>, adapters: Ad
 }
 
 /** Source object → temp file → detected type → markdown, as CLEANING does it. */
-async function parseSource(config: Readonly<SluiceConfig>, adapters: Adapters, cpu: CpuPool, doc: BenchDoc): Promise<string> {
+async function parseSource(
+  config: Readonly<SluiceConfig>,
+  adapters: Adapters,
+  cpu: CpuPool,
+  doc: BenchDoc,
+): Promise<string> {
   await fs.mkdir(config.tmpDir, { recursive: true });
   const tmpFile = path.join(config.tmpDir, `${doc.documentId}-plain`);
   try {

@@ -12,7 +12,13 @@ const ROOT = path.resolve(__dirname, '..');
  * Side (a): each round is a fresh plainLoop.ts process (the loop itself is timed inside it, not
  * the process start), running `lanes` documents at once.
  */
-export function plainSide(options: { env: Record<string, string>; lanes: number; workDir: string; nodeArgs: string[]; cpus?: string }): BenchSide {
+export function plainSide(options: {
+  env: Record<string, string>;
+  lanes: number;
+  workDir: string;
+  nodeArgs: string[];
+  cpus?: string;
+}): BenchSide {
   const stageMsTotal = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>;
   let peakRssBytes = 0;
   let cpuSeconds = 0;
@@ -28,7 +34,15 @@ export function plainSide(options: { env: Record<string, string>; lanes: number;
       const resultFile = path.join(options.workDir, `plain-result-${round}.json`);
       round++;
       fs.writeFileSync(manifest, JSON.stringify({ docs, lanes: options.lanes }));
-      const command = [process.execPath, ...options.nodeArgs, '--import', 'tsx', path.join(__dirname, 'plainLoop.ts'), manifest, resultFile];
+      const command = [
+        process.execPath,
+        ...options.nodeArgs,
+        '--import',
+        'tsx',
+        path.join(__dirname, 'plainLoop.ts'),
+        manifest,
+        resultFile,
+      ];
       // Pinned from its first instruction: taskset execs node in place, threads inherit the list.
       const [file, ...args] = options.cpus ? ['taskset', '-c', options.cpus, ...command] : command;
       const child = spawn(file as string, args, {
@@ -42,7 +56,10 @@ export function plainSide(options: { env: Record<string, string>; lanes: number;
       peakRssBytes = Math.max(peakRssBytes, run.peakRssBytes);
       cpuSeconds += run.cpuSeconds;
       for (const d of run.docs) for (const stage of STAGES) stageMsTotal[stage] += d.result.stageMs[stage];
-      return { elapsedMs: run.elapsedMs, docs: run.docs.map((d) => ({ ms: d.ms, chunks: d.result.chunks, error: d.result.error })) };
+      return {
+        elapsedMs: run.elapsedMs,
+        docs: run.docs.map((d) => ({ ms: d.ms, chunks: d.result.chunks, error: d.result.error })),
+      };
     },
     async finish(): Promise<SideTotals> {
       return { processes: [{ peakRssBytes, cpuSeconds }], stageMsTotal };

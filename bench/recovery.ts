@@ -40,11 +40,18 @@ function baseConfig(extra: Record<string, string> = {}) {
   });
 }
 
-async function inProcessWorker(config: ReturnType<typeof loadConfig>, provider: FlakyProviderState, failOnce: Map<string, Stage>, executions: Map<string, number>): Promise<TestWorker & { stop(): Promise<void> }> {
+async function inProcessWorker(
+  config: ReturnType<typeof loadConfig>,
+  provider: FlakyProviderState,
+  failOnce: Map<string, Stage>,
+  executions: Map<string, number>,
+): Promise<TestWorker & { stop(): Promise<void> }> {
   const base = createAdapters(config);
   await migrateToLatest(base.db);
   const adapters = { ...base, embedders: flakyEmbedders(base.embedders, provider) };
-  const running = await createSluiceWorker(config, adapters, { wrapActivities: injectStageFaults(failOnce, executions) });
+  const running = await createSluiceWorker(config, adapters, {
+    wrapActivities: injectStageFaults(failOnce, executions),
+  });
   const done = running.worker.run();
   return {
     config,
@@ -81,15 +88,26 @@ async function partialAndSkips() {
     await waitForTask(tw.client, a.documentId, retryA.taskId);
     const embeddedOnRetry = embedded.length - before;
 
-    const b = await ingestBuffer(tw, sectionedMarkdown(50, 'bench-skip'), 'skip.md', scope, { beforeStart: (id) => failOnce.set(id, 'SPARSE_VECTORIZING') });
+    const b = await ingestBuffer(tw, sectionedMarkdown(50, 'bench-skip'), 'skip.md', scope, {
+      beforeStart: (id) => failOnce.set(id, 'SPARSE_VECTORIZING'),
+    });
     await waitTerminal(tw.client, b.documentId);
     const runsBefore = STAGES.map((s) => executions.get(`${b.documentId}:${s}`) ?? 0);
     const retryB = await retryDocument(admin, b.documentId);
     await waitForTask(tw.client, b.documentId, retryB.taskId);
     const rerun = STAGES.filter((s, i) => (executions.get(`${b.documentId}:${s}`) ?? 0) > (runsBefore[i] ?? 0));
     return {
-      partialEmbedding: { chunks: PARTIAL_CHUNKS, chunksRemainingAtFailure: remaining, textsEmbeddedOnRetry: embeddedOnRetry, textsEmbeddedTwice: embedded.length - new Set(embedded).size },
-      stageSkips: { failedAt: 'SPARSE_VECTORIZING', stagesRerunOnRetry: rerun, stagesSkippedOnRetry: STAGES.length - rerun.length },
+      partialEmbedding: {
+        chunks: PARTIAL_CHUNKS,
+        chunksRemainingAtFailure: remaining,
+        textsEmbeddedOnRetry: embeddedOnRetry,
+        textsEmbeddedTwice: embedded.length - new Set(embedded).size,
+      },
+      stageSkips: {
+        failedAt: 'SPARSE_VECTORIZING',
+        stagesRerunOnRetry: rerun,
+        stagesSkippedOnRetry: STAGES.length - rerun.length,
+      },
     };
   } finally {
     await tw.stop();
@@ -99,9 +117,18 @@ async function partialAndSkips() {
 const KILLS = Number(process.env.BENCH_KILLS ?? 3);
 
 /** A document of CRASH_CHUNKS chunks, returned once VECTORIZING has embedded a quarter of it. */
-async function documentMidVectorizing(tw: TestWorker, scope: { userId: string; datasetId: string }, tag: string): Promise<string> {
+async function documentMidVectorizing(
+  tw: TestWorker,
+  scope: { userId: string; datasetId: string },
+  tag: string,
+): Promise<string> {
   const { documentId } = await ingestBuffer(tw, sectionedMarkdown(CRASH_CHUNKS, tag), `${tag}.md`, scope);
-  await eventually(() => countChunks(tw.adapters.db, documentId), (c) => c.dense > CRASH_CHUNKS / 4, 300_000, 10);
+  await eventually(
+    () => countChunks(tw.adapters.db, documentId),
+    (c) => c.dense > CRASH_CHUNKS / 4,
+    300_000,
+    10,
+  );
   return documentId;
 }
 
@@ -119,16 +146,29 @@ async function runningVectorizing(tw: TestWorker, documentId: string, children: 
  * already sent may still commit: the baseline is taken after it. The rest of the document is
  * work, not recovery: the run is terminated so the next kill starts on an idle worker.
  */
-async function resumedAfter(tw: TestWorker, documentId: string, killedAt: number): Promise<{ resumedMs: number; retryStartedMs: number | null }> {
+async function resumedAfter(
+  tw: TestWorker,
+  documentId: string,
+  killedAt: number,
+): Promise<{ resumedMs: number; retryStartedMs: number | null }> {
   await sleep(300);
   const stalled = (await countChunks(tw.adapters.db, documentId)).dense;
-  await eventually(() => countChunks(tw.adapters.db, documentId), (c) => c.dense > stalled, 300_000, 20);
+  await eventually(
+    () => countChunks(tw.adapters.db, documentId),
+    (c) => c.dense > stalled,
+    300_000,
+    20,
+  );
   const resumedMs = Date.now() - killedAt;
   const handle = tw.client.workflow.getHandle(ingestWorkflowId(documentId));
   // When the server handed the retried attempt to a worker: what the heartbeat timeout and the
   // retry interval cost, apart from the new attempt's way to its first committed batch.
-  const started = (await handle.describe()).raw.pendingActivities?.find((a) => a.activityType?.name === 'vectorizing')?.lastStartedTime;
-  const retryStartedMs = started ? Number(started.seconds ?? 0) * 1000 + Math.round((started.nanos ?? 0) / 1e6) - killedAt : null;
+  const started = (await handle.describe()).raw.pendingActivities?.find(
+    (a) => a.activityType?.name === 'vectorizing',
+  )?.lastStartedTime;
+  const retryStartedMs = started
+    ? Number(started.seconds ?? 0) * 1000 + Math.round((started.nanos ?? 0) / 1e6) - killedAt
+    : null;
   await handle.terminate('bench: recovery measured');
   return { resumedMs, retryStartedMs };
 }
@@ -157,7 +197,12 @@ async function sigkillWithReplacement() {
       const resumed = await resumedAfter(tw, documentId, killedAt);
       kills.push({ ...resumed, replacementPollingMs: await ready });
     }
-    return { chunks: CRASH_CHUNKS, kills, medianResumedMs: median(kills.map((k) => k.resumedMs)), medianReplacementPollingMs: median(kills.map((k) => k.replacementPollingMs)) };
+    return {
+      chunks: CRASH_CHUNKS,
+      kills,
+      medianResumedMs: median(kills.map((k) => k.resumedMs)),
+      medianReplacementPollingMs: median(kills.map((k) => k.replacementPollingMs)),
+    };
   } finally {
     await killHard(child);
     await tw.adapters.close();
@@ -219,7 +264,12 @@ async function startupReference() {
       await killHard(child);
     }
   }
-  return { nodeEMs: node, medianNodeEMs: median(node), compiledWorkerPollingMs: worker, medianCompiledWorkerPollingMs: median(worker) };
+  return {
+    nodeEMs: node,
+    medianNodeEMs: median(node),
+    compiledWorkerPollingMs: worker,
+    medianCompiledWorkerPollingMs: median(worker),
+  };
 }
 
 function median(values: number[]): number {
@@ -232,7 +282,14 @@ async function inProcessClientOnly(config: ReturnType<typeof loadConfig>): Promi
   const adapters = createAdapters(config);
   await migrateToLatest(adapters.db);
   const client = await connectClient(config);
-  return { config, adapters, client, worker: undefined as never, track: () => undefined, shutdown: async () => undefined };
+  return {
+    config,
+    adapters,
+    client,
+    worker: undefined as never,
+    track: () => undefined,
+    shutdown: async () => undefined,
+  };
 }
 
 async function main(): Promise<void> {
@@ -247,7 +304,10 @@ async function main(): Promise<void> {
     startup,
     sigkillWithReplacement: await sigkillWithReplacement(),
     sigkillWithStandby: await sigkillWithStandby(),
-    loadAverage: { atStart: loadBefore.map((l) => Number(l.toFixed(2))), atEnd: os.loadavg().map((l) => Number(l.toFixed(2))) },
+    loadAverage: {
+      atStart: loadBefore.map((l) => Number(l.toFixed(2))),
+      atEnd: os.loadavg().map((l) => Number(l.toFixed(2))),
+    },
   };
   const json = JSON.stringify(result, null, 2);
   console.log(json);

@@ -11,9 +11,14 @@ import { runWindow } from './window';
  * of the bench gets its own copy, so neither finds the other's rows or vectors; registration is
  * not part of what is timed.
  */
-export async function registerCorpus(adapters: Pick<Adapters, 'db' | 'objects'>, files: CorpusFile[], scope: { userId: string; datasetId: string }): Promise<BenchDoc[]> {
+export async function registerCorpus(
+  adapters: Pick<Adapters, 'db' | 'objects'>,
+  files: CorpusFile[],
+  scope: { userId: string; datasetId: string },
+): Promise<BenchDoc[]> {
   const { items } = await runWindow(files, 8, async (file) => {
-    const body = 'path' in file.source ? fs.createReadStream(file.source.path) : Readable.from([Buffer.from(file.source.text)]);
+    const body =
+      'path' in file.source ? fs.createReadStream(file.source.path) : Readable.from([Buffer.from(file.source.text)]);
     const row = await registerDocument(adapters, { ...scope, fileName: file.fileName, body });
     return { documentId: row.id, ...scope, fileName: file.fileName, sourceKey: row.source_object_key };
   });

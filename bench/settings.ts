@@ -65,13 +65,17 @@ export function benchSettings(): BenchSettings {
     lanes: int('BENCH_LANES', 0),
     inflight: int('BENCH_INFLIGHT', 0),
     workerCounts: workerCounts.length > 0 ? workerCounts : [1],
-    databaseUrl: process.env.BENCH_DATABASE_URL ?? benchDatabaseBeside(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:54329/sluice'),
+    databaseUrl:
+      process.env.BENCH_DATABASE_URL ??
+      benchDatabaseBeside(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:54329/sluice'),
     dataDir: path.join(ROOT, '.sluice', 'bench-runs', runId),
     taskQueue: `bench-throughput-${runId}`,
     outFile: path.join(ROOT, 'bench-results', process.env.BENCH_OUT ?? 'throughput.json'),
     rounds: Math.max(1, int('BENCH_ROUNDS', 4)),
     historySample: int('BENCH_HISTORY_SAMPLE', 100),
-    nodeArgs: process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROFILE_DIR)}`] : [],
+    nodeArgs: process.env.BENCH_CPU_PROFILE_DIR
+      ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROFILE_DIR)}`]
+      : [],
     pin: process.env.BENCH_PIN === '1',
   };
 }

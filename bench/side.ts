@@ -18,7 +18,14 @@ export interface SideTotals {
   /** Each measured process: peak RSS over the whole bench, CPU used while documents ran. */
   processes: { peakRssBytes: number; cpuSeconds: number }[];
   stageMsTotal: Record<Stage, number>;
-  history?: { sampled: number; meanBytes: number; maxBytes: number; meanEvents: number; maxEvents: number; largestDocumentBytes: number };
+  history?: {
+    sampled: number;
+    meanBytes: number;
+    maxBytes: number;
+    meanEvents: number;
+    maxEvents: number;
+    largestDocumentBytes: number;
+  };
   /** The sluice_* series the workers' Prometheus endpoints served at the end. */
   metrics?: string[];
 }

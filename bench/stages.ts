@@ -57,7 +57,11 @@ const median = (values: number[]): number => {
 const round = (value: number, digits = 2): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
 function figures(throughputs: number[], peaks: number[]): Figures {
-  return { median: round(median(throughputs)), rounds: throughputs.map((t) => round(t)), peakRssMb: round(median(peaks), 1) };
+  return {
+    median: round(median(throughputs)),
+    rounds: throughputs.map((t) => round(t)),
+    peakRssMb: round(median(peaks), 1),
+  };
 }
 
 function ratios(sluice: number[], peer: number[]): { rounds: number[]; median: number } {
@@ -86,21 +90,49 @@ function runCorpus(corpus: StageCorpus, dir: string, warmUpPdf: string): CorpusR
   const measures = probe<CorpusMeasures>(['analyze', corpus.kind, files, out('sluice'), out('langchain')]);
   const pagesPerS = (runs: ParseProbe[]): number[] => runs.map((run) => measures.pages / run.seconds);
   const mbPerS = (runs: ChunkProbe[]): number[] => runs.map((run) => run.inputMb / run.seconds);
-  const chunkShape = (runs: ChunkProbe[]) => ({ chunks: runs[0]!.chunks, retrievable: runs[0]!.retrievable, retrievableChars: runs[0]!.retrievableChars });
+  const chunkShape = (runs: ChunkProbe[]) => ({
+    chunks: runs[0]!.chunks,
+    retrievable: runs[0]!.retrievable,
+    retrievableChars: runs[0]!.retrievableChars,
+  });
   return {
     corpus: corpus.name,
     kind: corpus.kind,
     pages: measures.pages,
     markdownMb: round(chunk.sluice[0]!.inputMb, 3),
     parse: {
-      sluice: figures(pagesPerS(parse.sluice), parse.sluice.map((run) => run.peakRssMb)),
-      langchain: figures(pagesPerS(parse.langchain), parse.langchain.map((run) => run.peakRssMb)),
+      sluice: figures(
+        pagesPerS(parse.sluice),
+        parse.sluice.map((run) => run.peakRssMb),
+      ),
+      langchain: figures(
+        pagesPerS(parse.langchain),
+        parse.langchain.map((run) => run.peakRssMb),
+      ),
       ratio: ratios(pagesPerS(parse.sluice), pagesPerS(parse.langchain)),
     },
     chunk: {
-      sluice: { ...figures(mbPerS(chunk.sluice), chunk.sluice.map((run) => run.peakRssMb)), ...chunkShape(chunk.sluice) },
-      recursive: { ...figures(mbPerS(chunk.recursive), chunk.recursive.map((run) => run.peakRssMb)), ...chunkShape(chunk.recursive) },
-      markdown: { ...figures(mbPerS(chunk.markdown), chunk.markdown.map((run) => run.peakRssMb)), ...chunkShape(chunk.markdown) },
+      sluice: {
+        ...figures(
+          mbPerS(chunk.sluice),
+          chunk.sluice.map((run) => run.peakRssMb),
+        ),
+        ...chunkShape(chunk.sluice),
+      },
+      recursive: {
+        ...figures(
+          mbPerS(chunk.recursive),
+          chunk.recursive.map((run) => run.peakRssMb),
+        ),
+        ...chunkShape(chunk.recursive),
+      },
+      markdown: {
+        ...figures(
+          mbPerS(chunk.markdown),
+          chunk.markdown.map((run) => run.peakRssMb),
+        ),
+        ...chunkShape(chunk.markdown),
+      },
       ratioRecursive: ratios(mbPerS(chunk.sluice), mbPerS(chunk.recursive)),
       ratioMarkdown: ratios(mbPerS(chunk.sluice), mbPerS(chunk.markdown)),
     },
@@ -114,7 +146,12 @@ function main(): void {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sluice-stages-'));
   try {
     const warmUpPdf = path.join(dir, 'warm-up.pdf');
-    fs.writeFileSync(warmUpPdf, fixturePdf([[{ text: 'Warm-up', size: 18 }, { text: 'One page that runs the PDF path once before the timed run.' }]]));
+    fs.writeFileSync(
+      warmUpPdf,
+      fixturePdf([
+        [{ text: 'Warm-up', size: 18 }, { text: 'One page that runs the PDF path once before the timed run.' }],
+      ]),
+    );
     const results: CorpusResult[] = [];
     for (const corpus of stageCorpora(SCALE)) {
       const corpusDir = fs.mkdtempSync(path.join(dir, 'corpus-'));

@@ -30,7 +30,10 @@ export async function chunkDocuments(splitter: Splitter, documents: readonly str
     }
     return stats;
   }
-  const langchain = splitter === 'recursive' ? new RecursiveCharacterTextSplitter(LANGCHAIN_SPLIT) : new MarkdownTextSplitter(LANGCHAIN_SPLIT);
+  const langchain =
+    splitter === 'recursive'
+      ? new RecursiveCharacterTextSplitter(LANGCHAIN_SPLIT)
+      : new MarkdownTextSplitter(LANGCHAIN_SPLIT);
   for (const markdown of documents) {
     for (const text of await langchain.splitText(markdown)) {
       stats.chunks++;

@@ -20,11 +20,19 @@ const HTML_PAGES = 300;
 export function stageCorpora(scale: number): StageCorpus[] {
   const pages = Math.max(10, Math.round(HTML_PAGES * Math.min(1, scale)));
   const corpora: StageCorpus[] = [
-    { name: `PostgreSQL 15 HTML (${pages} pages)`, kind: 'html', files: pickPages(ensureCorpus(), pages).map((f) => (f.source as { path: string }).path) },
+    {
+      name: `PostgreSQL 15 HTML (${pages} pages)`,
+      kind: 'html',
+      files: pickPages(ensureCorpus(), pages).map((f) => (f.source as { path: string }).path),
+    },
     { name: 'R-intro.pdf', kind: 'pdf', files: [debianDocPath('r-doc-pdf', `${R_MANUALS}/R-intro.pdf`)] },
   ];
   if (scale < 1) return corpora;
-  corpora.push({ name: 'gnuplot.pdf', kind: 'pdf', files: [debianDocPath('gnuplot-doc', 'usr/share/doc/gnuplot/gnuplot.pdf')] });
+  corpora.push({
+    name: 'gnuplot.pdf',
+    kind: 'pdf',
+    files: [debianDocPath('gnuplot-doc', 'usr/share/doc/gnuplot/gnuplot.pdf')],
+  });
   corpora.push({ name: 'refman.pdf', kind: 'pdf', files: [debianDocPath('r-doc-pdf', `${R_MANUALS}/refman.pdf`)] });
   return corpora;
 }

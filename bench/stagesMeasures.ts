@@ -31,7 +31,12 @@ const PAGE_NUMBER = /^(\d{1,4}|[ivxlc]{1,6})$/i;
 /** As in wordCoverage's pdfSourceWords: digits do not make two running headers differ. */
 const edgeKey = (line: string): string => line.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().toLowerCase();
 
-export async function analyzeCorpus(kind: DocKind, files: string[], sluice: string[], langchain: string[]): Promise<CorpusMeasures> {
+export async function analyzeCorpus(
+  kind: DocKind,
+  files: string[],
+  sluice: string[],
+  langchain: string[],
+): Promise<CorpusMeasures> {
   const source: string[] = [];
   let pages = files.length;
   let runningKeys: Set<string> | null = null;
@@ -42,7 +47,8 @@ export async function analyzeCorpus(kind: DocKind, files: string[], sluice: stri
     pages = allPages.length;
     // Measured on content pages: the table-of-contents and index pages sluice leaves out on purpose
     // count for neither side.
-    for (const layer of layers) for (const word of pdfSourceWords(layer.pages, new Set(layer.referencePages))) source.push(word);
+    for (const layer of layers)
+      for (const word of pdfSourceWords(layer.pages, new Set(layer.referencePages))) source.push(word);
     runningKeys = recurringEdges(allPages);
   } else {
     for (const file of files) for (const word of htmlSourceWords(readFileSync(file, 'utf8'))) source.push(word);
@@ -52,7 +58,10 @@ export async function analyzeCorpus(kind: DocKind, files: string[], sluice: stri
   return {
     pages,
     sourceWords: source.length,
-    coverage: { sluice: wordCoverage(source, sluiceText).coverage, langchain: wordCoverage(source, langchainText).coverage },
+    coverage: {
+      sluice: wordCoverage(source, sluiceText).coverage,
+      langchain: wordCoverage(source, langchainText).coverage,
+    },
     structure: { sluice: structureOf(sluiceText, runningKeys), langchain: structureOf(langchainText, runningKeys) },
   };
 }
@@ -61,14 +70,23 @@ export async function analyzeCorpus(kind: DocKind, files: string[], sluice: stri
 function recurringEdges(pages: readonly (readonly string[])[]): Set<string> {
   const counts = new Map<string, number>();
   for (const lines of pages) {
-    const edges = new Set([lines[0], lines[lines.length - 1]].filter((line): line is string => line !== undefined).map(edgeKey));
+    const edges = new Set(
+      [lines[0], lines[lines.length - 1]].filter((line): line is string => line !== undefined).map(edgeKey),
+    );
     for (const key of edges) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return new Set([...counts].filter(([key, count]) => count >= 3 && key !== '').map(([key]) => key));
 }
 
 export function structureOf(text: string, runningKeys: Set<string> | null): Structure {
-  const counts: Structure = { tables: 0, codeBlocks: 0, headings: 0, runningHeaderLines: runningKeys ? 0 : null, dotLeaders: 0, hyphenBreaks: 0 };
+  const counts: Structure = {
+    tables: 0,
+    codeBlocks: 0,
+    headings: 0,
+    runningHeaderLines: runningKeys ? 0 : null,
+    dotLeaders: 0,
+    hyphenBreaks: 0,
+  };
   let inFence = false;
   for (const line of text.split('\n')) {
     if (FENCE.test(line)) {
@@ -81,7 +99,8 @@ export function structureOf(text: string, runningKeys: Set<string> | null): Stru
     if (HEADING.test(line)) counts.headings++;
     if (DOT_LEADER.test(line)) counts.dotLeaders++;
     const trimmed = line.trim();
-    if (runningKeys && trimmed !== '' && (PAGE_NUMBER.test(trimmed) || runningKeys.has(edgeKey(trimmed)))) counts.runningHeaderLines!++;
+    if (runningKeys && trimmed !== '' && (PAGE_NUMBER.test(trimmed) || runningKeys.has(edgeKey(trimmed))))
+      counts.runningHeaderLines!++;
   }
   counts.hyphenBreaks = text.match(HYPHEN_BREAK)?.length ?? 0;
   return counts;

@@ -16,7 +16,13 @@ const WARM_UP_CHARS = 300_000;
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
 
-async function parse(side: Side, kind: DocKind, filesJson: string, outJson: string, warmUpFile: string): Promise<object> {
+async function parse(
+  side: Side,
+  kind: DocKind,
+  filesJson: string,
+  outJson: string,
+  warmUpFile: string,
+): Promise<object> {
   const files = readJson<string[]>(filesJson);
   const { parseDocument } = await import('./stagesParse.js');
   await parseDocument(side, kind, warmUpFile);
@@ -52,7 +58,12 @@ async function chunk(splitter: Splitter, markdownJson: string): Promise<object> 
     inputMb: bytes / MB,
     chunks: stats.chunks,
     retrievable: stats.retrievable,
-    retrievableChars: { median: at(0.5), p95: at(0.95), max: sizes[sizes.length - 1] ?? 0, mean: Math.round(sizes.reduce((s, n) => s + n, 0) / Math.max(1, sizes.length)) },
+    retrievableChars: {
+      median: at(0.5),
+      p95: at(0.95),
+      max: sizes[sizes.length - 1] ?? 0,
+      mean: Math.round(sizes.reduce((s, n) => s + n, 0) / Math.max(1, sizes.length)),
+    },
   };
 }
 
@@ -61,7 +72,15 @@ async function main(): Promise<void> {
   let result: object;
   if (mode === 'parse') result = await parse(args[0] as Side, args[1] as DocKind, args[2]!, args[3]!, args[4]!);
   else if (mode === 'chunk') result = await chunk(args[0] as Splitter, args[1]!);
-  else if (mode === 'analyze') result = await (await import('./stagesMeasures.js')).analyzeCorpus(args[0] as DocKind, readJson<string[]>(args[1]!), readJson<string[]>(args[2]!), readJson<string[]>(args[3]!));
+  else if (mode === 'analyze')
+    result = await (
+      await import('./stagesMeasures.js')
+    ).analyzeCorpus(
+      args[0] as DocKind,
+      readJson<string[]>(args[1]!),
+      readJson<string[]>(args[2]!),
+      readJson<string[]>(args[3]!),
+    );
   else throw new Error(`unknown mode ${mode}`);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

@@ -23,13 +23,20 @@ export interface CorpusResult {
   pages: number;
   markdownMb: number;
   parse: { sluice: Figures; langchain: Figures; ratio: Ratio };
-  chunk: { sluice: ChunkFigures; recursive: ChunkFigures; markdown: ChunkFigures; ratioRecursive: Ratio; ratioMarkdown: Ratio };
+  chunk: {
+    sluice: ChunkFigures;
+    recursive: ChunkFigures;
+    markdown: ChunkFigures;
+    ratioRecursive: Ratio;
+    ratioMarkdown: Ratio;
+  };
   sourceWords: number;
   coverage: { sluice: number; langchain: number };
   structure: { sluice: Structure; langchain: Structure };
 }
 
-const span = (ratio: Ratio): string => `${Math.min(...ratio.rounds)}–${Math.max(...ratio.rounds)} (median ${ratio.median})`;
+const span = (ratio: Ratio): string =>
+  `${Math.min(...ratio.rounds)}–${Math.max(...ratio.rounds)} (median ${ratio.median})`;
 const pct = (value: number): string => `${(value * 100).toFixed(2)} %`;
 const shape = (s: Structure): string =>
   `tables ${s.tables}, code ${s.codeBlocks}, headings ${s.headings}, running-header lines ${s.runningHeaderLines ?? 'n/a'}, dot leaders ${s.dotLeaders}, hyphen breaks ${s.hyphenBreaks}`;
@@ -45,12 +52,22 @@ export function printStagesTable(results: CorpusResult[]): void {
       `| ${r.corpus} | ${r.parse.sluice.median} | ${r.parse.langchain.median} | ${span(r.parse.ratio)} | ${r.chunk.sluice.median} | ${r.chunk.recursive.median} | ${span(r.chunk.ratioRecursive)} | ${r.chunk.markdown.median} | ${span(r.chunk.ratioMarkdown)} |`,
     );
   }
-  lines.push('', '| corpus | side | parse peak RSS MB | chunk peak RSS MB | chunks (retrievable) | retrievable chars median / p95 / max | word coverage |', '|---|---|---|---|---|---|---|');
+  lines.push(
+    '',
+    '| corpus | side | parse peak RSS MB | chunk peak RSS MB | chunks (retrievable) | retrievable chars median / p95 / max | word coverage |',
+    '|---|---|---|---|---|---|---|',
+  );
   for (const r of results) {
     const c = r.chunk;
-    lines.push(`| ${r.corpus} | sluice | ${r.parse.sluice.peakRssMb} | ${c.sluice.peakRssMb} | ${c.sluice.chunks} (${c.sluice.retrievable}) | ${sizes(c.sluice)} | ${pct(r.coverage.sluice)} |`);
-    lines.push(`| ${r.corpus} | LangChain.js Recursive | ${r.parse.langchain.peakRssMb} | ${c.recursive.peakRssMb} | ${c.recursive.chunks} | ${sizes(c.recursive)} | ${pct(r.coverage.langchain)} |`);
-    lines.push(`| ${r.corpus} | LangChain.js Markdown | | ${c.markdown.peakRssMb} | ${c.markdown.chunks} | ${sizes(c.markdown)} | |`);
+    lines.push(
+      `| ${r.corpus} | sluice | ${r.parse.sluice.peakRssMb} | ${c.sluice.peakRssMb} | ${c.sluice.chunks} (${c.sluice.retrievable}) | ${sizes(c.sluice)} | ${pct(r.coverage.sluice)} |`,
+    );
+    lines.push(
+      `| ${r.corpus} | LangChain.js Recursive | ${r.parse.langchain.peakRssMb} | ${c.recursive.peakRssMb} | ${c.recursive.chunks} | ${sizes(c.recursive)} | ${pct(r.coverage.langchain)} |`,
+    );
+    lines.push(
+      `| ${r.corpus} | LangChain.js Markdown | | ${c.markdown.peakRssMb} | ${c.markdown.chunks} | ${sizes(c.markdown)} | |`,
+    );
   }
   lines.push('');
   for (const r of results) {

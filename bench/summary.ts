@@ -26,7 +26,14 @@ export interface SideSummary {
   /** Transactions committed per document (reads included; the stats connection's own are a handful). */
   pgCommitsPerDoc: number;
   pgWritesByTable: TableWrites;
-  historyBytesPerDoc?: { mean: number; max: number; largestDocument: number; meanEvents: number; maxEvents: number; sampled: number };
+  historyBytesPerDoc?: {
+    mean: number;
+    max: number;
+    largestDocument: number;
+    meanEvents: number;
+    maxEvents: number;
+    sampled: number;
+  };
 }
 
 export interface SideInput {
@@ -61,10 +68,19 @@ export function summarize(input: SideInput): SideSummary {
     elapsedS: round(seconds),
     docsPerS: round(input.docs.length / seconds, 2),
     chunksPerS: round(chunks / seconds),
-    latencyMs: { p50: Math.round(percentile(latencies, 50)), p95: Math.round(percentile(latencies, 95)), max: Math.round(percentile(latencies, 100)) },
-    stageMsPerDoc: Object.fromEntries(STAGES.map((s) => [s, round(input.stageMsTotal[s] / Math.max(1, input.docs.length))])) as Record<Stage, number>,
+    latencyMs: {
+      p50: Math.round(percentile(latencies, 50)),
+      p95: Math.round(percentile(latencies, 95)),
+      max: Math.round(percentile(latencies, 100)),
+    },
+    stageMsPerDoc: Object.fromEntries(
+      STAGES.map((s) => [s, round(input.stageMsTotal[s] / Math.max(1, input.docs.length))]),
+    ) as Record<Stage, number>,
     peakRssMB: Math.round(Math.max(0, ...input.processes.map((p) => p.peakRssBytes)) / 2 ** 20),
-    cpuSecondsPerDoc: round(input.processes.reduce((sum, p) => sum + p.cpuSeconds, 0) / Math.max(1, input.docs.length), 3),
+    cpuSecondsPerDoc: round(
+      input.processes.reduce((sum, p) => sum + p.cpuSeconds, 0) / Math.max(1, input.docs.length),
+      3,
+    ),
     temporalServerCpuSecondsPerDoc: round(input.serverCpuSeconds / Math.max(1, input.docs.length), 3),
     postgresCpuSecondsPerDoc: round(input.postgresCpuSeconds / Math.max(1, input.docs.length), 3),
     pgRowsWritten: rows,
@@ -94,9 +110,15 @@ export function renderTable(sides: SideSummary[], base: SideSummary): string {
     line('Postgres server CPU s/doc', (s) => String(s.postgresCpuSecondsPerDoc)),
     line('Postgres rows written/chunk', (s) => String(s.pgRowsPerChunk)),
     line('Postgres commits/doc', (s) => String(s.pgCommitsPerDoc)),
-    line('history bytes/doc (mean, max)', (s) => (s.historyBytesPerDoc ? `${s.historyBytesPerDoc.mean}, ${s.historyBytesPerDoc.max}` : '-')),
-    line('history events/doc (mean, max)', (s) => (s.historyBytesPerDoc ? `${s.historyBytesPerDoc.meanEvents}, ${s.historyBytesPerDoc.maxEvents}` : '-')),
+    line('history bytes/doc (mean, max)', (s) =>
+      s.historyBytesPerDoc ? `${s.historyBytesPerDoc.mean}, ${s.historyBytesPerDoc.max}` : '-',
+    ),
+    line('history events/doc (mean, max)', (s) =>
+      s.historyBytesPerDoc ? `${s.historyBytesPerDoc.meanEvents}, ${s.historyBytesPerDoc.maxEvents}` : '-',
+    ),
   ];
   const widths = head.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  ')).join('\n');
+  return rows
+    .map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  '))
+    .join('\n');
 }

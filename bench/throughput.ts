@@ -40,7 +40,8 @@ async function main(): Promise<void> {
   await resetBenchDatabase(s.databaseUrl);
   const files: CorpusFile[] = pickPages(ensureCorpus(), s.docs);
   // The large document comes first, so it runs alongside the pages, not alone at the end.
-  if (s.bigChunks > 0) files.unshift({ fileName: `generated-${s.bigChunks}-chunks.md`, source: { text: bigMarkdown(s.bigChunks) } });
+  if (s.bigChunks > 0)
+    files.unshift({ fileName: `generated-${s.bigChunks}-chunks.md`, source: { text: bigMarkdown(s.bigChunks) } });
 
   // Each side gets its own copy of the corpus (its own dataset and document ids).
   const registering = createAdapters(config);
@@ -58,18 +59,35 @@ async function main(): Promise<void> {
   try {
     for (const [m, mode] of modes.entries()) {
       const cpus = mode?.pipeline;
-      sides.push({ key: `plain${suffix(mode)}`, mode, side: plainSide({ env, lanes, workDir: s.dataDir, nodeArgs: s.nodeArgs, cpus }) });
+      sides.push({
+        key: `plain${suffix(mode)}`,
+        mode,
+        side: plainSide({ env, lanes, workDir: s.dataDir, nodeArgs: s.nodeArgs, cpus }),
+      });
       for (const [i, n] of s.workerCounts.entries()) {
         // Each worker count polls its own task queue, so idle workers of one side never take the other's work.
         const sideEnv = { ...env, SLUICE_TASK_QUEUE: `${s.taskQueue}-w${n}${suffix(mode)}` };
         const metricsPortBase = 19460 + i * 10 + m * 5;
-        const opts = { env: sideEnv, workers: n, inflight, historySample: s.historySample, logDir: s.dataDir, metricsPortBase, nodeArgs: s.nodeArgs, cpus };
+        const opts = {
+          env: sideEnv,
+          workers: n,
+          inflight,
+          historySample: s.historySample,
+          logDir: s.dataDir,
+          metricsPortBase,
+          nodeArgs: s.nodeArgs,
+          cpus,
+        };
         sides.push({ key: `durable-${n}${suffix(mode)}`, mode, side: await durableSide(opts, stats) });
       }
     }
-    console.error(`bench: ${files.length} documents in ${s.rounds} rounds, ${lanes} lanes, ${inflight} workflows open, load ${fmtLoad(loadBefore)}`);
+    console.error(
+      `bench: ${files.length} documents in ${s.rounds} rounds, ${lanes} lanes, ${inflight} workflows open, load ${fmtLoad(loadBefore)}`,
+    );
 
-    const outcomes = new Map<string, Accumulated>(sides.map((x) => [x.key, { elapsedMs: 0, docs: [], writes: {}, serverCpuSeconds: 0, postgresCpuSeconds: 0 }]));
+    const outcomes = new Map<string, Accumulated>(
+      sides.map((x) => [x.key, { elapsedMs: 0, docs: [], writes: {}, serverCpuSeconds: 0, postgresCpuSeconds: 0 }]),
+    );
     const server = stackPid('temporal.pid');
     const postgres = stackPid('../pg/postmaster.pid');
     await sleep(1500);
@@ -92,9 +110,12 @@ async function main(): Promise<void> {
         acc.elapsedMs += result.elapsedMs;
         acc.serverCpuSeconds += serverUsed;
         acc.docs.push(...result.docs);
-        for (const [table, n] of Object.entries(writesBetween(before, after))) acc.writes[table] = (acc.writes[table] ?? 0) + n;
+        for (const [table, n] of Object.entries(writesBetween(before, after)))
+          acc.writes[table] = (acc.writes[table] ?? 0) + n;
         before = after;
-        console.error(`bench: round ${round + 1}/${s.rounds} ${side.label}: ${docs.length} documents in ${(result.elapsedMs / 1000).toFixed(1)} s`);
+        console.error(
+          `bench: round ${round + 1}/${s.rounds} ${side.label}: ${docs.length} documents in ${(result.elapsedMs / 1000).toFixed(1)} s`,
+        );
       }
     }
 
@@ -103,10 +124,23 @@ async function main(): Promise<void> {
     for (const { key, side } of sides) {
       const totals = await side.finish();
       const acc = outcomes.get(key) as Accumulated;
-      const summary = summarize({ side: side.label, workerProcesses: side.workerProcesses, ...acc, stageMsTotal: totals.stageMsTotal, processes: totals.processes });
+      const summary = summarize({
+        side: side.label,
+        workerProcesses: side.workerProcesses,
+        ...acc,
+        stageMsTotal: totals.stageMsTotal,
+        processes: totals.processes,
+      });
       if (totals.history) {
         const h = totals.history;
-        summary.historyBytesPerDoc = { mean: h.meanBytes, max: h.maxBytes, largestDocument: h.largestDocumentBytes, meanEvents: h.meanEvents, maxEvents: h.maxEvents, sampled: h.sampled };
+        summary.historyBytesPerDoc = {
+          mean: h.meanBytes,
+          max: h.maxBytes,
+          largestDocument: h.largestDocumentBytes,
+          meanEvents: h.meanEvents,
+          maxEvents: h.maxEvents,
+          sampled: h.sampled,
+        };
       }
       if (totals.metrics) metrics[side.label] = totals.metrics;
       summaries.push(summary);
@@ -131,12 +165,24 @@ function report(
   summaries: SideSummary[],
   pinned: SideSummary[] | null,
   metrics: Record<string, string[]>,
-  ctx: { files: CorpusFile[]; s: ReturnType<typeof benchSettings>; lanes: number; inflight: number; loadBefore: number[]; stores: unknown },
+  ctx: {
+    files: CorpusFile[];
+    s: ReturnType<typeof benchSettings>;
+    lanes: number;
+    inflight: number;
+    loadBefore: number[];
+    stores: unknown;
+  },
 ): void {
   const [a, b] = summaries as [SideSummary, SideSummary];
   const result = {
     at: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, memoryGB: Math.round(os.totalmem() / 2 ** 30), loadAverageBefore: ctx.loadBefore, loadAverageAfter: os.loadavg() },
+    machine: {
+      cpus: os.cpus().length,
+      memoryGB: Math.round(os.totalmem() / 2 ** 30),
+      loadAverageBefore: ctx.loadBefore,
+      loadAverageAfter: os.loadavg(),
+    },
     settings: {
       documents: ctx.files.length,
       corpusPages: ctx.files.length - (ctx.s.bigChunks > 0 ? 1 : 0),
@@ -148,7 +194,15 @@ function report(
     },
     ratio: ratioOf(a, b),
     sides: summaries,
-    ...(pinned ? { pinned: { cpus: cpuSplit(), ratio: ratioOf(pinned[0] as SideSummary, pinned[1] as SideSummary), sides: pinned } } : {}),
+    ...(pinned
+      ? {
+          pinned: {
+            cpus: cpuSplit(),
+            ratio: ratioOf(pinned[0] as SideSummary, pinned[1] as SideSummary),
+            sides: pinned,
+          },
+        }
+      : {}),
     workerMetrics: metrics,
   };
   const json = JSON.stringify(result, redactSecrets, 2);
@@ -157,13 +211,17 @@ function report(
   fs.writeFileSync(ctx.s.outFile, `${json}\n`);
   console.error(`\n${renderTable(summaries, a)}\n\nratio b/a (documents/s): ${result.ratio.docsPerS}`);
   if (pinned && result.pinned) {
-    console.error(`\n${renderTable(pinned, pinned[0] as SideSummary)}\n\nratio b/a pinned (documents/s): ${result.pinned.ratio.docsPerS}`);
+    console.error(
+      `\n${renderTable(pinned, pinned[0] as SideSummary)}\n\nratio b/a pinned (documents/s): ${result.pinned.ratio.docsPerS}`,
+    );
   }
   // Timing on a shared machine is not a pass/fail matter; doing the same work is. Every side must
   // end with the same chunks and the same failed pages, or the comparison (and the pipeline) is wrong.
   for (const side of [...summaries.slice(1), ...(pinned ?? [])]) {
     if (side.chunks !== a.chunks || side.failed !== a.failed) {
-      console.error(`bench: ${side.side} made ${side.chunks} chunks with ${side.failed} failures; ${a.side} made ${a.chunks} with ${a.failed}`);
+      console.error(
+        `bench: ${side.side} made ${side.chunks} chunks with ${side.failed} failures; ${a.side} made ${a.chunks} with ${a.failed}`,
+      );
       process.exitCode = 1;
     }
   }
@@ -180,7 +238,10 @@ interface Accumulated {
 }
 
 function ratioOf(a: SideSummary, b: SideSummary): { docsPerS: number; chunksPerS: number } {
-  return { docsPerS: Number((b.docsPerS / a.docsPerS).toFixed(3)), chunksPerS: Number((b.chunksPerS / a.chunksPerS).toFixed(3)) };
+  return {
+    docsPerS: Number((b.docsPerS / a.docsPerS).toFixed(3)),
+    chunksPerS: Number((b.chunksPerS / a.chunksPerS).toFixed(3)),
+  };
 }
 
 const fmtLoad = (load: number[]) => load.map((l) => l.toFixed(1)).join(' ');

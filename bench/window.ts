@@ -10,7 +10,11 @@ export interface Timed<R> {
  * one finishes. Both sides of the bench feed documents through this, so they see the same
  * concurrency and their per-document latencies mean the same thing.
  */
-export async function runWindow<T, R>(items: T[], width: number, work: (item: T, index: number) => Promise<R>): Promise<{ elapsedMs: number; items: Timed<R>[] }> {
+export async function runWindow<T, R>(
+  items: T[],
+  width: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<{ elapsedMs: number; items: Timed<R>[] }> {
   const results: Timed<R>[] = new Array(items.length);
   let next = 0;
   const started = performance.now();

@@ -17,7 +17,11 @@ export interface WorkerProcess {
  * deployment. Node runs it with tsx registered in-process (not the tsx CLI, which would put a
  * wrapper process in between and hide the worker's memory). Resolves once it is polling.
  */
-export async function startWorkerProcess(env: Record<string, string>, logFile: string, nodeArgs: string[] = []): Promise<WorkerProcess> {
+export async function startWorkerProcess(
+  env: Record<string, string>,
+  logFile: string,
+  nodeArgs: string[] = [],
+): Promise<WorkerProcess> {
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const log = fs.createWriteStream(logFile, { flags: 'a' });
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'worker', 'main.ts')], {
@@ -39,7 +43,10 @@ export async function startWorkerProcess(env: Record<string, string>, logFile: s
   const cpuAtStart = cpuSeconds(child.pid as number);
   return {
     child,
-    stats: () => ({ peakRssBytes: peakRssBytes(child.pid as number), cpuSeconds: cpuSeconds(child.pid as number) - cpuAtStart }),
+    stats: () => ({
+      peakRssBytes: peakRssBytes(child.pid as number),
+      cpuSeconds: cpuSeconds(child.pid as number) - cpuAtStart,
+    }),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -32,7 +32,8 @@ export function parseAtxHeading(line: string): AtxHeading | null {
   let closing = end;
   while (closing > start && line.charCodeAt(closing - 1) === HASH) closing--;
   // A closing run needs a blank before it inside the title: `# #` is a heading titled "#".
-  if (closing < end && closing > start && isBlank(line.charCodeAt(closing - 1))) end = trimBlankEnd(line, start, closing);
+  if (closing < end && closing > start && isBlank(line.charCodeAt(closing - 1)))
+    end = trimBlankEnd(line, start, closing);
   return { level, title: line.slice(start, end) };
 }
 

@@ -72,7 +72,7 @@ function firstMark(body: string, start: number): number {
 
 /** Offset past the fence's closing line, or the end of the body when the fence is never closed. */
 function closingFence(body: string, from: number, marker: string): number {
-  for (let pos = from; pos < body.length; ) {
+  for (let pos = from; pos < body.length;) {
     const next = lineEnd(body, pos);
     const first = firstMark(body, pos);
     if (first === marker.charCodeAt(0)) {

@@ -59,14 +59,22 @@ export function chunkMarkdown(documentId: string, markdown: string, options: Chu
     // Children are what gets embedded and indexed: each starts with its section path, within budget.
     const context = sectionContext(section.path, options.maxTokens);
     const contextTally = joinTallies(tallyTokens(context), BLANK_LINE);
-    const { children, bodyTally } = splitText(body, options.maxTokens - tokensOfTally(contextTally), options.overlapTokens);
+    const { children, bodyTally } = splitText(
+      body,
+      options.maxTokens - tokensOfTally(contextTally),
+      options.overlapTokens,
+    );
     for (const child of children) {
       const text = context === '' ? child.text : `${context}\n\n${child.text}`;
       const tally = context === '' ? child.tally : joinTallies(contextTally, child.tally);
-      chunks.push(draftChunk(documentId, chunks.length, 'child', parent.chunkId, section.path, text, tokensOfTally(tally)));
+      chunks.push(
+        draftChunk(documentId, chunks.length, 'child', parent.chunkId, section.path, text, tokensOfTally(tally)),
+      );
     }
     // The parent's count from the tallies splitText took of its body: the section is not rescanned.
-    parent.tokenCount = tokensOfTally(headed ? joinTallies(joinTallies(tallyTokens(section.heading!.trim()), BLANK_LINE), bodyTally) : bodyTally);
+    parent.tokenCount = tokensOfTally(
+      headed ? joinTallies(joinTallies(tallyTokens(section.heading!.trim()), BLANK_LINE), bodyTally) : bodyTally,
+    );
     parent.childRange = { first: parentIndex + 1, last: chunks.length - 1 };
   }
   return chunks;

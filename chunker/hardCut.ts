@@ -19,7 +19,11 @@ export function hardCut(text: string, budget: number): Piece[] {
   return pieces;
 }
 
-function longestFittingPrefix(text: string, start: number, budget: number): { end: number; tokens: number; tally: TokenTally } {
+function longestFittingPrefix(
+  text: string,
+  start: number,
+  budget: number,
+): { end: number; tokens: number; tally: TokenTally } {
   let length = Math.min(text.length - start, budget * HARD_CUT_CHARS_PER_TOKEN);
   for (;;) {
     const end = preferWordBoundary(text, start, safeEnd(text, start, start + length));

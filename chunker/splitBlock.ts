@@ -7,7 +7,11 @@ const TABLE_SEPARATOR = /^ {0,3}\|?\s*:?-{3,}/;
  * so each child still says which column a value belongs to. `splitRow` handles a single row
  * that alone exceeds the budget.
  */
-export function splitTable(table: string, maxTokens: number, splitRow: (row: string, budget: number) => string[]): string[] {
+export function splitTable(
+  table: string,
+  maxTokens: number,
+  splitRow: (row: string, budget: number) => string[],
+): string[] {
   const rows = table.replace(/\n$/, '').split('\n');
   const headerLines = rows.length > 1 && TABLE_SEPARATOR.test(rows[1]!) ? 2 : 0;
   const header = rows.slice(0, headerLines).join('\n');
@@ -21,7 +25,11 @@ export function splitTable(table: string, maxTokens: number, splitRow: (row: str
 }
 
 /** A long code block is cut between lines; each part is fenced again so it stays code. */
-export function splitCode(code: string, maxTokens: number, splitLine: (line: string, budget: number) => string[]): string[] {
+export function splitCode(
+  code: string,
+  maxTokens: number,
+  splitLine: (line: string, budget: number) => string[],
+): string[] {
   const lines = code.replace(/\n$/, '').split('\n');
   const open = lines[0] ?? '```';
   const marker = /^ {0,3}(`{3,}|~{3,})/.exec(open)?.[1] ?? '```';

@@ -32,7 +32,11 @@ export function splitSections(input: string): Section[] {
   const sections: Section[] = [];
   // A stack of levels rather than a plain index: after `#`, `###`, a `##` must drop the `###`.
   const headingStack: { level: number; title: string }[] = [];
-  let current: { path: string[]; heading: string | null; bodyStart: number } = { path: [], heading: null, bodyStart: 0 };
+  let current: { path: string[]; heading: string | null; bodyStart: number } = {
+    path: [],
+    heading: null,
+    bodyStart: 0,
+  };
   let fence: OpenFence | null = null;
 
   // A body ends before the line break that ends its last line.
@@ -41,7 +45,7 @@ export function splitSections(input: string): Section[] {
     sections.push({ path: current.path, heading: current.heading, body: markdown.slice(current.bodyStart, end) });
   };
 
-  for (let pos = 0; pos <= markdown.length; ) {
+  for (let pos = 0; pos <= markdown.length;) {
     const newline = markdown.indexOf('\n', pos);
     const end = newline < 0 ? markdown.length : newline;
     const next = end + 1;

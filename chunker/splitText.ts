@@ -35,7 +35,6 @@ const SEPARATORS: readonly RegExp[] = [
   /[,;:]\s+|[，、：]\s*/g,
 ];
 
-
 /** Share of a child's balanced size that packing may exceed it by, to absorb uneven pieces. */
 const BALANCE_SLACK = 0.1;
 
@@ -46,7 +45,11 @@ const BALANCE_SLACK = 0.1;
  * scrap. Tables and code blocks stay whole when they fit; larger ones get children of their own,
  * cut between rows or lines. Returns each child with its tally, and the tally of the whole body.
  */
-export function splitText(body: string, maxTokens: number, overlapTokens: number): { children: CountedText[]; bodyTally: TokenTally } {
+export function splitText(
+  body: string,
+  maxTokens: number,
+  overlapTokens: number,
+): { children: CountedText[]; bodyTally: TokenTally } {
   const budget = maxTokens - overlapTokens;
   const children: CountedText[] = [];
   let bodyTally = EMPTY_TALLY;
@@ -70,7 +73,10 @@ export function splitText(body: string, maxTokens: number, overlapTokens: number
     }
     for (const child of pack(pieces, maxTokens, overlapTokens)) children.push(child);
     pieces = [];
-    const parts = block.kind === 'table' ? splitTable(block.text, maxTokens, splitLong) : splitCode(block.text, maxTokens, splitLong);
+    const parts =
+      block.kind === 'table'
+        ? splitTable(block.text, maxTokens, splitLong)
+        : splitCode(block.text, maxTokens, splitLong);
     for (const part of parts) if (part.trim() !== '') children.push({ text: part, tally: tallyTokens(part) });
   }
   for (const child of pack(pieces, maxTokens, overlapTokens)) children.push(child);
@@ -150,7 +156,8 @@ function atomizeCounting(text: string, budget: number, level: number): Piece[] {
   if (tokens <= budget) return [{ text, tokens, tally }];
   if (parts.length === 1) return atomizeCounting(text, budget, level + 1);
   const pieces: Piece[] = [];
-  for (const [i, part] of parts.entries()) for (const piece of atomize(part, budget, level + 1, tallies[i]!)) pieces.push(piece);
+  for (const [i, part] of parts.entries())
+    for (const piece of atomize(part, budget, level + 1, tallies[i]!)) pieces.push(piece);
   return pieces;
 }
 

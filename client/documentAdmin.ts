@@ -58,14 +58,16 @@ export async function retryDocument(
         const accepted = await handle.executeUpdate(requestRetryUpdate);
         return { taskId: accepted.taskId, via: 'update' };
       } catch (error) {
-        if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) throw new RetryRefusedError(error.cause.message);
+        if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure)
+          throw new RetryRefusedError(error.cause.message);
         if (!(error instanceof WorkflowNotFoundError)) throw error;
         continue;
       }
     }
     // With no open run, a PENDING/PROCESSING task was interrupted: the take-over converges it.
     const latest = (await findPipeline(deps.db, pipeline.task_id)) ?? pipeline;
-    if (latest.pipeline_status === 'SUCCESS') throw refuse(`task ${pipeline.task_id} succeeded; there is nothing to retry`);
+    if (latest.pipeline_status === 'SUCCESS')
+      throw refuse(`task ${pipeline.task_id} succeeded; there is nothing to retry`);
     if (latest.superseded_by_task_id) throw refuse(`task ${pipeline.task_id} was already taken over`);
     const taskId = randomUUID();
     try {
@@ -88,7 +90,10 @@ async function isRunning(handle: WorkflowHandle): Promise<boolean> {
 }
 
 /** Starts (or joins) the durable deletion of a document; resolves when it has finished. */
-export async function deleteDocument(deps: Pick<AdminDeps, 'client' | 'config'>, documentId: string): Promise<DeleteResult> {
+export async function deleteDocument(
+  deps: Pick<AdminDeps, 'client' | 'config'>,
+  documentId: string,
+): Promise<DeleteResult> {
   const workflowId = deleteWorkflowId(documentId);
   try {
     const handle = await deps.client.workflow.start<typeof deleteDocumentWorkflow>(DELETE_WORKFLOW_TYPE, {
@@ -114,7 +119,11 @@ export interface FailedDocument {
 
 /** Failed documents from a visibility query on the custom search attributes. */
 export async function listFailedDocuments(client: Client, datasetId?: string): Promise<FailedDocument[]> {
-  const query = [`WorkflowType = '${INGEST_WORKFLOW_TYPE}'`, `PipelineStatus = 'FAILED'`, `ExecutionStatus = 'Running'`];
+  const query = [
+    `WorkflowType = '${INGEST_WORKFLOW_TYPE}'`,
+    `PipelineStatus = 'FAILED'`,
+    `ExecutionStatus = 'Running'`,
+  ];
   if (datasetId) query.push(`DatasetId = '${datasetId.replace(/'/g, "''")}'`);
   const failed: FailedDocument[] = [];
   for await (const execution of client.workflow.list({ query: query.join(' AND ') })) {

@@ -10,7 +10,12 @@ import {
   type EmbeddingConfigRow,
 } from '../db/repositories/embeddingConfigs';
 import { probeEmbedding, type ProbeResult } from '../embedders/embeddingProbe';
-import { maskApiKey, settingsOfEnvironment, settingsOfRow, type EmbeddingSettings } from '../embedders/embeddingSettings';
+import {
+  maskApiKey,
+  settingsOfEnvironment,
+  settingsOfRow,
+  type EmbeddingSettings,
+} from '../embedders/embeddingSettings';
 import { parseEncryptionKey } from '../crypto/secretBox';
 import { pickEmbeddingSource, storedCandidates, type EmbeddingSource } from '../embedders/userEmbedderResolver';
 
@@ -54,8 +59,10 @@ export interface EmbeddingConfigInputView {
 
 /** Sealed keys use SLUICE_SECRET_KEY, the key the user-config embedder decrypts with. */
 export function encryptionKeyOf(config: Readonly<SluiceConfig>): Buffer {
-  const secret = config.stores.embedder.kind === 'user-config' ? config.stores.embedder.secretKey : config.api.sessionSecret;
-  if (!secret) throw new EmbeddingConfigError('SLUICE_SECRET_KEY is not set: API keys of embedding configs cannot be sealed');
+  const secret =
+    config.stores.embedder.kind === 'user-config' ? config.stores.embedder.secretKey : config.api.sessionSecret;
+  if (!secret)
+    throw new EmbeddingConfigError('SLUICE_SECRET_KEY is not set: API keys of embedding configs cannot be sealed');
   return parseEncryptionKey(secret);
 }
 
@@ -64,7 +71,8 @@ export const configsApply = (config: Readonly<SluiceConfig>): boolean => config.
 
 function ownerOf(target: ConfigTarget): string {
   if (target === 'deployment') return DEPLOYMENT_DEFAULT_OWNER;
-  if (target.userId === DEPLOYMENT_DEFAULT_OWNER) throw new EmbeddingConfigError(`"${DEPLOYMENT_DEFAULT_OWNER}" is reserved: use --default`);
+  if (target.userId === DEPLOYMENT_DEFAULT_OWNER)
+    throw new EmbeddingConfigError(`"${DEPLOYMENT_DEFAULT_OWNER}" is reserved: use --default`);
   return target.userId;
 }
 
@@ -90,14 +98,21 @@ function viewOfRow(row: EmbeddingConfigRow, encryptionKey: Buffer): EmbeddingCon
 /** The config that embeds the target's documents, by the resolver's order (no fallback here). */
 async function effectiveSource(deps: EmbeddingConfigDeps, target: ConfigTarget): Promise<EmbeddingSource> {
   const owner = ownerOf(target);
-  const stored = target === 'deployment' ? { deployment: await findDefaultEmbeddingConfig(deps.db, owner) } : await storedCandidates(deps.db, owner);
+  const stored =
+    target === 'deployment'
+      ? { deployment: await findDefaultEmbeddingConfig(deps.db, owner) }
+      : await storedCandidates(deps.db, owner);
   return pickEmbeddingSource({ ...stored, environment: deps.config.embedding.environmentDefault });
 }
 
 /** The effective config with its key masked; null when none reaches the target. */
-export async function showEmbeddingConfig(deps: EmbeddingConfigDeps, target: ConfigTarget): Promise<EmbeddingConfigView | null> {
+export async function showEmbeddingConfig(
+  deps: EmbeddingConfigDeps,
+  target: ConfigTarget,
+): Promise<EmbeddingConfigView | null> {
   const source = await effectiveSource(deps, target);
-  if (source.kind === 'user' || source.kind === 'deployment') return viewOfRow(source.config, encryptionKeyOf(deps.config));
+  if (source.kind === 'user' || source.kind === 'deployment')
+    return viewOfRow(source.config, encryptionKeyOf(deps.config));
   if (source.kind === 'environment') {
     const settings = settingsOfEnvironment(source.config);
     return { source: 'environment', ...settings, apiKey: maskApiKey(settings.apiKey), updatedAt: null };
@@ -106,9 +121,13 @@ export async function showEmbeddingConfig(deps: EmbeddingConfigDeps, target: Con
 }
 
 /** The effective config with its key unsealed (LLM_CONFIG_MISSING when it cannot be). */
-async function effectiveSettings(deps: EmbeddingConfigDeps, target: ConfigTarget): Promise<{ source: EmbeddingConfigView['source']; settings: EmbeddingSettings } | null> {
+async function effectiveSettings(
+  deps: EmbeddingConfigDeps,
+  target: ConfigTarget,
+): Promise<{ source: EmbeddingConfigView['source']; settings: EmbeddingSettings } | null> {
   const source = await effectiveSource(deps, target);
-  if (source.kind === 'user' || source.kind === 'deployment') return { source: source.kind, settings: settingsOfRow(source.config, encryptionKeyOf(deps.config)) };
+  if (source.kind === 'user' || source.kind === 'deployment')
+    return { source: source.kind, settings: settingsOfRow(source.config, encryptionKeyOf(deps.config)) };
   if (source.kind === 'environment') return { source: 'environment', settings: settingsOfEnvironment(source.config) };
   return null;
 }
@@ -121,14 +140,21 @@ export interface SaveOutcome {
   datasets: string[];
 }
 
-export async function saveEmbeddingSettings(deps: EmbeddingConfigDeps, target: ConfigTarget, input: EmbeddingConfigInputView): Promise<SaveOutcome> {
+export async function saveEmbeddingSettings(
+  deps: EmbeddingConfigDeps,
+  target: ConfigTarget,
+  input: EmbeddingConfigInputView,
+): Promise<SaveOutcome> {
   const owner = ownerOf(target);
-  if (input.baseUrl !== null && !/^https?:\/\//i.test(input.baseUrl)) throw new EmbeddingConfigError('the base URL must be an http:// or https:// URL');
+  if (input.baseUrl !== null && !/^https?:\/\//i.test(input.baseUrl))
+    throw new EmbeddingConfigError('the base URL must be an http:// or https:// URL');
   const key = encryptionKeyOf(deps.config);
   const before = await effectiveSource(deps, target);
   const { saved } = await saveEmbeddingConfig(deps.db, owner, { provider: 'openai', ...input }, key);
-  const reembedSuggested = 'config' in before && (before.config.model !== saved.model || before.config.dimension !== saved.dimension);
-  const datasets = reembedSuggested && target !== 'deployment' ? (await listDatasets(deps.db, owner)).map((d) => d.datasetId) : [];
+  const reembedSuggested =
+    'config' in before && (before.config.model !== saved.model || before.config.dimension !== saved.dimension);
+  const datasets =
+    reembedSuggested && target !== 'deployment' ? (await listDatasets(deps.db, owner)).map((d) => d.datasetId) : [];
   return { view: viewOfRow(saved, key), reembedSuggested, datasets };
 }
 
@@ -137,7 +163,10 @@ export async function deleteEmbeddingSettings(deps: EmbeddingConfigDeps, target:
 }
 
 /** Tests the target's effective config; null when none reaches it. */
-export async function testEmbeddingSettings(deps: EmbeddingConfigDeps, target: ConfigTarget): Promise<(ProbeResult & { source: EmbeddingConfigView['source'] }) | null> {
+export async function testEmbeddingSettings(
+  deps: EmbeddingConfigDeps,
+  target: ConfigTarget,
+): Promise<(ProbeResult & { source: EmbeddingConfigView['source'] }) | null> {
   const effective = await effectiveSettings(deps, target);
   if (!effective) return null;
   return { ...(await probeEmbedding(effective.settings, deps.config.outbound)), source: effective.source };

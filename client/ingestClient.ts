@@ -36,7 +36,11 @@ export async function startIngestion(
     return { handle, taskId, alreadyRunning: false };
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    return { handle: client.workflow.getHandle<typeof ingestDocument>(ingestWorkflowId(input.documentId)), taskId, alreadyRunning: true };
+    return {
+      handle: client.workflow.getHandle<typeof ingestDocument>(ingestWorkflowId(input.documentId)),
+      taskId,
+      alreadyRunning: true,
+    };
   }
 }
 

@@ -21,8 +21,15 @@ export interface IngestRun {
 }
 
 /** The run's ids and file of a registered document (the task ids are the caller's). */
-export function runOf(doc: Pick<DocumentRow, 'id' | 'user_id' | 'dataset_id' | 'file_name' | 'size_bytes'>): Omit<IngestRun, 'taskId'> {
-  return { documentId: doc.id, userId: doc.user_id, datasetId: doc.dataset_id, file: { name: doc.file_name, sizeBytes: Number(doc.size_bytes) } };
+export function runOf(
+  doc: Pick<DocumentRow, 'id' | 'user_id' | 'dataset_id' | 'file_name' | 'size_bytes'>,
+): Omit<IngestRun, 'taskId'> {
+  return {
+    documentId: doc.id,
+    userId: doc.user_id,
+    datasetId: doc.dataset_id,
+    file: { name: doc.file_name, sizeBytes: Number(doc.size_bytes) },
+  };
 }
 
 /** A summary is one line: a file name's control characters and line breaks become spaces. */
@@ -58,7 +65,11 @@ export function runDescription(run: IngestRun): { staticSummary: string; staticD
  * WorkflowExecutionAlreadyStartedError while a run for the document is open; each caller decides
  * what that means for it.
  */
-export async function startIngestRun(client: Client, config: Readonly<SluiceConfig>, run: IngestRun): Promise<WorkflowHandle<typeof ingestDocument>> {
+export async function startIngestRun(
+  client: Client,
+  config: Readonly<SluiceConfig>,
+  run: IngestRun,
+): Promise<WorkflowHandle<typeof ingestDocument>> {
   const args: IngestInput = {
     documentId: run.documentId,
     userId: run.userId,
@@ -103,7 +114,9 @@ export async function startFirstRun(
 ): Promise<string> {
   const taskId = firstTaskId(doc.documentId);
   try {
-    await client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () => startIngestRun(client, config, { ...doc, taskId }));
+    await client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+      startIngestRun(client, config, { ...doc, taskId }),
+    );
   } catch (error) {
     // An open run already works on the document (a start repeated by a client retry).
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
@@ -116,7 +129,11 @@ export async function startFirstRun(
  * (the process died between storing and starting), so it starts now, with the same derived task
  * id, which is safe either way. Otherwise its latest task is the answer.
  */
-export async function ensureFirstRun(client: Client, config: Readonly<SluiceConfig>, doc: DocumentRow): Promise<{ taskId: string; started: boolean }> {
+export async function ensureFirstRun(
+  client: Client,
+  config: Readonly<SluiceConfig>,
+  doc: DocumentRow,
+): Promise<{ taskId: string; started: boolean }> {
   if (doc.last_task_id) return { taskId: doc.last_task_id, started: false };
   return { taskId: await startFirstRun(client, config, runOf(doc)), started: true };
 }

@@ -26,7 +26,8 @@ export async function waitForDocuments(
         latest.set(d.documentId, await queryProgress(client, d.documentId).catch(() => null));
       }),
     );
-    if (!options.quiet) view.update(documents.map((d) => renderProgressLine(d.label, latest.get(d.documentId) ?? null)));
+    if (!options.quiet)
+      view.update(documents.map((d) => renderProgressLine(d.label, latest.get(d.documentId) ?? null)));
     if (documents.every((d) => isTerminal(latest.get(d.documentId) ?? null))) break;
     if (Date.now() > deadline) throw new Error('timed out waiting for documents to finish');
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

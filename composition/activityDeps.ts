@@ -7,7 +7,12 @@ import { createWebhookNotifier } from '../stores/webhookNotifier';
 import type { Adapters } from './adapters';
 
 /** config + adapters → what the activities run on (the services the worker composes). */
-export function activityDepsFrom(config: Readonly<SluiceConfig>, adapters: Adapters, runs: IngestionRuns, cpu: CpuPool): ActivityDeps {
+export function activityDepsFrom(
+  config: Readonly<SluiceConfig>,
+  adapters: Adapters,
+  runs: IngestionRuns,
+  cpu: CpuPool,
+): ActivityDeps {
   return {
     db: adapters.db,
     objects: adapters.objects,

@@ -32,7 +32,11 @@ export interface Adapters {
   close(): Promise<void>;
 }
 
-type Ensurable = { ensureBucket?: () => Promise<void>; ensureCollection?: () => Promise<void>; ensureIndex?: () => Promise<void> };
+type Ensurable = {
+  ensureBucket?: () => Promise<void>;
+  ensureCollection?: () => Promise<void>;
+  ensureIndex?: () => Promise<void>;
+};
 
 function objectStoreFor(config: Readonly<SluiceConfig>): ObjectStore & Ensurable {
   const c = config.stores.objectStore;
@@ -50,18 +54,30 @@ function objectStoreFor(config: Readonly<SluiceConfig>): ObjectStore & Ensurable
 function vectorStoreFor(config: Readonly<SluiceConfig>, db: Kysely<Database>): VectorStore & Ensurable {
   const c = config.stores.vectorStore;
   if (c.kind === 'postgres') return createPostgresVectorStore(db);
-  return createQdrantVectorStore({ url: c.url, apiKey: c.apiKey, collection: c.collection, dimension: config.embedding.dimension });
+  return createQdrantVectorStore({
+    url: c.url,
+    apiKey: c.apiKey,
+    collection: c.collection,
+    dimension: config.embedding.dimension,
+  });
 }
 
-function keywordIndexFor(config: Readonly<SluiceConfig>, db: Kysely<Database>): KeywordIndex & { close?: () => Promise<void> } {
+function keywordIndexFor(
+  config: Readonly<SluiceConfig>,
+  db: Kysely<Database>,
+): KeywordIndex & { close?: () => Promise<void> } {
   const c = config.stores.keywordIndex;
   if (c.kind === 'postgres') return createPostgresKeywordIndex(db);
   return createOpenSearchKeywordIndex({ node: c.url, index: c.index, username: c.username, password: c.password });
 }
 
-function embeddersFor(config: Readonly<SluiceConfig>, db: Kysely<Database>): EmbedderResolver & { close?: () => Promise<void> } {
+function embeddersFor(
+  config: Readonly<SluiceConfig>,
+  db: Kysely<Database>,
+): EmbedderResolver & { close?: () => Promise<void> } {
   const c = config.stores.embedder;
-  if (c.kind === 'local') return singleEmbedderResolver(createLocalHashEmbedder({ dimension: config.embedding.dimension }));
+  if (c.kind === 'local')
+    return singleEmbedderResolver(createLocalHashEmbedder({ dimension: config.embedding.dimension }));
   if (c.kind === 'local-model') {
     const { dir, threads, maxTokens } = config.embedding.localModel;
     // Throws at start-up, naming `bash scripts/stack.sh start`, when the model is not installed.

@@ -23,9 +23,17 @@ const baseEnvSchema = z.object({
   SLUICE_DATA_DIR: z.string().min(1).default(path.join(repoRoot, '.sluice')),
   SLUICE_OBJECTS_DIR: z.string().min(1).optional(),
   SLUICE_TMP_DIR: z.string().min(1).optional(),
-  SLUICE_MAX_FILE_BYTES: z.coerce.number().int().positive().default(200 * 1024 * 1024),
+  SLUICE_MAX_FILE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(200 * 1024 * 1024),
   SLUICE_PARSE_TIMEOUT: z.string().regex(durationPattern, 'must look like 10m, 90s or 500ms').default('10m'),
-  SLUICE_MAX_UNCOMPRESSED_BYTES: z.coerce.number().int().positive().default(512 * 1024 * 1024),
+  SLUICE_MAX_UNCOMPRESSED_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(512 * 1024 * 1024),
   SLUICE_PARSE_HEAP_MB: z.coerce.number().int().min(64).max(16384).default(1024),
   SLUICE_EMBED_DIMENSION: z.coerce.number().int().min(8).max(4096).optional(),
   SLUICE_MODEL_DIR: z.string().min(1).optional(),
@@ -38,15 +46,29 @@ const baseEnvSchema = z.object({
   SLUICE_WEBHOOK_URL: z.url().optional(),
   SLUICE_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   SLUICE_STUCK_AFTER: z.string().regex(durationPattern, 'must look like 30d, 12h, 90s or 500ms').default('15m'),
-  SLUICE_SWEEP_EVERY: z.union([z.literal('off'), z.string().regex(durationPattern, "must be 'off' or look like 5m")]).default('5m'),
-  SLUICE_ORPHAN_SWEEP_EVERY: z.union([z.literal('off'), z.string().regex(durationPattern, "must be 'off' or look like 1h")]).default('1h'),
+  SLUICE_SWEEP_EVERY: z
+    .union([z.literal('off'), z.string().regex(durationPattern, "must be 'off' or look like 5m")])
+    .default('5m'),
+  SLUICE_ORPHAN_SWEEP_EVERY: z
+    .union([z.literal('off'), z.string().regex(durationPattern, "must be 'off' or look like 1h")])
+    .default('1h'),
   SLUICE_ORPHAN_GRACE: z.string().regex(durationPattern, 'must look like 1h or 90m').default('1h'),
   SLUICE_USER_ID: z.string().min(1).default('local'),
   SLUICE_LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
   SLUICE_API_HOST: z.string().min(1).default('127.0.0.1'),
   SLUICE_API_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  SLUICE_API_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(64 * 1024),
-  SLUICE_API_MAX_HEADER_BYTES: z.coerce.number().int().min(1024).max(256 * 1024).default(16 * 1024),
+  SLUICE_API_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .default(64 * 1024),
+  SLUICE_API_MAX_HEADER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(256 * 1024)
+    .default(16 * 1024),
   SLUICE_API_BATCH_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(20),
   SLUICE_API_SSE_POLL: z.string().regex(durationPattern, 'must look like 500ms or 2s').default('500ms'),
   SLUICE_API_MAX_STREAMS_PER_KEY: z.coerce.number().int().min(1).max(10_000).default(8),
@@ -54,12 +76,19 @@ const baseEnvSchema = z.object({
   SLUICE_API_IDLE_TIMEOUT: z.string().regex(durationPattern, 'must look like 60s or 2m').default('60s'),
   SLUICE_API_TRUST_PROXY: z
     .string()
-    .regex(/^(true|false|[0-9A-Fa-f.:/]+(,[0-9A-Fa-f.:/]+)*)$/, "must be 'true', 'false' or a comma-separated list of proxy addresses/CIDRs")
+    .regex(
+      /^(true|false|[0-9A-Fa-f.:/]+(,[0-9A-Fa-f.:/]+)*)$/,
+      "must be 'true', 'false' or a comma-separated list of proxy addresses/CIDRs",
+    )
     .optional(),
   SLUICE_ADMIN_SESSION_TTL: z.string().regex(durationPattern, 'must look like 12h or 30m').default('12h'),
   SLUICE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   SLUICE_OUTBOUND_ALLOW_PRIVATE: z.enum(['true', 'false']).optional(),
-  SLUICE_USER_QUOTA_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024 * 1024),
+  SLUICE_USER_QUOTA_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024 * 1024),
   SLUICE_USER_QUOTA_DOCUMENTS: z.coerce.number().int().positive().default(10_000),
   SLUICE_WORKER_METRICS_BIND: z
     .string()
@@ -71,7 +100,11 @@ const baseEnvSchema = z.object({
   SLUICE_EMBED_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(4),
   SLUICE_EMBED_ACTIVITIES_PER_SECOND: z.coerce.number().min(0).default(20),
   SLUICE_WORKER_QUEUES: z.enum(['all', 'ingest', 'embedding']).default('all'),
-  SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES: z.coerce.number().int().min(0).default(1024 * 1024),
+  SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(1024 * 1024),
   SLUICE_LOCAL_STAGE_MAX_CHUNKS: z.coerce.number().int().min(0).default(500),
   SLUICE_CPU_THREADS: z.coerce.number().int().min(1).max(256).optional(),
   SLUICE_DEFAULT_EMBEDDING_BASE_URL: z.url().optional(),
@@ -104,7 +137,9 @@ function trustProxyOf(value: string | undefined): boolean | string[] {
 function embedDimension(value: number | undefined, stores: StoresConfig, problems: string[]): number {
   if (stores.embedder.kind !== 'local-model') return value ?? 256;
   if (value !== undefined && value !== LOCAL_MODEL.dimension) {
-    problems.push(`SLUICE_EMBED_DIMENSION: the local model ${LOCAL_MODEL.name} makes ${LOCAL_MODEL.dimension}-dimensional vectors; unset it, or choose SLUICE_EMBEDDER=local`);
+    problems.push(
+      `SLUICE_EMBED_DIMENSION: the local model ${LOCAL_MODEL.name} makes ${LOCAL_MODEL.dimension}-dimensional vectors; unset it, or choose SLUICE_EMBEDDER=local`,
+    );
   }
   return LOCAL_MODEL.dimension;
 }
@@ -122,10 +157,20 @@ export interface EnvironmentEmbeddingDefault {
   apiKey: string | null;
 }
 
-function environmentEmbeddingDefault(e: z.output<typeof baseEnvSchema>, problems: string[]): EnvironmentEmbeddingDefault | null {
-  const { SLUICE_DEFAULT_EMBEDDING_BASE_URL: baseUrl, SLUICE_DEFAULT_EMBEDDING_MODEL: model, SLUICE_DEFAULT_EMBEDDING_DIMENSION: dimension } = e;
+function environmentEmbeddingDefault(
+  e: z.output<typeof baseEnvSchema>,
+  problems: string[],
+): EnvironmentEmbeddingDefault | null {
+  const {
+    SLUICE_DEFAULT_EMBEDDING_BASE_URL: baseUrl,
+    SLUICE_DEFAULT_EMBEDDING_MODEL: model,
+    SLUICE_DEFAULT_EMBEDDING_DIMENSION: dimension,
+  } = e;
   if (baseUrl === undefined && model === undefined && dimension === undefined) {
-    if (e.SLUICE_DEFAULT_EMBEDDING_API_KEY !== undefined) problems.push('SLUICE_DEFAULT_EMBEDDING_API_KEY: set SLUICE_DEFAULT_EMBEDDING_BASE_URL, _MODEL and _DIMENSION with it');
+    if (e.SLUICE_DEFAULT_EMBEDDING_API_KEY !== undefined)
+      problems.push(
+        'SLUICE_DEFAULT_EMBEDDING_API_KEY: set SLUICE_DEFAULT_EMBEDDING_BASE_URL, _MODEL and _DIMENSION with it',
+      );
     return null;
   }
   if (baseUrl === undefined || model === undefined || dimension === undefined) {
@@ -157,7 +202,12 @@ export interface SluiceConfig {
    * `dimension`: of the hashing embedder and the Qdrant collection; the local model fixes it at
    * its own (512). `localModel`: where the stack installed the model, its threads and token limit.
    */
-  embedding: { dimension: number; batchSize: number; localModel: { dir: string; threads: number; maxTokens: number }; environmentDefault: EnvironmentEmbeddingDefault | null };
+  embedding: {
+    dimension: number;
+    batchSize: number;
+    localModel: { dir: string; threads: number; maxTokens: number };
+    environmentDefault: EnvironmentEmbeddingDefault | null;
+  };
   chunking: { maxTokens: number; overlapTokens: number };
   /** How long a failed run waits for a `retry` before it closes (a Temporal duration string). */
   retryWait: string;
@@ -269,7 +319,8 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
   if (e.SLUICE_CHUNK_OVERLAP_TOKENS * 2 > e.SLUICE_CHUNK_MAX_TOKENS) {
     problems.push('SLUICE_CHUNK_OVERLAP_TOKENS: must be at most half of SLUICE_CHUNK_MAX_TOKENS');
   }
-  if (e.SLUICE_WEBHOOK_URL && !e.SLUICE_WEBHOOK_SECRET) problems.push('SLUICE_WEBHOOK_SECRET: required when SLUICE_WEBHOOK_URL is set');
+  if (e.SLUICE_WEBHOOK_URL && !e.SLUICE_WEBHOOK_SECRET)
+    problems.push('SLUICE_WEBHOOK_SECRET: required when SLUICE_WEBHOOK_URL is set');
   const stores = resolveStores(e, problems);
   const dimension = embedDimension(e.SLUICE_EMBED_DIMENSION, stores, problems);
   const environmentDefault = environmentEmbeddingDefault(e, problems);
@@ -310,7 +361,10 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
     },
     chunking: { maxTokens: e.SLUICE_CHUNK_MAX_TOKENS, overlapTokens: e.SLUICE_CHUNK_OVERLAP_TOKENS },
     retryWait: e.SLUICE_RETRY_WAIT,
-    webhook: e.SLUICE_WEBHOOK_URL && e.SLUICE_WEBHOOK_SECRET ? { url: e.SLUICE_WEBHOOK_URL, secret: e.SLUICE_WEBHOOK_SECRET } : null,
+    webhook:
+      e.SLUICE_WEBHOOK_URL && e.SLUICE_WEBHOOK_SECRET
+        ? { url: e.SLUICE_WEBHOOK_URL, secret: e.SLUICE_WEBHOOK_SECRET }
+        : null,
     stuckAfterMs: durationMs(e.SLUICE_STUCK_AFTER),
     sweepEveryMs: e.SLUICE_SWEEP_EVERY === 'off' ? null : durationMs(e.SLUICE_SWEEP_EVERY),
     orphanSweep: {
@@ -328,7 +382,9 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
       batchMaxFiles: e.SLUICE_API_BATCH_MAX_FILES,
       ssePollMs: durationMs(e.SLUICE_API_SSE_POLL),
       maxStreamsPerKey: e.SLUICE_API_MAX_STREAMS_PER_KEY,
-      requestTimeoutMs: e.SLUICE_API_REQUEST_TIMEOUT ? durationMs(e.SLUICE_API_REQUEST_TIMEOUT) : defaultRequestTimeoutMs(e.SLUICE_MAX_FILE_BYTES),
+      requestTimeoutMs: e.SLUICE_API_REQUEST_TIMEOUT
+        ? durationMs(e.SLUICE_API_REQUEST_TIMEOUT)
+        : defaultRequestTimeoutMs(e.SLUICE_MAX_FILE_BYTES),
       idleTimeoutMs: durationMs(e.SLUICE_API_IDLE_TIMEOUT),
       trustProxy: trustProxyOf(e.SLUICE_API_TRUST_PROXY),
       sessionTtlMs: durationMs(e.SLUICE_ADMIN_SESSION_TTL),
@@ -340,7 +396,11 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
       workerUrl: e.SLUICE_WORKER_METRICS_URL ?? null,
       token: e.SLUICE_METRICS_TOKEN ?? null,
     },
-    outbound: { allowPrivate: e.SLUICE_OUTBOUND_ALLOW_PRIVATE ? e.SLUICE_OUTBOUND_ALLOW_PRIVATE === 'true' : stores.profile === 'local' },
+    outbound: {
+      allowPrivate: e.SLUICE_OUTBOUND_ALLOW_PRIVATE
+        ? e.SLUICE_OUTBOUND_ALLOW_PRIVATE === 'true'
+        : stores.profile === 'local',
+    },
     worker: {
       queues: e.SLUICE_WORKER_QUEUES,
       activitySlots: e.SLUICE_WORKER_ACTIVITY_SLOTS,
@@ -349,7 +409,10 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
         activitySlots: e.SLUICE_EMBED_ACTIVITY_SLOTS,
         activitiesPerSecond: e.SLUICE_EMBED_ACTIVITIES_PER_SECOND > 0 ? e.SLUICE_EMBED_ACTIVITIES_PER_SECOND : null,
       },
-      localStages: { maxSourceBytes: e.SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES, maxChunks: e.SLUICE_LOCAL_STAGE_MAX_CHUNKS },
+      localStages: {
+        maxSourceBytes: e.SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES,
+        maxChunks: e.SLUICE_LOCAL_STAGE_MAX_CHUNKS,
+      },
       cpuThreads: e.SLUICE_CPU_THREADS ?? Math.max(1, os.availableParallelism()),
     },
   });

@@ -5,9 +5,21 @@ export type Profile = 'local' | 'production';
 /** Which adapter serves each port (DESIGN.md §6), and the settings of the chosen ones. */
 export interface StoresConfig {
   profile: Profile;
-  objectStore: { kind: 'local' } | { kind: 's3'; endpoint: string | undefined; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean };
+  objectStore:
+    | { kind: 'local' }
+    | {
+        kind: 's3';
+        endpoint: string | undefined;
+        region: string;
+        bucket: string;
+        accessKeyId: string;
+        secretAccessKey: string;
+        forcePathStyle: boolean;
+      };
   vectorStore: { kind: 'postgres' } | { kind: 'qdrant'; url: string; apiKey: string | undefined; collection: string };
-  keywordIndex: { kind: 'postgres' } | { kind: 'opensearch'; url: string; index: string; username: string | undefined; password: string | undefined };
+  keywordIndex:
+    | { kind: 'postgres' }
+    | { kind: 'opensearch'; url: string; index: string; username: string | undefined; password: string | undefined };
   /**
    * For everyone: `local-model` the semantic model on the CPU (embedders/localModelEmbedder.ts),
    * `local` the hashing embedder (fast, lexical: tests); `user-config`: each user's default in embedding_configs.
@@ -33,7 +45,10 @@ export const storesEnvSchema = z.object({
   QDRANT_API_KEY: optional,
   QDRANT_COLLECTION: z.string().min(1).default('sluice_chunks'),
   OPENSEARCH_URL: z.url().optional(),
-  OPENSEARCH_INDEX: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lower-case OpenSearch index name').default('sluice-chunks'),
+  OPENSEARCH_INDEX: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lower-case OpenSearch index name')
+    .default('sluice-chunks'),
   OPENSEARCH_USERNAME: optional,
   OPENSEARCH_PASSWORD: optional,
   SLUICE_SECRET_KEY: optional,
@@ -76,15 +91,32 @@ export function resolveStores(e: StoresEnv, problems: string[]): StoresConfig {
         : { kind: 'local' },
     vectorStore:
       vectorKind === 'qdrant'
-        ? { kind: 'qdrant', url: need('QDRANT_URL', 'for the Qdrant vector store'), apiKey: e.QDRANT_API_KEY, collection: e.QDRANT_COLLECTION }
+        ? {
+            kind: 'qdrant',
+            url: need('QDRANT_URL', 'for the Qdrant vector store'),
+            apiKey: e.QDRANT_API_KEY,
+            collection: e.QDRANT_COLLECTION,
+          }
         : { kind: 'postgres' },
     keywordIndex:
       keywordKind === 'opensearch'
-        ? { kind: 'opensearch', url: need('OPENSEARCH_URL', 'for the OpenSearch keyword index'), index: e.OPENSEARCH_INDEX, username: e.OPENSEARCH_USERNAME, password: e.OPENSEARCH_PASSWORD }
+        ? {
+            kind: 'opensearch',
+            url: need('OPENSEARCH_URL', 'for the OpenSearch keyword index'),
+            index: e.OPENSEARCH_INDEX,
+            username: e.OPENSEARCH_USERNAME,
+            password: e.OPENSEARCH_PASSWORD,
+          }
         : { kind: 'postgres' },
     embedder:
       embedderKind === 'user-config'
-        ? { kind: 'user-config', secretKey: need('SLUICE_SECRET_KEY', 'to decrypt the API keys of per-user embedding configs (32 bytes, base64 or hex)') }
+        ? {
+            kind: 'user-config',
+            secretKey: need(
+              'SLUICE_SECRET_KEY',
+              'to decrypt the API keys of per-user embedding configs (32 bytes, base64 or hex)',
+            ),
+          }
         : { kind: embedderKind },
   };
 }

@@ -14,21 +14,44 @@ const id = z.string().min(1).max(200);
 /** Where a service put the file: a key in sluice's object store, or an s3:// URI in its bucket. */
 export const IngestSourceSchema = z.union([
   z.strictObject({
-    objectKey: z.string().min(1).max(1024).describe('Key in the configured bucket (S3) or relative to the local store root; not under documents/'),
+    objectKey: z
+      .string()
+      .min(1)
+      .max(1024)
+      .describe('Key in the configured bucket (S3) or relative to the local store root; not under documents/'),
   }),
-  z.strictObject({ uri: z.string().regex(/^s3:\/\/[^/]+\/.+/).max(1100).describe('s3://<configured bucket>/<key>') }),
+  z.strictObject({
+    uri: z
+      .string()
+      .regex(/^s3:\/\/[^/]+\/.+/)
+      .max(1100)
+      .describe('s3://<configured bucket>/<key>'),
+  }),
 ]);
 
 export const IngestInputSchema = z
   .object({
     documentId: id
       .optional()
-      .describe('Required without `source`. With `source` it may be left out: it is then read from the workflow id `ingest:<documentId>`.'),
-    source: IngestSourceSchema.optional().describe('The file to register as a new document before processing it (starting from any Temporal SDK).'),
-    fileName: z.string().min(1).max(1024).optional().describe('With `source`: the name shown for the document (the type is detected from the bytes).'),
+      .describe(
+        'Required without `source`. With `source` it may be left out: it is then read from the workflow id `ingest:<documentId>`.',
+      ),
+    source: IngestSourceSchema.optional().describe(
+      'The file to register as a new document before processing it (starting from any Temporal SDK).',
+    ),
+    fileName: z
+      .string()
+      .min(1)
+      .max(1024)
+      .optional()
+      .describe('With `source`: the name shown for the document (the type is detected from the bytes).'),
     userId: id,
     datasetId: id,
-    taskId: id.optional().describe('Idempotency key of this attempt; left out → the run chain id (stable across activity retries and resets).'),
+    taskId: id
+      .optional()
+      .describe(
+        'Idempotency key of this attempt; left out → the run chain id (stable across activity retries and resets).',
+      ),
     retryOfTaskId: id.optional().describe('Internal: set by a retry run.'),
     reembedOfTaskId: id.optional().describe('Internal: set by a re-embedding run.'),
     retryWait: z
@@ -37,10 +60,20 @@ export const IngestInputSchema = z
       .optional()
       .describe('How long a failed run waits for `retry` (e.g. "30d"); default 30d.'),
   })
-  .refine((input) => input.source !== undefined || input.documentId !== undefined, { message: 'give documentId or source' })
-  .refine((input) => input.source === undefined || input.fileName !== undefined, { message: 'source needs fileName', path: ['fileName'] });
+  .refine((input) => input.source !== undefined || input.documentId !== undefined, {
+    message: 'give documentId or source',
+  })
+  .refine((input) => input.source === undefined || input.fileName !== undefined, {
+    message: 'source needs fileName',
+    path: ['fileName'],
+  });
 
-const stageStatuses = z.object(Object.fromEntries(STAGES.map((stage) => [stage, z.enum(STAGE_STATUSES)])) as Record<(typeof STAGES)[number], z.ZodEnum<{ [K in (typeof STAGE_STATUSES)[number]]: K }>>);
+const stageStatuses = z.object(
+  Object.fromEntries(STAGES.map((stage) => [stage, z.enum(STAGE_STATUSES)])) as Record<
+    (typeof STAGES)[number],
+    z.ZodEnum<{ [K in (typeof STAGE_STATUSES)[number]]: K }>
+  >,
+);
 
 export const IngestResultSchema = z.object({
   documentId: z.string(),
@@ -49,7 +82,11 @@ export const IngestResultSchema = z.object({
   failedStage: z.enum(STAGES).nullable(),
   failureCode: z.enum(FAILURE_CODES).nullable(),
   chunkCount: z.number().int(),
-  duplicate: z.boolean().describe('True when this start was answered from an earlier run (same task id, or the same content already in the dataset).'),
+  duplicate: z
+    .boolean()
+    .describe(
+      'True when this start was answered from an earlier run (same task id, or the same content already in the dataset).',
+    ),
 });
 
 export const IngestProgressSchema = z.object({

@@ -8,7 +8,10 @@ import { IngestInputSchema, IngestProgressSchema, IngestResultSchema, RetryAccep
  * the schemas the code uses; a unit test fails when the committed files differ.
  */
 
-const schema = (name: string, zodSchema: z.ZodType) => ({ $id: `https://sluice.dev/contract/${name}`, ...z.toJSONSchema(zodSchema, { io: 'input' }) });
+const schema = (name: string, zodSchema: z.ZodType) => ({
+  $id: `https://sluice.dev/contract/${name}`,
+  ...z.toJSONSchema(zodSchema, { io: 'input' }),
+});
 
 const INTERFACE = {
   workflowType: INGEST_WORKFLOW_TYPE,
@@ -17,12 +20,15 @@ const INTERFACE = {
   input: 'ingest-input.schema.json',
   result: 'ingest-result.schema.json',
   queries: { progress: { args: [], returns: 'ingest-progress.schema.json' } },
-  signals: { retry: { args: [], effect: 'a FAILED run waiting for retry continues-as-new as a take-over of its failed task' } },
+  signals: {
+    retry: { args: [], effect: 'a FAILED run waiting for retry continues-as-new as a take-over of its failed task' },
+  },
   updates: {
     requestRetry: {
       args: [],
       returns: 'retry-accepted.schema.json',
-      rejects: 'RETRY_VALIDATION_FAILED:<reason> when the run is not FAILED and waiting, or a retry was already accepted',
+      rejects:
+        'RETRY_VALIDATION_FAILED:<reason> when the run is not FAILED and waiting, or a retry was already accepted',
     },
   },
   searchAttributes: {
@@ -42,5 +48,7 @@ export function contractFiles(): Record<string, string> {
     'retry-accepted.schema.json': schema('retry-accepted', RetryAcceptedSchema),
     'interface.json': INTERFACE,
   };
-  return Object.fromEntries(Object.entries(files).map(([name, value]) => [name, `${JSON.stringify(value, null, 2)}\n`]));
+  return Object.fromEntries(
+    Object.entries(files).map(([name, value]) => [name, `${JSON.stringify(value, null, 2)}\n`]),
+  );
 }

@@ -44,7 +44,10 @@ export function createCpuPool(options: CpuPoolOptions): CpuPool {
     warmTask: 'parse',
     onError: options.onError,
   });
-  const stageFailures = (code: 'CHUNKING_FAILED' | 'PRETOKENIZE_FAILED' | 'SPARSE_VECTORIZING_FAILED', what: string) => ({ what, timeout: code, heap: code, crash: code });
+  const stageFailures = (
+    code: 'CHUNKING_FAILED' | 'PRETOKENIZE_FAILED' | 'SPARSE_VECTORIZING_FAILED',
+    what: string,
+  ) => ({ what, timeout: code, heap: code, crash: code });
   return {
     parse: (filePath, type) =>
       threads.run<string>('parse', { filePath, type, limits } satisfies ParseInput, {
@@ -54,11 +57,23 @@ export function createCpuPool(options: CpuPoolOptions): CpuPool {
         crash: 'PARSE_ENGINE_FAILED',
       }),
     chunk: (documentId, markdown, chunkerOptions) =>
-      threads.run<ChunkDraft[]>('chunk', { documentId, markdown, options: chunkerOptions } satisfies ChunkInput, stageFailures('CHUNKING_FAILED', 'chunking the markdown')),
+      threads.run<ChunkDraft[]>(
+        'chunk',
+        { documentId, markdown, options: chunkerOptions } satisfies ChunkInput,
+        stageFailures('CHUNKING_FAILED', 'chunking the markdown'),
+      ),
     tokenize: (chunks) =>
-      threads.run<TokenPlanEntries>('tokenize', { chunks: chunks.map(({ chunk_id, text }) => ({ chunk_id, text })) } satisfies TokenizeInput, stageFailures('PRETOKENIZE_FAILED', `tokenizing ${chunks.length} chunks`)),
+      threads.run<TokenPlanEntries>(
+        'tokenize',
+        { chunks: chunks.map(({ chunk_id, text }) => ({ chunk_id, text })) } satisfies TokenizeInput,
+        stageFailures('PRETOKENIZE_FAILED', `tokenizing ${chunks.length} chunks`),
+      ),
     sparse: (tokenLists) =>
-      threads.run<SparseVector[]>('sparse', { tokenLists } satisfies SparseInput, stageFailures('SPARSE_VECTORIZING_FAILED', `weighting ${tokenLists.length} sparse vectors`)),
+      threads.run<SparseVector[]>(
+        'sparse',
+        { tokenLists } satisfies SparseInput,
+        stageFailures('SPARSE_VECTORIZING_FAILED', `weighting ${tokenLists.length} sparse vectors`),
+      ),
     close: () => threads.close(),
   };
 }

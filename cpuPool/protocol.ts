@@ -24,7 +24,9 @@ export interface StartedMessage {
 }
 
 export function isStartedMessage(message: unknown): message is StartedMessage {
-  return typeof message === 'object' && message !== null && typeof (message as StartedMessage).sluiceTaskStarted === 'number';
+  return (
+    typeof message === 'object' && message !== null && typeof (message as StartedMessage).sluiceTaskStarted === 'number'
+  );
 }
 
 export async function replyOf<T>(work: () => T | Promise<T>): Promise<TaskReply<T>> {
@@ -36,7 +38,8 @@ export async function replyOf<T>(work: () => T | Promise<T>): Promise<TaskReply<
 }
 
 function describe(error: unknown): ThreadError {
-  if (error instanceof SluiceError) return { kind: 'classified', code: error.code, message: error.message, permanent: error.permanent };
+  if (error instanceof SluiceError)
+    return { kind: 'classified', code: error.code, message: error.message, permanent: error.permanent };
   const errno = error as NodeJS.ErrnoException;
   const message = error instanceof Error ? error.message : String(error);
   if (typeof errno?.syscall === 'string') return { kind: 'io', code: errno.code, syscall: errno.syscall, message };
@@ -45,7 +48,8 @@ function describe(error: unknown): ThreadError {
 
 /** Classified errors come back classified; anything else stays an unclassified Error for the stage to judge. */
 export function revive(error: ThreadError): Error {
-  if (error.kind === 'classified' && isFailureCode(error.code)) return new SluiceError(error.code, error.message, error.permanent);
+  if (error.kind === 'classified' && isFailureCode(error.code))
+    return new SluiceError(error.code, error.message, error.permanent);
   const plain = new Error(error.message) as NodeJS.ErrnoException;
   if (error.kind === 'io') Object.assign(plain, { code: error.code, syscall: error.syscall });
   return plain;

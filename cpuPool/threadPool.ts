@@ -85,7 +85,10 @@ export class ThreadPool {
     });
     let reply: TaskReply<R>;
     try {
-      reply = (await this.piscina.run({ taskId, payload } satisfies Task<unknown>, { name: task, signal: abort.signal })) as TaskReply<R>;
+      reply = (await this.piscina.run({ taskId, payload } satisfies Task<unknown>, {
+        name: task,
+        signal: abort.signal,
+      })) as TaskReply<R>;
     } catch (error) {
       throw timedOut ? this.timeout(failures) : this.threadFailure(failures, error as Error & { code?: string });
     } finally {
@@ -103,14 +106,22 @@ export class ThreadPool {
   }
 
   private timeout(failures: LimitFailures): SluiceError {
-    return permanentError(failures.timeout, `${failures.what} took longer than the ${this.limits.timeoutMs} ms limit (SLUICE_PARSE_TIMEOUT)`);
+    return permanentError(
+      failures.timeout,
+      `${failures.what} took longer than the ${this.limits.timeoutMs} ms limit (SLUICE_PARSE_TIMEOUT)`,
+    );
   }
 
   private threadFailure(failures: LimitFailures, error: Error & { code?: string }): SluiceError {
     // The worker is shutting down: says nothing about the document, another attempt will do.
-    if (this.closing) return transientError(failures.crash, `${failures.what} was cut short: the worker is shutting down`, error);
+    if (this.closing)
+      return transientError(failures.crash, `${failures.what} was cut short: the worker is shutting down`, error);
     if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-      return permanentError(failures.heap, `${failures.what} needs more than the ${this.limits.maxHeapMb} MB heap (SLUICE_PARSE_HEAP_MB)`, error);
+      return permanentError(
+        failures.heap,
+        `${failures.what} needs more than the ${this.limits.maxHeapMb} MB heap (SLUICE_PARSE_HEAP_MB)`,
+        error,
+      );
     }
     return permanentError(failures.crash, `${failures.what} crashed its thread: ${error.message}`, error);
   }

@@ -16,7 +16,8 @@ export class SecretBoxError extends Error {
 }
 
 function assertKey(key: Buffer): void {
-  if (key.length !== KEY_BYTES) throw new SecretBoxError(`encryption key must be ${KEY_BYTES} bytes, got ${key.length}`);
+  if (key.length !== KEY_BYTES)
+    throw new SecretBoxError(`encryption key must be ${KEY_BYTES} bytes, got ${key.length}`);
 }
 
 export function encryptSecret(key: Buffer, plain: string): string {
@@ -55,7 +56,8 @@ export function parseEncryptionKey(value: string): Buffer {
   if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) {
     const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
     const canonical = bytes.toString('base64').replace(/=+$/, '');
-    if (bytes.length === KEY_BYTES && canonical === text.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '')) return bytes;
+    if (bytes.length === KEY_BYTES && canonical === text.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, ''))
+      return bytes;
   }
   throw new SecretBoxError(
     `encryption key must be ${KEY_BYTES} bytes given as 64 hex characters or as base64 (e.g. \`openssl rand -base64 32\`); ` +

@@ -25,7 +25,12 @@ export async function probeEmbedding(settings: EmbeddingSettings, outbound: Outb
     const embedder = embedderOf(settings, outbound, { maxRetries: 1, timeoutMs: 20_000, batchSize: 1, concurrency: 1 });
     const [vector] = await embedder.embed([PROBE_SENTENCE]);
     const returned = vector?.length ?? 0;
-    return { ...base, ok: true, returnedDimension: returned, message: `model ${settings.model} returned a ${returned}-dimensional vector, as configured` };
+    return {
+      ...base,
+      ok: true,
+      returnedDimension: returned,
+      message: `model ${settings.model} returned a ${returned}-dimensional vector, as configured`,
+    };
   } catch (err) {
     if (!(err instanceof SluiceError)) throw err;
     if (err.code === 'EMBEDDING_DIMENSION_UNSUPPORTED') {

@@ -29,7 +29,10 @@ export function settingsOfRow(row: EmbeddingConfigRow, encryptionKey: Buffer): E
       apiKey = decryptSecret(encryptionKey, row.api_key_encrypted);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      throw permanentError('LLM_CONFIG_MISSING', `the API key of embedding config ${row.id} cannot be decrypted (${reason})`);
+      throw permanentError(
+        'LLM_CONFIG_MISSING',
+        `the API key of embedding config ${row.id} cannot be decrypted (${reason})`,
+      );
     }
   }
   return { provider: row.provider, baseUrl: row.base_url, model: row.model, dimension: row.dimension, apiKey };
@@ -39,11 +42,23 @@ export function settingsOfEnvironment(env: EnvironmentEmbeddingDefault): Embeddi
   return { provider: 'openai', baseUrl: env.baseUrl, model: env.model, dimension: env.dimension, apiKey: env.apiKey };
 }
 
-export function embedderOf(settings: EmbeddingSettings, outbound: OutboundPolicy, options: TransportOptions = {}): Embedder {
+export function embedderOf(
+  settings: EmbeddingSettings,
+  outbound: OutboundPolicy,
+  options: TransportOptions = {},
+): Embedder {
   if (settings.provider === 'local') return createLocalHashEmbedder({ dimension: settings.dimension });
   const baseUrl = settings.baseUrl ?? (settings.provider === 'openai' ? OPENAI_BASE_URL : null);
-  if (baseUrl === null) throw permanentError('LLM_CONFIG_MISSING', `the embedding config (provider ${settings.provider}) has no base URL`);
-  return createOpenAiEmbedder({ ...options, outbound, baseUrl, apiKey: settings.apiKey, model: settings.model, dimension: settings.dimension });
+  if (baseUrl === null)
+    throw permanentError('LLM_CONFIG_MISSING', `the embedding config (provider ${settings.provider}) has no base URL`);
+  return createOpenAiEmbedder({
+    ...options,
+    outbound,
+    baseUrl,
+    apiKey: settings.apiKey,
+    model: settings.model,
+    dimension: settings.dimension,
+  });
 }
 
 /**

@@ -21,7 +21,10 @@ const TRIGRAM_WEIGHT = 0.35;
 export function createLocalHashEmbedder(options: { dimension: number }): Embedder {
   const { dimension } = options;
   if (!Number.isInteger(dimension) || dimension < 1) {
-    throw permanentError('EMBEDDING_DIMENSION_UNSUPPORTED', `local hash embedder needs a positive integer dimension, got ${dimension}`);
+    throw permanentError(
+      'EMBEDDING_DIMENSION_UNSUPPORTED',
+      `local hash embedder needs a positive integer dimension, got ${dimension}`,
+    );
   }
   return {
     model: LOCAL_HASH_MODEL,

@@ -44,7 +44,12 @@ export function createLocalModelEmbedder(options: LocalModelEmbedderOptions): Lo
   const threads = Math.max(1, options.threads);
   const workerData: ModelThreadData & { sluiceTaskModule: string } = {
     sluiceTaskModule: THREAD_MODULE,
-    sluiceModel: { graph: files.graph, sentencePiece: files.sentencePiece, maxTokens: options.maxTokens, runtimeEnv: RUNTIME_ENV },
+    sluiceModel: {
+      graph: files.graph,
+      sentencePiece: files.sentencePiece,
+      maxTokens: options.maxTokens,
+      runtimeEnv: RUNTIME_ENV,
+    },
   };
   let pool: Piscina | null = null;
   const poolOf = (): Piscina =>
@@ -70,7 +75,9 @@ export function createLocalModelEmbedder(options: LocalModelEmbedderOptions): Lo
       // Cut here so a huge text is not copied to a thread only to be cut there.
       const cut = texts.map((text) => (text.length > charLimit ? text.slice(0, charLimit) : text));
       const parts = split(cut, threads);
-      const outputs = await Promise.all(parts.map((part) => poolOf().run({ texts: part } satisfies EmbedTask) as Promise<Float32Array>));
+      const outputs = await Promise.all(
+        parts.map((part) => poolOf().run({ texts: part } satisfies EmbedTask) as Promise<Float32Array>),
+      );
       return outputs.flatMap((output, i) => rows(output, (parts[i] as string[]).length));
     },
     async close() {
@@ -92,7 +99,9 @@ function split<T>(items: T[], count: number): T[][] {
 function rows(output: Float32Array, expected: number): number[][] {
   const { dimension } = LOCAL_MODEL;
   if (output.length !== expected * dimension) {
-    throw new Error(`the local model returned ${output.length} values for ${expected} texts; expected ${expected * dimension}`);
+    throw new Error(
+      `the local model returned ${output.length} values for ${expected} texts; expected ${expected * dimension}`,
+    );
   }
   return Array.from({ length: expected }, (_, i) => Array.from(output.subarray(i * dimension, (i + 1) * dimension)));
 }

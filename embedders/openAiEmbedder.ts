@@ -2,7 +2,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { permanentError, transientError } from '../contracts/sluiceError';
 import { fetchErrorCode, outboundFetch, OutboundRefusedError, type OutboundPolicy } from '../outbound/outboundHttp';
 import type { Embedder } from './embedder';
-import { backoffMs, describeFetchError, isErrorLike, isRetryableStatus, providerMessage, redactor, retryAfterMs, statusSummary } from './providerHttp';
+import {
+  backoffMs,
+  describeFetchError,
+  isErrorLike,
+  isRetryableStatus,
+  providerMessage,
+  redactor,
+  retryAfterMs,
+  statusSummary,
+} from './providerHttp';
 
 export interface OpenAiEmbedderOptions {
   /** e.g. `https://api.openai.com/v1`; requests go to `${baseUrl}/embeddings`. */
@@ -64,8 +73,15 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const maxRetries = options.maxRetries ?? 5;
   const sendDimensions = options.sendDimensions ?? /^text-embedding-3/.test(model);
-  for (const [name, value, min] of [['dimension', dimension, 1], ['batchSize', batchSize, 1], ['concurrency', concurrency, 1], ['timeoutMs', timeoutMs, 1], ['maxRetries', maxRetries, 0]] as const) {
-    if (!Number.isInteger(value) || value < min) throw new Error(`OpenAI embedder: ${name} must be an integer ≥ ${min}, got ${value}`);
+  for (const [name, value, min] of [
+    ['dimension', dimension, 1],
+    ['batchSize', batchSize, 1],
+    ['concurrency', concurrency, 1],
+    ['timeoutMs', timeoutMs, 1],
+    ['maxRetries', maxRetries, 0],
+  ] as const) {
+    if (!Number.isInteger(value) || value < min)
+      throw new Error(`OpenAI embedder: ${name} must be an integer ≥ ${min}, got ${value}`);
   }
   const url = `${options.baseUrl.replace(/\/+$/, '')}/embeddings`;
   const { outbound } = options;
@@ -74,27 +90,47 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
   if (apiKey !== null) headers.authorization = `Bearer ${apiKey}`;
 
   async function attempt(texts: string[], stop: AbortSignal): Promise<number[][]> {
-    const body = JSON.stringify({ model, input: texts, encoding_format: 'float', ...(sendDimensions ? { dimensions: dimension } : {}) });
+    const body = JSON.stringify({
+      model,
+      input: texts,
+      encoding_format: 'float',
+      ...(sendDimensions ? { dimensions: dimension } : {}),
+    });
     let status: number;
     let text: string;
     let responseHeaders: { get(name: string): string | null };
     try {
-      const response = await outboundFetch(outbound, url, { method: 'POST', headers, body, signal: AbortSignal.any([stop, AbortSignal.timeout(timeoutMs)]) });
+      const response = await outboundFetch(outbound, url, {
+        method: 'POST',
+        headers,
+        body,
+        signal: AbortSignal.any([stop, AbortSignal.timeout(timeoutMs)]),
+      });
       status = response.status;
       responseHeaders = response.headers;
       text = await response.text();
     } catch (err) {
       if (stop.aborted) throw err;
       if (err instanceof OutboundRefusedError) {
-        throw permanentError('VECTORIZING_FAILED', `the embedding request for model ${model} was refused: ${err.message}`, new Error(redact(err.detail)));
+        throw permanentError(
+          'VECTORIZING_FAILED',
+          `the embedding request for model ${model} was refused: ${err.message}`,
+          new Error(redact(err.detail)),
+        );
       }
-      if (isErrorLike(err) && err.name === 'TimeoutError') throw new RetryableFailure(`no answer within ${timeoutMs} ms`, `timeout after ${timeoutMs} ms`);
+      if (isErrorLike(err) && err.name === 'TimeoutError')
+        throw new RetryableFailure(`no answer within ${timeoutMs} ms`, `timeout after ${timeoutMs} ms`);
       throw new RetryableFailure(`network error (${fetchErrorCode(err)})`, redact(describeFetchError(err)));
     }
     if (status !== 200) {
       const detail = redact(`HTTP ${status} from the embedding provider: ${providerMessage(text)}`);
-      if (isRetryableStatus(status)) throw new RetryableFailure(statusSummary(status), detail, retryAfterMs(responseHeaders));
-      throw permanentError('VECTORIZING_FAILED', `embedding provider refused the request for model ${model}: ${statusSummary(status)}`, new Error(detail));
+      if (isRetryableStatus(status))
+        throw new RetryableFailure(statusSummary(status), detail, retryAfterMs(responseHeaders));
+      throw permanentError(
+        'VECTORIZING_FAILED',
+        `embedding provider refused the request for model ${model}: ${statusSummary(status)}`,
+        new Error(detail),
+      );
     }
     return parseEmbeddings(text, texts.length);
   }
@@ -108,20 +144,38 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
     }
     if (!Array.isArray(data) || data.length !== expected) {
       const got = Array.isArray(data) ? data.length : 'none';
-      throw new RetryableFailure(`expected ${expected} embeddings, got ${got}`, `expected ${expected} embeddings, got ${got}`);
+      throw new RetryableFailure(
+        `expected ${expected} embeddings, got ${got}`,
+        `expected ${expected} embeddings, got ${got}`,
+      );
     }
     const vectors: (number[] | undefined)[] = new Array<number[] | undefined>(expected).fill(undefined);
     data.forEach((item: unknown, position) => {
       const { index = position, embedding } = (item ?? {}) as { index?: unknown; embedding?: unknown };
       if (!Array.isArray(embedding) || !embedding.every((v) => typeof v === 'number' && Number.isFinite(v))) {
-        throw new RetryableFailure('an embedding is not an array of numbers', `embedding at position ${position} is not an array of finite numbers`);
+        throw new RetryableFailure(
+          'an embedding is not an array of numbers',
+          `embedding at position ${position} is not an array of finite numbers`,
+        );
       }
       if (embedding.length !== dimension) {
-        throw permanentError('EMBEDDING_DIMENSION_UNSUPPORTED', `model ${model} returned ${embedding.length}-dimensional vectors, but the embedding config says ${dimension}`);
+        throw permanentError(
+          'EMBEDDING_DIMENSION_UNSUPPORTED',
+          `model ${model} returned ${embedding.length}-dimensional vectors, but the embedding config says ${dimension}`,
+        );
       }
-      if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= expected || vectors[index] !== undefined) {
+      if (
+        typeof index !== 'number' ||
+        !Number.isInteger(index) ||
+        index < 0 ||
+        index >= expected ||
+        vectors[index] !== undefined
+      ) {
         // The index is the provider's value: quoted in the log only.
-        throw new RetryableFailure('an invalid or repeated embedding index', redact(`embedding index ${JSON.stringify(index)?.slice(0, 100)}`));
+        throw new RetryableFailure(
+          'an invalid or repeated embedding index',
+          redact(`embedding index ${JSON.stringify(index)?.slice(0, 100)}`),
+        );
       }
       vectors[index] = embedding as number[];
     });
@@ -136,12 +190,23 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
         if (!(err instanceof RetryableFailure)) throw err;
         const attempts = attemptNo + 1;
         if (err.retryAfterMs !== null && err.retryAfterMs > MAX_RETRY_AFTER_MS) {
-          throw transientError('VECTORIZING_FAILED', `embedding provider asked to wait ${Math.ceil(err.retryAfterMs / 1000)} s (${err.message})`, new Error(err.detail));
+          throw transientError(
+            'VECTORIZING_FAILED',
+            `embedding provider asked to wait ${Math.ceil(err.retryAfterMs / 1000)} s (${err.message})`,
+            new Error(err.detail),
+          );
         }
         if (attemptNo >= maxRetries) {
-          throw transientError('VECTORIZING_FAILED', `embedding request for model ${model} failed after ${attempts} attempts: ${err.message}`, new Error(err.detail));
+          throw transientError(
+            'VECTORIZING_FAILED',
+            `embedding request for model ${model} failed after ${attempts} attempts: ${err.message}`,
+            new Error(err.detail),
+          );
         }
-        const delay = err.retryAfterMs !== null ? err.retryAfterMs + Math.round(Math.random() * 0.1 * err.retryAfterMs) : backoffMs(attemptNo, BACKOFF_BASE_MS, BACKOFF_CAP_MS);
+        const delay =
+          err.retryAfterMs !== null
+            ? err.retryAfterMs + Math.round(Math.random() * 0.1 * err.retryAfterMs)
+            : backoffMs(attemptNo, BACKOFF_BASE_MS, BACKOFF_CAP_MS);
         await sleep(delay, undefined, { signal: stop });
       }
     }

@@ -60,7 +60,9 @@ export function providerMessage(body: string): string {
       const record = parsed as Record<string, unknown>;
       const error = record.error;
       message =
-        error && typeof error === 'object' ? (error as Record<string, unknown>).message : (error ?? record.message ?? record.detail);
+        error && typeof error === 'object'
+          ? (error as Record<string, unknown>).message
+          : (error ?? record.message ?? record.detail);
     }
   } catch {
     // not JSON: use the text itself
@@ -83,7 +85,12 @@ export function describeFetchError(err: unknown): string {
 }
 
 export function isErrorLike(value: unknown): value is { name: string; message: string; cause?: unknown } {
-  return typeof value === 'object' && value !== null && typeof (value as { message?: unknown }).message === 'string' && typeof (value as { name?: unknown }).name === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { message?: unknown }).message === 'string' &&
+    typeof (value as { name?: unknown }).name === 'string'
+  );
 }
 
 /** Returns a function that blanks every occurrence of the secret (a key a provider echoed back). */

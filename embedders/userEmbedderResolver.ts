@@ -3,7 +3,11 @@ import type { EnvironmentEmbeddingDefault } from '../config/config';
 import { permanentError, SluiceError } from '../contracts/sluiceError';
 import type { Database } from '../db/database';
 import type { OutboundPolicy } from '../outbound/outboundHttp';
-import { DEPLOYMENT_DEFAULT_OWNER, findEffectiveEmbeddingConfig, type EmbeddingConfigRow } from '../db/repositories/embeddingConfigs';
+import {
+  DEPLOYMENT_DEFAULT_OWNER,
+  findEffectiveEmbeddingConfig,
+  type EmbeddingConfigRow,
+} from '../db/repositories/embeddingConfigs';
 import type { Embedder } from './embedder';
 import type { EmbedderResolver } from './embedderResolver';
 import { embedderOf, settingsOfEnvironment, settingsOfRow, type TransportOptions } from './embeddingSettings';
@@ -47,7 +51,10 @@ export function pickEmbeddingSource(candidates: {
 }
 
 /** The user's own config or else the deployment default, in one query, sorted into the candidates. */
-export async function storedCandidates(db: Kysely<Database>, userId: string): Promise<{ own?: EmbeddingConfigRow; deployment?: EmbeddingConfigRow }> {
+export async function storedCandidates(
+  db: Kysely<Database>,
+  userId: string,
+): Promise<{ own?: EmbeddingConfigRow; deployment?: EmbeddingConfigRow }> {
   const row = await findEffectiveEmbeddingConfig(db, userId);
   if (!row) return {};
   return row.user_id === DEPLOYMENT_DEFAULT_OWNER ? { deployment: row } : { own: row };
@@ -76,10 +83,17 @@ export function createUserEmbedderResolver(deps: UserEmbedderResolverDeps): Embe
 
   return {
     async forUser(userId) {
-      const source = pickEmbeddingSource({ ...(await storedCandidates(deps.db, userId)), environment: deps.environmentDefault, fallback: deps.fallback });
+      const source = pickEmbeddingSource({
+        ...(await storedCandidates(deps.db, userId)),
+        environment: deps.environmentDefault,
+        fallback: deps.fallback,
+      });
       switch (source.kind) {
         case 'missing':
-          throw permanentError('LLM_CONFIG_MISSING', `user ${userId} has no embedding config, and the deployment has no default one (sluice embedding set)`);
+          throw permanentError(
+            'LLM_CONFIG_MISSING',
+            `user ${userId} has no embedding config, and the deployment has no default one (sluice embedding set)`,
+          );
         case 'fallback':
           return source.embedder;
         case 'environment':

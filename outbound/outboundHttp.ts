@@ -31,7 +31,8 @@ export class OutboundRefusedError extends Error {
   }
 }
 
-const PRIVATE_MESSAGE = 'the address is private, loopback or link-local, and outbound requests there are not allowed (SLUICE_OUTBOUND_ALLOW_PRIVATE)';
+const PRIVATE_MESSAGE =
+  'the address is private, loopback or link-local, and outbound requests there are not allowed (SLUICE_OUTBOUND_ALLOW_PRIVATE)';
 
 const privateAddress = (detail: string) => new OutboundRefusedError('private-address', PRIVATE_MESSAGE, detail);
 
@@ -40,7 +41,8 @@ const checkedLookup: net.LookupFunction = (hostname, options, callback) => {
   dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, '', 0);
     const refused = addresses.filter((a) => isPrivateAddress(a.address));
-    if (refused.length > 0) return callback(privateAddress(`${hostname} resolves to ${refused.map((a) => a.address).join(', ')}`), '', 0);
+    if (refused.length > 0)
+      return callback(privateAddress(`${hostname} resolves to ${refused.map((a) => a.address).join(', ')}`), '', 0);
     const [first] = addresses;
     if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
     if (options.all) return callback(null, addresses);
@@ -65,7 +67,8 @@ function checkUrl(url: URL, policy: OutboundPolicy): void {
     throw new OutboundRefusedError('scheme', 'only http and https URLs are allowed', `scheme ${url.protocol}`);
   }
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (!policy.allowPrivate && net.isIP(host) !== 0 && isPrivateAddress(host)) throw privateAddress(`${host} is a private address`);
+  if (!policy.allowPrivate && net.isIP(host) !== 0 && isPrivateAddress(host))
+    throw privateAddress(`${host} is a private address`);
 }
 
 /** The policy's refusal inside a failed fetch (fetch wraps connect errors in a TypeError's cause). */
@@ -102,7 +105,11 @@ export interface OutboundRequest {
  * status); rejects with OutboundRefusedError for a refused request or a 3xx answer, and with
  * fetch's own errors otherwise.
  */
-export async function outboundFetch(policy: OutboundPolicy, target: string, request: OutboundRequest): Promise<Response> {
+export async function outboundFetch(
+  policy: OutboundPolicy,
+  target: string,
+  request: OutboundRequest,
+): Promise<Response> {
   let url: URL;
   try {
     url = new URL(target);

@@ -49,7 +49,8 @@ function matches(bytes: readonly number[], prefix: readonly number[], bits: numb
   return true;
 }
 
-const inAny = (bytes: readonly number[], ranges: readonly Range[]) => ranges.some(([prefix, bits]) => matches(bytes, prefix, bits));
+const inAny = (bytes: readonly number[], ranges: readonly Range[]) =>
+  ranges.some(([prefix, bits]) => matches(bytes, prefix, bits));
 
 function ipv4Bytes(text: string): number[] {
   return text.split('.').map(Number);
@@ -66,7 +67,8 @@ function ipv6Bytes(text: string): number[] {
   const [left = '', right] = hex.split('::');
   const head = left === '' ? [] : left.split(':');
   const tail = right === undefined || right === '' ? [] : right.split(':');
-  const groups = right === undefined ? head : [...head, ...new Array<string>(8 - head.length - tail.length).fill('0'), ...tail];
+  const groups =
+    right === undefined ? head : [...head, ...new Array<string>(8 - head.length - tail.length).fill('0'), ...tail];
   return groups.flatMap((group) => {
     const value = parseInt(group, 16);
     return [value >> 8, value & 0xff];
@@ -84,7 +86,9 @@ export function isPrivateAddress(address: string): boolean {
     case 6: {
       const bytes = ipv6Bytes(ip);
       if (inAny(bytes, IPV6_RANGES)) return true;
-      return EMBEDDING_IPV4.some(([prefix, bits, offset]) => matches(bytes, prefix, bits) && inAny(bytes.slice(offset, offset + 4), IPV4_RANGES));
+      return EMBEDDING_IPV4.some(
+        ([prefix, bits, offset]) => matches(bytes, prefix, bits) && inAny(bytes.slice(offset, offset + 4), IPV4_RANGES),
+      );
     }
     default:
       return true;

@@ -22,7 +22,11 @@ export function csvToMarkdown(bytes: Uint8Array): string {
       skip_empty_lines: true,
     }) as string[][];
   } catch (error) {
-    throw permanentError('CORRUPT_DOCUMENT', `the CSV cannot be read: ${error instanceof Error ? error.message : String(error)}`, error);
+    throw permanentError(
+      'CORRUPT_DOCUMENT',
+      `the CSV cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+      error,
+    );
   }
   const cells = rows.map((row) => row.map(tableCell)).filter((row) => row.some((cell) => cell !== ''));
   return cells.length === 0 ? '' : toPipeTable(cells);
@@ -34,7 +38,10 @@ export function csvToMarkdown(bytes: Uint8Array): string {
  * enough to count delimiters.
  */
 export function sniffDelimiter(text: string): string {
-  const lines = text.split(/\r?\n/, SNIFF_LINES + 1).slice(0, SNIFF_LINES).filter((line) => line.trim() !== '');
+  const lines = text
+    .split(/\r?\n/, SNIFF_LINES + 1)
+    .slice(0, SNIFF_LINES)
+    .filter((line) => line.trim() !== '');
   let best = { delimiter: ',', score: 0 };
   for (const delimiter of CANDIDATE_DELIMITERS) {
     const counts = lines.map((line) => line.replace(/"[^"]*"/g, '').split(delimiter).length - 1);

@@ -51,10 +51,16 @@ export function detectFileType(head: Buffer, fileName: string): SourceFileType {
 
   const text = decodeHead(head, fileName);
   if (text === null || looksBinary(text)) {
-    throw permanentError('UNSUPPORTED_FILE_TYPE', `${fileName}: content is binary or in no text encoding we recognise; ${SUPPORTED}`);
+    throw permanentError(
+      'UNSUPPORTED_FILE_TYPE',
+      `${fileName}: content is binary or in no text encoding we recognise; ${SUPPORTED}`,
+    );
   }
   if (BINARY_EXTENSIONS.has(extension)) {
-    throw permanentError('UNSUPPORTED_FILE_TYPE', `${fileName}: named ${extension} but the content is plain text, not that format`);
+    throw permanentError(
+      'UNSUPPORTED_FILE_TYPE',
+      `${fileName}: named ${extension} but the content is plain text, not that format`,
+    );
   }
   if (HTML_EXTENSIONS.has(extension)) return 'html';
   // Markdown may embed raw HTML, and is passed through untouched, so its extension is trusted.
@@ -74,7 +80,10 @@ function officeFlavour(head: Buffer, extension: string, fileName: string): Sourc
   if (names.includes('word/')) return 'docx';
   if (names.includes('xl/')) return 'xlsx';
   if (names.includes('ppt/')) return 'pptx';
-  throw permanentError('UNSUPPORTED_FILE_TYPE', `${fileName}: a ZIP archive that is not a DOCX, PPTX or XLSX document; ${SUPPORTED}`);
+  throw permanentError(
+    'UNSUPPORTED_FILE_TYPE',
+    `${fileName}: a ZIP archive that is not a DOCX, PPTX or XLSX document; ${SUPPORTED}`,
+  );
 }
 
 /**
@@ -89,7 +98,10 @@ function decodeHead(head: Buffer, fileName: string): string | null {
       // stream: true tolerates the multi-byte character the head's cut-off may have split.
       return new TextDecoder(declared, { fatal: true }).decode(head, { stream: true });
     } catch {
-      throw permanentError('INVALID_TEXT_ENCODING', `${fileName}: marked as ${declared} by its byte-order mark, but the bytes are not valid ${declared}`);
+      throw permanentError(
+        'INVALID_TEXT_ENCODING',
+        `${fileName}: marked as ${declared} by its byte-order mark, but the bytes are not valid ${declared}`,
+      );
     }
   }
   return encoding ? new TextDecoder(encoding).decode(head, { stream: true }) : null;

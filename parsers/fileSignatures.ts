@@ -47,7 +47,12 @@ const SIGNATURES: readonly Signature[] = [
   { kind: 'zip', label: 'ZIP archive (e.g. DOCX/XLSX/PPTX)', offset: 0, bytes: [0x50, 0x4b, 0x03, 0x04] },
   { kind: 'zip', label: 'ZIP archive (empty)', offset: 0, bytes: [0x50, 0x4b, 0x05, 0x06] },
   { kind: 'zip', label: 'ZIP archive (spanned)', offset: 0, bytes: [0x50, 0x4b, 0x07, 0x08] },
-  { kind: 'ole2', label: 'legacy Office document (DOC/XLS/PPT)', offset: 0, bytes: [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1] },
+  {
+    kind: 'ole2',
+    label: 'legacy Office document (DOC/XLS/PPT)',
+    offset: 0,
+    bytes: [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1],
+  },
   { kind: 'png', label: 'PNG image', offset: 0, bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
   { kind: 'jpeg', label: 'JPEG image', offset: 0, bytes: [0xff, 0xd8, 0xff] },
   { kind: 'gif', label: 'GIF image', offset: 0, bytes: ascii('GIF87a') },
@@ -63,10 +68,22 @@ const SIGNATURES: readonly Signature[] = [
   { kind: 'tiff', label: 'TIFF image', offset: 0, bytes: [0x49, 0x49, 0x2a, 0x00] },
   { kind: 'tiff', label: 'TIFF image', offset: 0, bytes: [0x4d, 0x4d, 0x00, 0x2a] },
   // BMP's header has four reserved zero bytes after the file size.
-  { kind: 'bmp', label: 'BMP image', offset: 0, bytes: ascii('BM'), verify: (h) => h.length >= 10 && h.readUInt32LE(6) === 0 },
+  {
+    kind: 'bmp',
+    label: 'BMP image',
+    offset: 0,
+    bytes: ascii('BM'),
+    verify: (h) => h.length >= 10 && h.readUInt32LE(6) === 0,
+  },
   { kind: 'gzip', label: 'gzip archive', offset: 0, bytes: [0x1f, 0x8b] },
   // "BZh" + block size digit, then the block magic (BCD of pi).
-  { kind: 'bzip2', label: 'bzip2 archive', offset: 0, bytes: ascii('BZh'), verify: (h) => hasBytesAt(h, 4, [0x31, 0x41, 0x59, 0x26, 0x53, 0x59]) },
+  {
+    kind: 'bzip2',
+    label: 'bzip2 archive',
+    offset: 0,
+    bytes: ascii('BZh'),
+    verify: (h) => hasBytesAt(h, 4, [0x31, 0x41, 0x59, 0x26, 0x53, 0x59]),
+  },
   { kind: 'xz', label: 'xz archive', offset: 0, bytes: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00] },
   { kind: 'zstd', label: 'zstd archive', offset: 0, bytes: [0x28, 0xb5, 0x2f, 0xfd] },
   { kind: '7z', label: '7-Zip archive', offset: 0, bytes: [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c] },
@@ -78,7 +95,13 @@ const SIGNATURES: readonly Signature[] = [
   { kind: 'sqlite', label: 'SQLite database', offset: 0, bytes: ascii('SQLite format 3\x00') },
   { kind: 'mp4', label: 'MP4/QuickTime media', offset: 4, bytes: ascii('ftyp') },
   // ID3v2 tag: "ID3" then a major version byte 2..4.
-  { kind: 'mp3', label: 'MP3 audio', offset: 0, bytes: ascii('ID3'), verify: (h) => h[3] !== undefined && h[3] >= 2 && h[3] <= 4 },
+  {
+    kind: 'mp3',
+    label: 'MP3 audio',
+    offset: 0,
+    bytes: ascii('ID3'),
+    verify: (h) => h[3] !== undefined && h[3] >= 2 && h[3] <= 4,
+  },
   // Text, but a markup we cannot turn into clean markdown yet.
   { kind: 'rtf', label: 'RTF document', offset: 0, bytes: ascii('{\\rtf') },
   // Must be checked before the UTF-16 LE BOM (FF FE), which is its prefix.

@@ -15,7 +15,8 @@ const BOILERPLATE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'compl
  * class or id rather than by element: DocBook's navheader/navfooter tables, a page's local table
  * of contents, breadcrumbs, sidebars.
  */
-const CHROME_WORDS = 'nav|navbar|navheader|navfooter|navigation|breadcrumbs?|sidebar|menu|toc|footer|cookies?|banner|pagination|skip-?link';
+const CHROME_WORDS =
+  'nav|navbar|navheader|navfooter|navigation|breadcrumbs?|sidebar|menu|toc|footer|cookies?|banner|pagination|skip-?link';
 const CHROME_ID = new RegExp(`^(?:${CHROME_WORDS})$`, 'i');
 /** One of the space-separated class tokens is a chrome word: one scan, no split. */
 const CHROME_CLASS = new RegExp(`(?:^|\\s)(?:${CHROME_WORDS})(?=\\s|$)`, 'i');
@@ -48,7 +49,8 @@ export function keepsElement(element: HtmlElement, around: Surroundings): boolea
   if (element.name === 'header' && !around.inContainer && !isContentContainer(element)) return false;
   // Search boxes and sign-up forms are chrome, but ASP.NET WebForms pages wrap everything in one.
   if (element.name === 'form' && (element.marks & (SubtreeMark.container | SubtreeMark.h1)) === 0) return false;
-  if (isChrome(element) && (element.marks & (SubtreeMark.container | SubtreeMark.h1 | SubtreeMark.h2)) === 0) return false;
+  if (isChrome(element) && (element.marks & (SubtreeMark.container | SubtreeMark.h1 | SubtreeMark.h2)) === 0)
+    return false;
   if (around.inAdmonition && HEADINGS.has(element.name)) demoteHeading(element);
   return true;
 }

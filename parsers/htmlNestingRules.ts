@@ -7,7 +7,9 @@
 const set = (names: string): ReadonlySet<string> => new Set(names.split(' '));
 
 /** Elements that never have content or an end tag. */
-export const VOID_ELEMENTS = set('area base basefont bgsound br col embed frame hr image img input keygen link meta param source track wbr');
+export const VOID_ELEMENTS = set(
+  'area base basefont bgsound br col embed frame hr image img input keygen link meta param source track wbr',
+);
 
 /** Elements whose content the tokenizer reads as text up to their end tag, and the state it reads it in. */
 export const RAW_TEXT_ELEMENTS: ReadonlyMap<string, 'RCDATA' | 'RAWTEXT' | 'SCRIPT_DATA' | 'PLAINTEXT'> = new Map([
@@ -36,7 +38,8 @@ const SPECIAL = set(
   'address applet area article aside base basefont bgsound blockquote body br button caption center col colgroup dd details dir div dl dt embed fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html iframe img input keygen li link listing main marquee menu meta nav noembed noframes noscript object ol p param plaintext pre script search section select source style summary table tbody td template textarea tfoot th thead title tr track ul wbr xmp mi mo mn ms mtext annotation-xml foreignobject desc',
 );
 
-const SCOPE = 'applet caption html table td th marquee object template mi mo mn ms mtext annotation-xml foreignobject desc title';
+const SCOPE =
+  'applet caption html table td th marquee object template mi mo mn ms mtext annotation-xml foreignobject desc title';
 const DEFAULT_SCOPE = set(SCOPE);
 const BUTTON_SCOPE = set(`${SCOPE} button`);
 const LIST_ITEM_SCOPE = set(`${SCOPE} ol ul`);
@@ -77,7 +80,9 @@ const IMPLIED_ENDS = new Map<string, readonly ImpliedEnd[]>([
   ['dd', [DD_DT_END, P_END]],
   ['dt', [DD_DT_END, P_END]],
   ...[...HEADINGS].map((name): [string, ImpliedEnd[]] => [name, [P_END, HEADING_END]]),
-  ...[...CLOSES_P].filter((name) => !HEADINGS.has(name) && !['li', 'dd', 'dt'].includes(name)).map((name): [string, ImpliedEnd[]] => [name, [P_END]]),
+  ...[...CLOSES_P]
+    .filter((name) => !HEADINGS.has(name) && !['li', 'dd', 'dt'].includes(name))
+    .map((name): [string, ImpliedEnd[]] => [name, [P_END]]),
   ['option', [OPTION_END]],
   ['optgroup', [OPTION_END, OPTGROUP_END]],
   ['td', [CELL_END]],

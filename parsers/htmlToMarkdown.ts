@@ -13,8 +13,15 @@ export function htmlToMarkdown(html: string): string {
   const content = pickContentRoot(root);
   // Generated docs (DocBook) often give a page no h1 but repeat its <title> as the first h2, with
   // the page's own sections as sibling h2s: promoted, the title becomes the root of every path.
-  const firstHeading = findFirst(content, (element) => element.name === 'h1' || element.name === 'h2' || element.name === 'h3');
-  const repeatsTitle = firstHeading !== undefined && firstHeading.name !== 'h1' && title !== '' && normalizeSpace(textContent(firstHeading)) === normalizeSpace(title);
+  const firstHeading = findFirst(
+    content,
+    (element) => element.name === 'h1' || element.name === 'h2' || element.name === 'h3',
+  );
+  const repeatsTitle =
+    firstHeading !== undefined &&
+    firstHeading.name !== 'h1' &&
+    title !== '' &&
+    normalizeSpace(textContent(firstHeading)) === normalizeSpace(title);
   if (repeatsTitle) firstHeading.name = 'h1';
   const hasOwnTitle = repeatsTitle || firstHeading?.name === 'h1';
   collapseWhitespace(content);

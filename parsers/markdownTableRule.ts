@@ -14,7 +14,11 @@ export function simpleTable(table: HtmlElement, cellMarkdown: (cell: HtmlElement
   let caption: HtmlElement | undefined;
   let simple = true;
   walkElements(table, (element) => {
-    if (element.name === 'table' || (isCell(element) && (spanOf(element, 'colspan') !== 1 || spanOf(element, 'rowspan') !== 1))) simple = false;
+    if (
+      element.name === 'table' ||
+      (isCell(element) && (spanOf(element, 'colspan') !== 1 || spanOf(element, 'rowspan') !== 1))
+    )
+      simple = false;
     if (element.name === 'tr') rows.push(element);
     if (element.name === 'caption') caption ??= element;
     return simple;
@@ -22,7 +26,11 @@ export function simpleTable(table: HtmlElement, cellMarkdown: (cell: HtmlElement
   if (!simple) return undefined;
   // A simple table has no nested table, so a row's cells are its children.
   const cells = rows
-    .map((row) => row.children.filter((child): child is HtmlElement => child.kind === 'element' && isCell(child)).map((cell) => tableCell(cellMarkdown(cell))))
+    .map((row) =>
+      row.children
+        .filter((child): child is HtmlElement => child.kind === 'element' && isCell(child))
+        .map((cell) => tableCell(cellMarkdown(cell))),
+    )
     .filter((row) => row.length > 0);
   if (cells.length === 0) return { lead: 0, body: '', trail: 0 };
   const title = caption ? textContent(caption).trim() : '';

@@ -112,7 +112,10 @@ export function decodeText(bytes: Uint8Array, encoding: TextEncoding): string {
   let replacements = 0;
   for (let i = text.indexOf('\ufffd'); i >= 0; i = text.indexOf('\ufffd', i + 1)) replacements++;
   if (replacements > 0 && replacements > text.length * MAX_REPLACEMENT_SHARE) {
-    throw permanentError('INVALID_TEXT_ENCODING', `${replacements} of ${text.length} characters are not valid ${encoding}`);
+    throw permanentError(
+      'INVALID_TEXT_ENCODING',
+      `${replacements} of ${text.length} characters are not valid ${encoding}`,
+    );
   }
   return text;
 }

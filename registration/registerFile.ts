@@ -1,6 +1,12 @@
 import type { Readable } from 'node:stream';
 import { usageOf } from '../db/repositories/documentCatalog';
-import { budgetOrRefusal, registerUpload, type UploadFile, type UploadLimits, type UploadRegistration } from './registerUpload';
+import {
+  budgetOrRefusal,
+  registerUpload,
+  type UploadFile,
+  type UploadLimits,
+  type UploadRegistration,
+} from './registerUpload';
 
 /** The body could not be read (missing file, read error mid-way): nothing was stored for it. */
 export class SourceReadError extends Error {
@@ -24,7 +30,10 @@ export async function registerFile(
   file.body.on('error', (error: unknown) => {
     // Node's own errors may come from another realm (a vm context): no instanceof Error.
     const message = (error as { message?: unknown } | null)?.message;
-    readError ??= new SourceReadError(`could not read ${file.fileName}: ${typeof message === 'string' ? message : String(error)}`, { cause: error });
+    readError ??= new SourceReadError(
+      `could not read ${file.fileName}: ${typeof message === 'string' ? message : String(error)}`,
+      { cause: error },
+    );
   });
   try {
     const budget = budgetOrRefusal(deps.limits, await usageOf(deps.db, file.userId));

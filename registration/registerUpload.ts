@@ -60,17 +60,32 @@ function bytesLeftExceeded(bytesLeft: number): string {
 }
 
 /** The budget for the next file, or the quota refusal when the user has nothing left. */
-export function budgetOrRefusal(limits: UploadLimits, usage: { documents: number; bytes: number }): UploadBudget | UploadRefusal {
-  const quota = (message: string): UploadRefusal => ({ code: 'QUOTA_EXCEEDED', message, reason: 'quota', unread: true });
+export function budgetOrRefusal(
+  limits: UploadLimits,
+  usage: { documents: number; bytes: number },
+): UploadBudget | UploadRefusal {
+  const quota = (message: string): UploadRefusal => ({
+    code: 'QUOTA_EXCEEDED',
+    message,
+    reason: 'quota',
+    unread: true,
+  });
   if (usage.documents >= limits.quota.maxDocuments) return quota(documentsUsedUp(limits));
   const quotaLeft = limits.quota.maxBytes - usage.bytes;
   if (quotaLeft <= 0) return quota(`the per-user quota of ${limits.quota.maxBytes} bytes is used up`);
-  return quotaLeft < limits.maxFileBytes ? { maxBytes: quotaLeft, limitedBy: 'quota' } : { maxBytes: limits.maxFileBytes, limitedBy: 'file' };
+  return quotaLeft < limits.maxFileBytes
+    ? { maxBytes: quotaLeft, limitedBy: 'quota' }
+    : { maxBytes: limits.maxFileBytes, limitedBy: 'file' };
 }
 
 function limitRefusal(budget: UploadBudget): UploadRefusal {
   return budget.limitedBy === 'file'
-    ? { code: 'FILE_TOO_LARGE', message: `the file exceeds the upload limit of ${budget.maxBytes} bytes`, reason: 'size', unread: true }
+    ? {
+        code: 'FILE_TOO_LARGE',
+        message: `the file exceeds the upload limit of ${budget.maxBytes} bytes`,
+        reason: 'size',
+        unread: true,
+      }
     : { code: 'QUOTA_EXCEEDED', message: bytesLeftExceeded(budget.maxBytes), reason: 'quota', unread: true };
 }
 
@@ -103,7 +118,10 @@ export async function registerUpload(
       return 0;
     });
   try {
-    await deps.objects.putStream(key, Readable.from(meteredBody(chunks, ended ? null : file.body, budget, meter), { objectMode: false }));
+    await deps.objects.putStream(
+      key,
+      Readable.from(meteredBody(chunks, ended ? null : file.body, budget, meter), { objectMode: false }),
+    );
   } catch (error) {
     await removeObject();
     if (error instanceof LimitExceeded) return { kind: 'refused', refusal: limitRefusal(error.budget) };
@@ -134,7 +152,10 @@ export async function registerUpload(
     // Concurrent uploads spent the quota while this one streamed; the whole body was read.
     await removeObject();
     const { usage } = inserted;
-    const message = usage.documents >= deps.limits.quota.maxDocuments ? documentsUsedUp(deps.limits) : bytesLeftExceeded(Math.max(0, deps.limits.quota.maxBytes - usage.bytes));
+    const message =
+      usage.documents >= deps.limits.quota.maxDocuments
+        ? documentsUsedUp(deps.limits)
+        : bytesLeftExceeded(Math.max(0, deps.limits.quota.maxBytes - usage.bytes));
     return { kind: 'refused', refusal: { code: 'QUOTA_EXCEEDED', message, reason: 'quota', unread: false } };
   }
   if (inserted.outcome === 'duplicate') {

@@ -1,7 +1,6 @@
 import type { Hash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 
-
 /** What one more file may still take: the smaller of the file size limit and the quota left. */
 export interface UploadBudget {
   maxBytes: number;
@@ -23,7 +22,10 @@ export class UploadInterrupted extends Error {
  * Reads until `size` bytes (or the end) are buffered, without switching the stream to flowing
  * mode. Returns every chunk read, which may overshoot `size`; the caller sends them on.
  */
-export async function readHead(stream: Readable, size: number): Promise<{ chunks: Buffer[]; head: Buffer; ended: boolean }> {
+export async function readHead(
+  stream: Readable,
+  size: number,
+): Promise<{ chunks: Buffer[]; head: Buffer; ended: boolean }> {
   const chunks: Buffer[] = [];
   let length = 0;
   for (;;) {
@@ -58,7 +60,12 @@ export async function readHead(stream: Readable, size: number): Promise<{ chunks
 }
 
 /** Streams head + rest, hashing and counting, and fails the moment the budget is crossed. */
-export async function* meteredBody(first: Buffer[], rest: Readable | null, budget: UploadBudget, meter: { hash: Hash; bytes: number }) {
+export async function* meteredBody(
+  first: Buffer[],
+  rest: Readable | null,
+  budget: UploadBudget,
+  meter: { hash: Hash; bytes: number },
+) {
   const take = (chunk: Buffer) => {
     meter.bytes += chunk.length;
     if (meter.bytes > budget.maxBytes) throw new LimitExceeded(budget);

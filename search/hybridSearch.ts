@@ -7,7 +7,12 @@ import { tokenize } from '../tokenizer/tokenize';
 import { denseQueryText } from './denseQuery';
 import { reciprocalRankFusion } from './reciprocalRankFusion';
 
-export type SearchDeps = { db: Kysely<Database>; vectors: VectorStore; keywords: KeywordIndex; embedders: EmbedderResolver };
+export type SearchDeps = {
+  db: Kysely<Database>;
+  vectors: VectorStore;
+  keywords: KeywordIndex;
+  embedders: EmbedderResolver;
+};
 
 /** Each retriever's ranked candidates for one query, before fusion (a type, so it is a Record of lists). */
 export type RetrieverLists = { dense: SearchHit[]; sparse: SearchHit[]; keyword: SearchHit[] };
@@ -51,14 +56,23 @@ export async function retrieveCandidates(
  * Dense + sparse + keyword retrieval, fused by weighted reciprocal rank (DEFAULT_FUSION). The
  * final join drops chunks of documents that are being deleted.
  */
-export async function hybridSearch(deps: SearchDeps, scope: TenantScope, query: string, limit = 10): Promise<SearchResult[]> {
+export async function hybridSearch(
+  deps: SearchDeps,
+  scope: TenantScope,
+  query: string,
+  limit = 10,
+): Promise<SearchResult[]> {
   const fused = reciprocalRankFusion(await retrieveCandidates(deps, scope, query));
   if (fused.length === 0) return [];
   const rows = await deps.db
     .selectFrom('chunks')
     .innerJoin('documents', 'documents.id', 'chunks.document_id')
     .select(['chunks.chunk_id', 'chunks.document_id', 'chunks.section_path', 'chunks.text', 'documents.file_name'])
-    .where('chunks.chunk_id', 'in', fused.map((f) => f.chunkId))
+    .where(
+      'chunks.chunk_id',
+      'in',
+      fused.map((f) => f.chunkId),
+    )
     .where('chunks.user_id', '=', scope.userId)
     .where('chunks.dataset_id', '=', scope.datasetId)
     .where('documents.lifecycle', '=', 'ACTIVE')

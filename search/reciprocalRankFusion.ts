@@ -32,7 +32,10 @@ export interface FusedHit {
  * Weighted reciprocal rank fusion: each list contributes weight / (k + rank). Only ranks matter,
  * so dense cosine, sparse dot products and full-text ranks can be fused without calibrating scores.
  */
-export function reciprocalRankFusion(lists: Record<string, SearchHit[]>, settings: FusionSettings = DEFAULT_FUSION): FusedHit[] {
+export function reciprocalRankFusion(
+  lists: Record<string, SearchHit[]>,
+  settings: FusionSettings = DEFAULT_FUSION,
+): FusedHit[] {
   const fused = new Map<string, FusedHit>();
   for (const [name, hits] of Object.entries(lists)) {
     const weight = settings.weights[name] ?? 1;

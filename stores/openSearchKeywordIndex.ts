@@ -24,7 +24,9 @@ const MAX_QUERY_TERMS = 32;
 const MAX_RESULT_WINDOW = 10_000;
 
 const errorType = (err: unknown): string | undefined =>
-  err instanceof errors.ResponseError ? (err.body as { error?: { type?: string } } | undefined)?.error?.type : undefined;
+  err instanceof errors.ResponseError
+    ? (err.body as { error?: { type?: string } } | undefined)?.error?.type
+    : undefined;
 
 const isIndexMissing = (err: unknown): boolean => errorType(err) === 'index_not_found_exception';
 
@@ -38,11 +40,16 @@ export function createOpenSearchKeywordIndex(options: OpenSearchKeywordIndexOpti
   const { index } = options;
   const client = new Client({
     node: options.node,
-    ...(options.username !== undefined ? { auth: { username: options.username, password: options.password ?? '' } } : {}),
+    ...(options.username !== undefined
+      ? { auth: { username: options.username, password: options.password ?? '' } }
+      : {}),
   });
 
   async function bulkBatch(scope: TenantScope, batch: KeywordEntry[]): Promise<string[]> {
-    const body = batch.flatMap((entry) => [{ index: { _index: index, _id: entry.chunkId } }, toKeywordDoc(scope, entry)]);
+    const body = batch.flatMap((entry) => [
+      { index: { _index: index, _id: entry.chunkId } },
+      toKeywordDoc(scope, entry),
+    ]);
     let items;
     try {
       // wait_for: the entries are searchable when this returns, without forcing a refresh per call.
@@ -50,13 +57,19 @@ export function createOpenSearchKeywordIndex(options: OpenSearchKeywordIndexOpti
         body: { items },
       } = await client.bulk({ body, refresh: 'wait_for' }));
     } catch (err) {
-      throw transientError('KEYWORD_INDEXING_FAILED', `bulk write to OpenSearch index ${index} failed: ${describe(err)}`, err);
+      throw transientError(
+        'KEYWORD_INDEXING_FAILED',
+        `bulk write to OpenSearch index ${index} failed: ${describe(err)}`,
+        err,
+      );
     }
     // Every item is checked, not just the top-level `errors` flag; items come back in request order.
     return batch
       .filter((entry, i) => {
         const result = items[i]?.index;
-        return result === undefined || result.error !== undefined || result.status >= 300 || result._id !== entry.chunkId;
+        return (
+          result === undefined || result.error !== undefined || result.status >= 300 || result._id !== entry.chunkId
+        );
       })
       .map((entry) => entry.chunkId);
   }
@@ -68,15 +81,25 @@ export function createOpenSearchKeywordIndex(options: OpenSearchKeywordIndexOpti
         refresh: true,
         // A concurrent write to one of these entries must not abort the rest of the delete.
         conflicts: 'proceed',
-        body: { query: { bool: { filter: [...tenantFilter(scope), { term: { document_id: documentId } }], must_not: mustNot } } },
+        body: {
+          query: {
+            bool: { filter: [...tenantFilter(scope), { term: { document_id: documentId } }], must_not: mustNot },
+          },
+        },
       });
       const failures = 'failures' in body ? (body.failures ?? []) : [];
       if (failures.length > 0) {
-        throw new Error(`${failures.length} entries could not be deleted: ${JSON.stringify(failures[0]).slice(0, 300)}`);
+        throw new Error(
+          `${failures.length} entries could not be deleted: ${JSON.stringify(failures[0]).slice(0, 300)}`,
+        );
       }
     } catch (err) {
       if (isIndexMissing(err)) return; // nothing was ever indexed
-      throw transientError('KEYWORD_DELETE_FAILED', `cannot delete entries of document ${documentId} from OpenSearch index ${index}: ${describe(err)}`, err);
+      throw transientError(
+        'KEYWORD_DELETE_FAILED',
+        `cannot delete entries of document ${documentId} from OpenSearch index ${index}: ${describe(err)}`,
+        err,
+      );
     }
   }
 

@@ -22,7 +22,9 @@ export function createPostgresVectorStore(db: Kysely<Database>): VectorStore {
     async upsertDense(scope, model, records) {
       for (const r of records) {
         if (r.vector.length !== model.dimension) {
-          throw new Error(`vector of chunk ${r.chunkId} has ${r.vector.length} dimensions, expected ${model.dimension}`);
+          throw new Error(
+            `vector of chunk ${r.chunkId} has ${r.vector.length} dimensions, expected ${model.dimension}`,
+          );
         }
       }
       for (const batch of inBatches(records)) {
@@ -134,8 +136,16 @@ export function createPostgresVectorStore(db: Kysely<Database>): VectorStore {
     },
 
     async countForDocument(documentId) {
-      const dense = await db.selectFrom('dense_vectors').select((eb) => eb.fn.countAll<number>().as('n')).where('document_id', '=', documentId).executeTakeFirstOrThrow();
-      const sparse = await db.selectFrom('sparse_vectors').select((eb) => eb.fn.countAll<number>().as('n')).where('document_id', '=', documentId).executeTakeFirstOrThrow();
+      const dense = await db
+        .selectFrom('dense_vectors')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('document_id', '=', documentId)
+        .executeTakeFirstOrThrow();
+      const sparse = await db
+        .selectFrom('sparse_vectors')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('document_id', '=', documentId)
+        .executeTakeFirstOrThrow();
       return { dense: dense.n, sparse: sparse.n };
     },
   };

@@ -51,25 +51,37 @@ export function inBatches<T>(items: T[], size: number): T[][] {
 export function assertSupportedServerVersion(version: string): void {
   const match = /^v?(\d+)\.(\d+)/.exec(version);
   const [min, minMinor] = MIN_SERVER_VERSION;
-  const supported = match !== null && (Number(match[1]) > min || (Number(match[1]) === min && Number(match[2]) >= minMinor));
+  const supported =
+    match !== null && (Number(match[1]) > min || (Number(match[1]) === min && Number(match[2]) >= minMinor));
   if (!supported) {
-    throw new Error(`Qdrant server ${version} is too old: sluice needs Qdrant ${min}.${minMinor} or newer (upsert update_mode insert_only)`);
+    throw new Error(
+      `Qdrant server ${version} is too old: sluice needs Qdrant ${min}.${minMinor} or newer (upsert update_mode insert_only)`,
+    );
   }
 }
 
 /** Describes how an existing collection differs from what this store needs, or null if it fits. */
-export function collectionMismatch(info: Schemas['CollectionInfo'], collection: string, dimension: number): string | null {
+export function collectionMismatch(
+  info: Schemas['CollectionInfo'],
+  collection: string,
+  dimension: number,
+): string | null {
   const vectors = info.config.params.vectors;
-  const named = vectors && !('size' in vectors && typeof vectors.size === 'number') ? (vectors as Record<string, Schemas['VectorParams'] | undefined>) : {};
+  const named =
+    vectors && !('size' in vectors && typeof vectors.size === 'number')
+      ? (vectors as Record<string, Schemas['VectorParams'] | undefined>)
+      : {};
   const dense = named[DENSE_VECTOR];
   if (!dense) return `Qdrant collection ${collection} has no named dense vector "${DENSE_VECTOR}"`;
   if (dense.size !== dimension) {
     return `Qdrant collection ${collection} stores ${dense.size}-dimensional dense vectors, but the store is configured for ${dimension} dimensions`;
   }
-  if (dense.distance !== 'Cosine') return `Qdrant collection ${collection} uses ${dense.distance} distance for "${DENSE_VECTOR}", expected Cosine`;
+  if (dense.distance !== 'Cosine')
+    return `Qdrant collection ${collection} uses ${dense.distance} distance for "${DENSE_VECTOR}", expected Cosine`;
   const sparse = info.config.params.sparse_vectors?.[SPARSE_VECTOR];
   if (!sparse) return `Qdrant collection ${collection} has no named sparse vector "${SPARSE_VECTOR}"`;
-  if (sparse.modifier !== 'idf') return `Qdrant collection ${collection}: sparse vector "${SPARSE_VECTOR}" must use modifier idf`;
+  if (sparse.modifier !== 'idf')
+    return `Qdrant collection ${collection}: sparse vector "${SPARSE_VECTOR}" must use modifier idf`;
   return null;
 }
 

@@ -85,7 +85,9 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
 
   function assertQueryDimension(vector: number[]): void {
     if (vector.length !== dimension) {
-      throw new Error(`query vector has ${vector.length} dimensions, Qdrant collection ${collection} expects ${dimension}`);
+      throw new Error(
+        `query vector has ${vector.length} dimensions, Qdrant collection ${collection} expects ${dimension}`,
+      );
     }
   }
 
@@ -122,7 +124,13 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
         batch.map((r, i) => ({
           id: ids[i] as string,
           vector: vectors[i] as Schemas['VectorStruct'],
-          payload: { chunk_id: r.chunkId, document_id: r.documentId, user_id: scope.userId, dataset_id: scope.datasetId, ...flags },
+          payload: {
+            chunk_id: r.chunkId,
+            document_id: r.documentId,
+            user_id: scope.userId,
+            dataset_id: scope.datasetId,
+            ...flags,
+          },
         })),
         batch.map((_, i) => ({ id: ids[i] as string, vector: vectors[i] as Schemas['VectorStruct'] })),
         flags,
@@ -143,34 +151,55 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     async upsertDense(scope, model, records) {
       for (const r of records) {
         if (r.vector.length !== model.dimension) {
-          throw new Error(`vector of chunk ${r.chunkId} has ${r.vector.length} dimensions, expected ${model.dimension}`);
+          throw new Error(
+            `vector of chunk ${r.chunkId} has ${r.vector.length} dimensions, expected ${model.dimension}`,
+          );
         }
       }
       if (model.dimension !== dimension) {
-        throw new Error(`model ${model.model} has ${model.dimension} dimensions, Qdrant collection ${collection} expects ${dimension}`);
+        throw new Error(
+          `model ${model.model} has ${model.dimension} dimensions, Qdrant collection ${collection} expects ${dimension}`,
+        );
       }
-      await upsertVectors(scope, records, (r) => ({ [DENSE_VECTOR]: r.vector }), { model: model.model, dimension: model.dimension, has_dense: true });
+      await upsertVectors(scope, records, (r) => ({ [DENSE_VECTOR]: r.vector }), {
+        model: model.model,
+        dimension: model.dimension,
+        has_dense: true,
+      });
     },
 
     async upsertSparse(scope, records) {
       for (const r of records) {
         if (r.sparse.indices.length !== r.sparse.values.length) {
-          throw new Error(`sparse vector of chunk ${r.chunkId} has ${r.sparse.indices.length} indices but ${r.sparse.values.length} values`);
+          throw new Error(
+            `sparse vector of chunk ${r.chunkId} has ${r.sparse.indices.length} indices but ${r.sparse.values.length} values`,
+          );
         }
       }
-      await upsertVectors(scope, records, (r) => ({ [SPARSE_VECTOR]: { indices: r.sparse.indices, values: r.sparse.values } }), { has_sparse: true });
+      await upsertVectors(
+        scope,
+        records,
+        (r) => ({ [SPARSE_VECTOR]: { indices: r.sparse.indices, values: r.sparse.values } }),
+        { has_sparse: true },
+      );
     },
 
     async deleteDocument(scope, documentId) {
       await ensureReady();
-      await client.delete(collection, { wait: true, filter: tenantFilter(scope, matchKeyword('document_id', documentId)) });
+      await client.delete(collection, {
+        wait: true,
+        filter: tenantFilter(scope, matchKeyword('document_id', documentId)),
+      });
     },
 
     async deleteChunks(scope, chunkIds) {
       if (chunkIds.length === 0) return;
       await ensureReady();
       for (const batch of inBatches(chunkIds, DELETE_BATCH)) {
-        await client.delete(collection, { wait: true, filter: tenantFilter(scope, { has_id: batch.map(pointIdForChunk) }) });
+        await client.delete(collection, {
+          wait: true,
+          filter: tenantFilter(scope, { has_id: batch.map(pointIdForChunk) }),
+        });
       }
     },
 
@@ -182,13 +211,23 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
 
     async searchSparse(scope, sparse, limit) {
       if (sparse.indices.length === 0) return [];
-      return query({ query: { indices: sparse.indices, values: sparse.values }, using: SPARSE_VECTOR, filter: tenantFilter(scope), limit });
+      return query({
+        query: { indices: sparse.indices, values: sparse.values },
+        using: SPARSE_VECTOR,
+        filter: tenantFilter(scope),
+        limit,
+      });
     },
 
     async countForDocument(documentId) {
       await ensureReady();
       const count = async (flag: 'has_dense' | 'has_sparse') =>
-        (await client.count(collection, { exact: true, filter: { must: [matchKeyword('document_id', documentId), matchKeyword(flag, true)] } })).count;
+        (
+          await client.count(collection, {
+            exact: true,
+            filter: { must: [matchKeyword('document_id', documentId), matchKeyword(flag, true)] },
+          })
+        ).count;
       const [dense, sparse] = await Promise.all([count('has_dense'), count('has_sparse')]);
       return { dense, sparse };
     },

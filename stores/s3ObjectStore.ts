@@ -85,7 +85,9 @@ export function createS3ObjectStore(options: S3ObjectStoreOptions): S3ObjectStor
     const failed = result.Errors ?? [];
     if (failed.length > 0) {
       const first = failed[0];
-      throw new Error(`S3 DeleteObjects failed for ${failed.length} key(s), e.g. ${first?.Key}: ${first?.Code} ${first?.Message}`);
+      throw new Error(
+        `S3 DeleteObjects failed for ${failed.length} key(s), e.g. ${first?.Key}: ${first?.Code} ${first?.Message}`,
+      );
     }
   }
 
@@ -139,7 +141,12 @@ export function createS3ObjectStore(options: S3ObjectStoreOptions): S3ObjectStor
 
     async putText(key, text) {
       await client.send(
-        new PutObjectCommand({ Bucket: bucket, Key: fullKey(key), Body: text, ContentType: 'text/plain; charset=utf-8' }),
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: fullKey(key),
+          Body: text,
+          ContentType: 'text/plain; charset=utf-8',
+        }),
       );
     },
 
@@ -198,10 +205,17 @@ export function createS3ObjectStore(options: S3ObjectStoreOptions): S3ObjectStor
       let continuationToken: string | undefined;
       do {
         const page = await client.send(
-          new ListObjectsV2Command({ Bucket: bucket, Prefix: fullKey(prefix), MaxKeys: DELETE_BATCH, ContinuationToken: continuationToken }),
+          new ListObjectsV2Command({
+            Bucket: bucket,
+            Prefix: fullKey(prefix),
+            MaxKeys: DELETE_BATCH,
+            ContinuationToken: continuationToken,
+          }),
         );
         const keys = (page.Contents ?? []).flatMap((o) =>
-          o.Key !== undefined && o.LastModified !== undefined && o.LastModified < before ? [o.Key.slice(base.length)] : [],
+          o.Key !== undefined && o.LastModified !== undefined && o.LastModified < before
+            ? [o.Key.slice(base.length)]
+            : [],
         );
         if (keys.length > 0) yield keys;
         continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -224,7 +238,11 @@ export function createS3ObjectStore(options: S3ObjectStoreOptions): S3ObjectStor
           }),
         );
         const writes = (page.Uploads ?? []).flatMap((u): PartialWrite[] =>
-          u.Key !== undefined && u.Key.startsWith(base) && u.UploadId !== undefined && u.Initiated !== undefined && u.Initiated < before
+          u.Key !== undefined &&
+          u.Key.startsWith(base) &&
+          u.UploadId !== undefined &&
+          u.Initiated !== undefined &&
+          u.Initiated < before
             ? [{ key: u.Key.slice(base.length), id: u.UploadId, since: u.Initiated }]
             : [],
         );
@@ -238,10 +256,16 @@ export function createS3ObjectStore(options: S3ObjectStoreOptions): S3ObjectStor
 
     async abortPartialWrite(write) {
       try {
-        await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: fullKey(write.key), UploadId: write.id }));
+        await client.send(
+          new AbortMultipartUploadCommand({ Bucket: bucket, Key: fullKey(write.key), UploadId: write.id }),
+        );
       } catch (error) {
         // Completed or aborted since it was listed: nothing left to drop.
-        if (error instanceof S3ServiceException && (error.name === 'NoSuchUpload' || error.$metadata.httpStatusCode === 404)) return;
+        if (
+          error instanceof S3ServiceException &&
+          (error.name === 'NoSuchUpload' || error.$metadata.httpStatusCode === 404)
+        )
+          return;
         throw error;
       }
     },

@@ -16,7 +16,12 @@ export function signBody(secret: string, body: string): string {
  * address the outbound policy refuses is permanent (trying again cannot help). The secret is only
  * ever used to sign, never logged, and the URL is never put in a message.
  */
-export function createWebhookNotifier(options: { url: string; secret: string; timeoutMs?: number; outbound: OutboundPolicy }): Notifier {
+export function createWebhookNotifier(options: {
+  url: string;
+  secret: string;
+  timeoutMs?: number;
+  outbound: OutboundPolicy;
+}): Notifier {
   return {
     async deliver(notification) {
       const body = JSON.stringify({ event: notification.event, ...notification.payload });
@@ -36,10 +41,16 @@ export function createWebhookNotifier(options: { url: string; secret: string; ti
         status = response.status;
         await response.body?.cancel();
       } catch (error) {
-        if (error instanceof OutboundRefusedError) throw permanentError('RESULT_NOTIFY_FAILED', `webhook delivery refused: ${error.message}`, new Error(error.detail));
+        if (error instanceof OutboundRefusedError)
+          throw permanentError(
+            'RESULT_NOTIFY_FAILED',
+            `webhook delivery refused: ${error.message}`,
+            new Error(error.detail),
+          );
         throw transientError('RESULT_NOTIFY_FAILED', `webhook delivery failed (${fetchErrorCode(error)})`, error);
       }
-      if (status < 200 || status >= 300) throw transientError('RESULT_NOTIFY_FAILED', `webhook answered HTTP ${status}`);
+      if (status < 200 || status >= 300)
+        throw transientError('RESULT_NOTIFY_FAILED', `webhook answered HTTP ${status}`);
     },
   };
 }

@@ -24,7 +24,7 @@ export function chineseWords(run: string): string[] {
   jieba ??= Jieba.withDict(dict);
   if (run.length <= MAX_PIECE) return jieba.cutForSearch(run, true);
   const words: string[] = [];
-  for (let start = 0; start < run.length; ) {
+  for (let start = 0; start < run.length;) {
     let end = Math.min(start + MAX_PIECE, run.length);
     // Han extensions B and later are surrogate pairs: never cut one in half.
     if (end < run.length && isHighSurrogate(run.charCodeAt(end - 1))) end--;

@@ -91,10 +91,16 @@ export function tokensOfTally({ inner, lead, trail, whole }: TokenTally): number
 
 /** The tally of `first + second`: the word run where they meet is counted once, as one word. */
 export function joinTallies(first: TokenTally, second: TokenTally): TokenTally {
-  if (first.whole && second.whole) return { inner: 0, lead: first.lead + second.lead, trail: first.lead + second.lead, whole: true };
+  if (first.whole && second.whole)
+    return { inner: 0, lead: first.lead + second.lead, trail: first.lead + second.lead, whole: true };
   if (first.whole) return { inner: second.inner, lead: first.lead + second.lead, trail: second.trail, whole: false };
   if (second.whole) return { inner: first.inner, lead: first.lead, trail: first.trail + second.lead, whole: false };
-  return { inner: first.inner + second.inner + wordTenths(first.trail + second.lead), lead: first.lead, trail: second.trail, whole: false };
+  return {
+    inner: first.inner + second.inner + wordTenths(first.trail + second.lead),
+    lead: first.lead,
+    trail: second.trail,
+    whole: false,
+  };
 }
 
 function isLowSurrogate(code: number): boolean {

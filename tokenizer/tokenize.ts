@@ -38,7 +38,10 @@ const MAX_TOKEN_LENGTH = 64;
 export function tokenize(text: string): string[] {
   // NFKC folds full-width forms (ｆｕｌｌ, ２０２４) and ligatures; the typographic apostrophe
   // is folded so "it’s" and "it's" are one term.
-  const normalized = capMarkRuns(text).normalize('NFKC').toLowerCase().replace(/\u2019/g, "'");
+  const normalized = capMarkRuns(text)
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/\u2019/g, "'");
   const tokens: string[] = [];
   let word = '';
   // Only a word's first segment can be CJK (later ones join only when they are not): a flag,

@@ -48,7 +48,9 @@ export async function createSluiceWorker(
   adapters: Adapters,
   options: {
     workflowBundle?: WorkerOptions['workflowBundle'];
-    wrapActivities?: (real: ReturnType<typeof createStageActivities>) => Partial<ReturnType<typeof createStageActivities>>;
+    wrapActivities?: (
+      real: ReturnType<typeof createStageActivities>,
+    ) => Partial<ReturnType<typeof createStageActivities>>;
   } = {},
 ): Promise<RunningWorker> {
   const [nativeConnection, clientConnection] = await Promise.all([
@@ -60,7 +62,8 @@ export async function createSluiceWorker(
   const cpu = createCpuPool({
     threads: config.worker.cpuThreads,
     limits: config.parsing,
-    onError: (error) => Runtime.instance().logger.error('a CPU pool thread failed outside any task', { error: error.message }),
+    onError: (error) =>
+      Runtime.instance().logger.error('a CPU pool thread failed outside any task', { error: error.message }),
   });
   try {
     const real = createStageActivities(activityDepsFrom(config, adapters, createTemporalIngestionRuns(client), cpu));
@@ -70,36 +73,38 @@ export async function createSluiceWorker(
       queues === 'embedding'
         ? null
         : await Worker.create({
-          connection: nativeConnection,
-          namespace: config.temporal.namespace,
-          taskQueue: config.temporal.taskQueue,
-          activities,
-          ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : await workflowSource()),
-          maxConcurrentActivityTaskExecutions: config.worker.activitySlots,
-          maxConcurrentWorkflowTaskExecutions: config.worker.workflowSlots,
-          // Local stages are the same work as the normal ones (their CPU part queues for the same
-          // pool): the same cap, not the SDK's default of 100.
-          maxConcurrentLocalActivityExecutions: config.worker.activitySlots,
-          maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
-          shutdownGraceTime: SHUTDOWN_GRACE_TIME,
-          shutdownForceTime: SHUTDOWN_FORCE_TIME,
-        });
+            connection: nativeConnection,
+            namespace: config.temporal.namespace,
+            taskQueue: config.temporal.taskQueue,
+            activities,
+            ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : await workflowSource()),
+            maxConcurrentActivityTaskExecutions: config.worker.activitySlots,
+            maxConcurrentWorkflowTaskExecutions: config.worker.workflowSlots,
+            // Local stages are the same work as the normal ones (their CPU part queues for the same
+            // pool): the same cap, not the SDK's default of 100.
+            maxConcurrentLocalActivityExecutions: config.worker.activitySlots,
+            maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
+            shutdownGraceTime: SHUTDOWN_GRACE_TIME,
+            shutdownForceTime: SHUTDOWN_FORCE_TIME,
+          });
     // VECTORIZING only, on its own queue (the workflow sends it there): a slow or rate-limited
     // provider holds these slots and no others, so parsing and indexing keep moving.
     const embedding =
       queues === 'ingest'
         ? null
         : await Worker.create({
-          connection: nativeConnection,
-          namespace: config.temporal.namespace,
-          taskQueue: embeddingTaskQueue(config.temporal.taskQueue),
-          activities: { vectorizing: activities.vectorizing },
-          maxConcurrentActivityTaskExecutions: config.worker.embedding.activitySlots,
-          maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
-          shutdownGraceTime: SHUTDOWN_GRACE_TIME,
-          shutdownForceTime: SHUTDOWN_FORCE_TIME,
-          ...(config.worker.embedding.activitiesPerSecond ? { maxTaskQueueActivitiesPerSecond: config.worker.embedding.activitiesPerSecond } : {}),
-        });
+            connection: nativeConnection,
+            namespace: config.temporal.namespace,
+            taskQueue: embeddingTaskQueue(config.temporal.taskQueue),
+            activities: { vectorizing: activities.vectorizing },
+            maxConcurrentActivityTaskExecutions: config.worker.embedding.activitySlots,
+            maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
+            shutdownGraceTime: SHUTDOWN_GRACE_TIME,
+            shutdownForceTime: SHUTDOWN_FORCE_TIME,
+            ...(config.worker.embedding.activitiesPerSecond
+              ? { maxTaskQueueActivitiesPerSecond: config.worker.embedding.activitiesPerSecond }
+              : {}),
+          });
     return {
       worker: new WorkerGroup([main, embedding].filter((w): w is Worker => w !== null)),
       client,

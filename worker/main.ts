@@ -23,8 +23,13 @@ export async function runWorker(): Promise<void> {
     const running = created.value;
     await ensureSweepSchedule(running.client, config);
     const { queues } = config.worker;
-    const polled = [queues !== 'embedding' ? config.temporal.taskQueue : null, queues !== 'ingest' ? embeddingTaskQueue(config.temporal.taskQueue) : null].filter(Boolean);
-    console.log(`sluice worker polling ${polled.join(' and ')} on ${config.temporal.address} (Web UI: ${config.temporal.uiUrl})`);
+    const polled = [
+      queues !== 'embedding' ? config.temporal.taskQueue : null,
+      queues !== 'ingest' ? embeddingTaskQueue(config.temporal.taskQueue) : null,
+    ].filter(Boolean);
+    console.log(
+      `sluice worker polling ${polled.join(' and ')} on ${config.temporal.address} (Web UI: ${config.temporal.uiUrl})`,
+    );
     try {
       // Worker.run() resolves after SIGINT/SIGTERM once in-flight tasks are finished or handed
       // back (createWorker.ts SHUTDOWN_GRACE_TIME); it rejects if one would not stop in time.

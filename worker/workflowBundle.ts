@@ -35,7 +35,10 @@ export async function workflowSource(): Promise<Pick<WorkerOptions, 'workflowBun
   if (!__filename.endsWith('.ts')) return { workflowsPath: require.resolve('../workflows') };
   const codePath = path.join(BUNDLE_CACHE_DIR, `workflow-bundle-${sourceHash()}.js`);
   if (!fs.existsSync(codePath)) {
-    const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: bundlerLogger });
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../workflows'),
+      logger: bundlerLogger,
+    });
     await writeAside(codePath, code);
     removeStaleBundles(codePath);
   }
@@ -46,9 +49,15 @@ function sourceHash(): string {
   const root = packageRoot();
   const hash = crypto.createHash('sha256');
   const files = BUNDLE_INPUT_DIRS.flatMap((dir) =>
-    (fs.readdirSync(path.join(root, dir), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f)),
+    (fs.readdirSync(path.join(root, dir), { recursive: true }) as string[])
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => path.join(dir, f)),
   ).sort();
-  for (const file of files) hash.update(`${file}\0`).update(fs.readFileSync(path.join(root, file))).update('\0');
+  for (const file of files)
+    hash
+      .update(`${file}\0`)
+      .update(fs.readFileSync(path.join(root, file)))
+      .update('\0');
   hash.update(fs.readFileSync(path.join(root, 'package-lock.json')));
   return hash.digest('hex').slice(0, 16);
 }
@@ -65,7 +74,12 @@ async function writeAside(file: string, code: string): Promise<void> {
 function removeStaleBundles(current: string): void {
   for (const name of fs.readdirSync(BUNDLE_CACHE_DIR)) {
     const file = path.join(BUNDLE_CACHE_DIR, name);
-    if (file !== current && name.startsWith('workflow-bundle-') && Date.now() - fs.statSync(file).mtimeMs > STALE_AFTER_MS) fs.rmSync(file, { force: true });
+    if (
+      file !== current &&
+      name.startsWith('workflow-bundle-') &&
+      Date.now() - fs.statSync(file).mtimeMs > STALE_AFTER_MS
+    )
+      fs.rmSync(file, { force: true });
   }
 }
 

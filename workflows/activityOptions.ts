@@ -34,7 +34,8 @@ export const bookkeeping = (summary: string) => proxyActivities<IngestActivities
 // The same bookkeeping, as local activities: they run in the worker that holds the workflow task,
 // which saves an activity dispatch and a workflow task per call. Only for the tiny, Postgres-only
 // steps (prepareTask); anything that may wait on another service stays a normal activity.
-export const localBookkeeping = (summary: string) => proxyLocalActivities<IngestActivities>({ ...asLocal(bookkeepingOptions), summary });
+export const localBookkeeping = (summary: string) =>
+  proxyLocalActivities<IngestActivities>({ ...asLocal(bookkeepingOptions), summary });
 
 // Result notification goes to a webhook that may be down for a while: back off to 5 minutes,
 // 12 attempts (about half an hour); after that the outbox row records RESULT_NOTIFY_FAILED.
@@ -111,8 +112,10 @@ export function embeddingStage(taskQueue: string, summary: string) {
 }
 
 // The short stages of a small document (contracts/ingest.ts LocalStagePlan) as local activities.
-export const localCleaningStage = (summary: string) => proxyLocalActivities<IngestActivities>({ ...asLocal(cleaningOptions), summary });
-export const localCpuStage = (summary: string) => proxyLocalActivities<IngestActivities>({ ...asLocal(cpuOptions), summary });
+export const localCleaningStage = (summary: string) =>
+  proxyLocalActivities<IngestActivities>({ ...asLocal(cleaningOptions), summary });
+export const localCpuStage = (summary: string) =>
+  proxyLocalActivities<IngestActivities>({ ...asLocal(cpuOptions), summary });
 // At most maxChunks chunks take seconds; a store call that hangs is cut after 5 minutes and retried.
 export const localBatchStage = (summary: string) =>
   proxyLocalActivities<IngestActivities>({ ...asLocal(batchOptions), startToCloseTimeout: '5 minutes', summary });

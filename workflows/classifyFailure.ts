@@ -17,7 +17,10 @@ export function classifyFailure(error: unknown, stage: Stage | null): Classified
     return { code: cause.type, message: cause.message };
   }
   if (cause instanceof TimeoutFailure) {
-    return { code: stage ? STAGE_DEFAULT_FAILURE[stage] : 'INTERNAL_UNKNOWN_ERROR', message: `timed out (${cause.timeoutType})` };
+    return {
+      code: stage ? STAGE_DEFAULT_FAILURE[stage] : 'INTERNAL_UNKNOWN_ERROR',
+      message: `timed out (${cause.timeoutType})`,
+    };
   }
   const message = cause instanceof Error ? cause.message : String(cause);
   return { code: 'INTERNAL_UNKNOWN_ERROR', message };

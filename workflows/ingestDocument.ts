@@ -1,4 +1,11 @@
-import { allHandlersFinished, condition, continueAsNew, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  isCancellation,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import {
   DEFAULT_RETRY_WAIT,
   documentIdOfWorkflowId,
@@ -10,7 +17,13 @@ import {
   type StageResult,
 } from '../contracts/ingest';
 import { progressQuery } from '../contracts/ingestApi';
-import { DatasetIdKey, DocumentIdKey, FailureCodeKey, PipelineStageKey, PipelineStatusKey } from '../contracts/searchAttributes';
+import {
+  DatasetIdKey,
+  DocumentIdKey,
+  FailureCodeKey,
+  PipelineStageKey,
+  PipelineStatusKey,
+} from '../contracts/searchAttributes';
 import { allPending, STAGES, type Stage } from '../contracts/stages';
 import {
   batchStage,
@@ -114,12 +127,23 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
       progress.status = prepared.status;
       // The same content is another document of the dataset: this run answers with that one.
       if (prepared.documentId !== undefined) documentId = progress.documentId = prepared.documentId;
-      else if (prepared.status === 'FAILED') failure = { code: prepared.failureCode ?? 'INTERNAL_UNKNOWN_ERROR', message: 'answered from an earlier run', stage: null };
+      else if (prepared.status === 'FAILED')
+        failure = {
+          code: prepared.failureCode ?? 'INTERNAL_UNKNOWN_ERROR',
+          message: 'answered from an earlier run',
+          stage: null,
+        };
     } else {
       progress.stages = prepared.stages;
       progress.chunkCount = prepared.chunkCount;
       const subject = prepared.fileName ?? input.fileName ?? documentId;
-      failure = await runStages({ taskId, documentId, userId: input.userId, datasetId: input.datasetId }, progress, searchAttributes, prepared.localStages, subject);
+      failure = await runStages(
+        { taskId, documentId, userId: input.userId, datasetId: input.datasetId },
+        progress,
+        searchAttributes,
+        prepared.localStages,
+        subject,
+      );
     }
   } catch (error) {
     if (isCancellation(error)) {
@@ -134,7 +158,8 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   progress.currentStage = null;
   // A refused take-over changed nothing: the failed task stays retryable from the client. An input
   // outside the contract stays outside it however often it is retried.
-  const retryable = failure !== null && failure.code !== 'RETRY_VALIDATION_FAILED' && failure.code !== 'INVALID_INGEST_INPUT';
+  const retryable =
+    failure !== null && failure.code !== 'RETRY_VALIDATION_FAILED' && failure.code !== 'INVALID_INGEST_INPUT';
   // Retryable from the moment the run is seen FAILED, so an admin reacting at once is not refused.
   if (retryable) retryGate.open();
   searchAttributes.set([
@@ -157,7 +182,13 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   const retry = await retryGate.wait(retryWait);
   if (!retry) return result;
   await condition(allHandlersFinished);
-  return continueAsNew<typeof ingestDocument>({ ...input, documentId, taskId: retry.taskId, retryOfTaskId: retry.retryOfTaskId, reembedOfTaskId: undefined });
+  return continueAsNew<typeof ingestDocument>({
+    ...input,
+    documentId,
+    taskId: retry.taskId,
+    retryOfTaskId: retry.retryOfTaskId,
+    reembedOfTaskId: undefined,
+  });
 }
 
 async function runStages(
@@ -186,7 +217,12 @@ async function runStages(
       if (isCancellation(error)) throw error;
       const failure = { ...classifyFailure(error, stage), stage };
       progress.stages[stage] = 'FAILED';
-      await bookkeeping(activitySummary(`record ${stage} failure`, failure.code)).recordTaskFailure({ taskId: stageInput.taskId, stage, code: failure.code, message: failure.message });
+      await bookkeeping(activitySummary(`record ${stage} failure`, failure.code)).recordTaskFailure({
+        taskId: stageInput.taskId,
+        stage,
+        code: failure.code,
+        message: failure.message,
+      });
       return failure;
     }
   }
@@ -208,6 +244,9 @@ async function notify(result: IngestResult): Promise<void> {
     await notification(activitySummary('notify', result.status)).notifyResult(result);
   } catch (error) {
     if (isCancellation(error)) throw error;
-    await bookkeeping('record notify failure').recordNotifyFailure({ taskId: result.taskId, message: classifyFailure(error, null).message });
+    await bookkeeping('record notify failure').recordNotifyFailure({
+      taskId: result.taskId,
+      message: classifyFailure(error, null).message,
+    });
   }
 }

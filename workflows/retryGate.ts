@@ -25,7 +25,12 @@ export function installRetryGate(progress: IngestProgress) {
           : !progress.waitingForRetry
             ? `task ${progress.taskId} is still ${progress.status}`
             : null;
-      if (reason) throw ApplicationFailure.create({ type: 'RETRY_VALIDATION_FAILED', message: `RETRY_VALIDATION_FAILED:${reason}`, nonRetryable: true });
+      if (reason)
+        throw ApplicationFailure.create({
+          type: 'RETRY_VALIDATION_FAILED',
+          message: `RETRY_VALIDATION_FAILED:${reason}`,
+          nonRetryable: true,
+        });
     },
   });
   return {

@@ -13,7 +13,10 @@ export function addAccessCommands(program: Command): void {
     .action(async (userId: string, opts: { name?: string; label?: string }) => {
       const { createUserWithKey } = await import('../http/apiKeys.js');
       await withAdapters(async (adapters) => {
-        const issued = await createUserWithKey(adapters.db, userId, { displayName: opts.name ?? null, label: opts.label ?? null });
+        const issued = await createUserWithKey(adapters.db, userId, {
+          displayName: opts.name ?? null,
+          label: opts.label ?? null,
+        });
         console.log(`user ${issued.userId}, key ${issued.keyId}`);
         console.log(`API key (shown once): ${issued.apiKey}`);
       });
@@ -26,7 +29,10 @@ export function addAccessCommands(program: Command): void {
     .option('-l, --label <label>', 'what the key is for')
     .description('create another API key for an existing user; the key is printed once')
     .action(async (userId: string, opts: { label?: string }) => {
-      const [{ findUser }, { issueApiKey }] = await Promise.all([import('../../db/repositories/apiKeys.js'), import('../http/apiKeys.js')]);
+      const [{ findUser }, { issueApiKey }] = await Promise.all([
+        import('../../db/repositories/apiKeys.js'),
+        import('../http/apiKeys.js'),
+      ]);
       await withAdapters(async (adapters) => {
         if (!(await findUser(adapters.db, userId))) {
           console.error(`no user ${userId}: create it with \`sluice users create ${userId}\``);

@@ -5,7 +5,7 @@ import { config, userHelp, userOf, withAdapters, withClient } from './session';
 export function addDocumentCommands(program: Command): void {
   program
     .command('up')
-    .description("start the local stack (the services the configured adapters use) and run a worker in the foreground")
+    .description('start the local stack (the services the configured adapters use) and run a worker in the foreground')
     .action(async () => {
       (await import('../stack.js')).startLocalStack((await config()).stores);
       await (await import('../../worker/main.js')).runWorker();
@@ -66,7 +66,10 @@ export function addDocumentCommands(program: Command): void {
     .option('-k, --limit <n>', 'hits to show', '5')
     .description('hybrid search: dense + sparse + keyword, fused by reciprocal rank')
     .action(async (query: string, opts: { dataset: string; user?: string; limit: string }) => {
-      const [{ hybridSearch }, { formatHits }] = await Promise.all([import('../../search/hybridSearch.js'), import('../commands/formatHits.js')]);
+      const [{ hybridSearch }, { formatHits }] = await Promise.all([
+        import('../../search/hybridSearch.js'),
+        import('../commands/formatHits.js'),
+      ]);
       const userId = await userOf(opts);
       await withAdapters(async (adapters) => {
         const hits = await hybridSearch(adapters, { userId, datasetId: opts.dataset }, query, Number(opts.limit));
@@ -103,7 +106,9 @@ export function addDocumentCommands(program: Command): void {
       const cfg = await config();
       await withClient(cfg, async (client) => {
         const result = await deleteDocument({ client, config: cfg }, documentId);
-        console.log(result.existed ? `deleted ${documentId} (${result.objectsDeleted} objects)` : `${documentId} did not exist`);
+        console.log(
+          result.existed ? `deleted ${documentId} (${result.objectsDeleted} objects)` : `${documentId} did not exist`,
+        );
       });
     });
 
@@ -116,7 +121,8 @@ export function addDocumentCommands(program: Command): void {
       await withClient(await config(), async (client) => {
         const failed = await listFailedDocuments(client, opts.dataset);
         if (failed.length === 0) console.log('no failed documents');
-        for (const f of failed) console.log(`${f.documentId}  ${f.datasetId.padEnd(16)} ${f.stage.padEnd(20)} ${f.failureCode}`);
+        for (const f of failed)
+          console.log(`${f.documentId}  ${f.datasetId.padEnd(16)} ${f.stage.padEnd(20)} ${f.failureCode}`);
       });
     });
 
@@ -124,16 +130,27 @@ export function addDocumentCommands(program: Command): void {
     .command('reembed')
     .requiredOption('-d, --dataset <name>', 'dataset whose vectors to bring to the current model')
     .option('-u, --user <id>', 'user the dataset belongs to (default: SLUICE_USER_ID)')
-    .description("re-run VECTORIZING and SPARSE_VECTORIZING for documents embedded by another model")
+    .description('re-run VECTORIZING and SPARSE_VECTORIZING for documents embedded by another model')
     .action(async (opts: { dataset: string; user?: string }) => {
-      const [{ reembedDataset }, { waitForDocuments }] = await Promise.all([import('../reembed.js'), import('../waitForDocuments.js')]);
+      const [{ reembedDataset }, { waitForDocuments }] = await Promise.all([
+        import('../reembed.js'),
+        import('../waitForDocuments.js'),
+      ]);
       const userId = await userOf(opts);
       await withAdapters((adapters, cfg) =>
         withClient(cfg, async (client) => {
-          const report = await reembedDataset({ client, db: adapters.db, config: cfg, embedders: adapters.embedders }, { userId, datasetId: opts.dataset });
-          console.log(`current model ${report.model} (${report.dimension} dimensions): ${report.started.length} documents re-embedding`);
+          const report = await reembedDataset(
+            { client, db: adapters.db, config: cfg, embedders: adapters.embedders },
+            { userId, datasetId: opts.dataset },
+          );
+          console.log(
+            `current model ${report.model} (${report.dimension} dimensions): ${report.started.length} documents re-embedding`,
+          );
           for (const s of report.skipped) console.log(`skipped ${s.documentId}: ${s.reason}`);
-          const outcome = await waitForDocuments(client, report.started.map((s) => ({ documentId: s.documentId, label: s.documentId })));
+          const outcome = await waitForDocuments(
+            client,
+            report.started.map((s) => ({ documentId: s.documentId, label: s.documentId })),
+          );
           if ([...outcome.values()].some((p) => p.status !== 'SUCCESS')) process.exitCode = 1;
         }),
       );
@@ -141,7 +158,9 @@ export function addDocumentCommands(program: Command): void {
 
   program
     .command('demo')
-    .description("start the local stack (the services the configured adapters use) and a worker, ingest the sample documents and print search hits")
+    .description(
+      'start the local stack (the services the configured adapters use) and a worker, ingest the sample documents and print search hits',
+    )
     .action(async () => {
       (await import('../stack.js')).startLocalStack((await config()).stores);
       const [{ installRuntimeLogging }, { createSluiceWorker }, { runDemo }] = await Promise.all([

@@ -5,11 +5,18 @@ import { config } from './session';
 
 /** `sluice embedding set|show|test|delete`: a user's embedding provider, or the deployment default. */
 export function addEmbeddingCommands(program: Command): void {
-  const embedding = program.command('embedding').description("a user's embedding provider, or the deployment-wide default");
+  const embedding = program
+    .command('embedding')
+    .description("a user's embedding provider, or the deployment-wide default");
   const targetHelp = ['-u, --user <id>', 'the user whose configuration it is (default: SLUICE_USER_ID)'] as const;
-  const defaultHelp = ['--default', 'the deployment-wide default, for users without a configuration of their own'] as const;
+  const defaultHelp = [
+    '--default',
+    'the deployment-wide default, for users without a configuration of their own',
+  ] as const;
   // The command module is loaded inside each action, so `sluice --help` does not load it.
-  async function runEmbedding(run: (commands: typeof EmbeddingCommands, deps: EmbeddingConfigDeps) => Promise<number>): Promise<void> {
+  async function runEmbedding(
+    run: (commands: typeof EmbeddingCommands, deps: EmbeddingConfigDeps) => Promise<number>,
+  ): Promise<void> {
     const commands = await import('../commands/embedding.js');
     process.exitCode = await commands.withConfigDatabase(await config(), (deps) => run(commands, deps));
   }
@@ -22,10 +29,22 @@ export function addEmbeddingCommands(program: Command): void {
     .option('--api-key-stdin', 'read the API key from standard input')
     .option(...targetHelp)
     .option(...defaultHelp)
-    .description('store an embedding configuration (the API key sealed with SLUICE_SECRET_KEY; without a key option the stored key is kept)')
-    .action(async (opts: { model: string; dimension: string; baseUrl?: string; apiKeyEnv?: string; apiKeyStdin?: boolean; user?: string; default?: boolean }) => {
-      await runEmbedding((c, deps) => c.embeddingSet(deps, opts, c.processIo));
-    });
+    .description(
+      'store an embedding configuration (the API key sealed with SLUICE_SECRET_KEY; without a key option the stored key is kept)',
+    )
+    .action(
+      async (opts: {
+        model: string;
+        dimension: string;
+        baseUrl?: string;
+        apiKeyEnv?: string;
+        apiKeyStdin?: boolean;
+        user?: string;
+        default?: boolean;
+      }) => {
+        await runEmbedding((c, deps) => c.embeddingSet(deps, opts, c.processIo));
+      },
+    );
   embedding
     .command('show')
     .option(...targetHelp)

@@ -9,11 +9,23 @@ import { ingestFiles } from './ingestFiles';
 import { formatHits } from './formatHits';
 
 const SAMPLES_DIR = path.join(packageRoot(), 'samples');
-const DEMO_QUERIES = ['how does a retry resume from a checkpoint', 'reciprocal rank fusion of keyword and vector search', '向量检索'];
+const DEMO_QUERIES = [
+  'how does a retry resume from a checkpoint',
+  'reciprocal rank fusion of keyword and vector search',
+  '向量检索',
+];
 
 /** Ingests the repository's sample documents into a fresh dataset and prints search hits. */
-export async function runDemo(config: Readonly<SluiceConfig>, adapters: Adapters, client: Client, userId: string): Promise<boolean> {
-  const files = fs.readdirSync(SAMPLES_DIR).filter((f) => !f.startsWith('.')).map((f) => path.join(SAMPLES_DIR, f));
+export async function runDemo(
+  config: Readonly<SluiceConfig>,
+  adapters: Adapters,
+  client: Client,
+  userId: string,
+): Promise<boolean> {
+  const files = fs
+    .readdirSync(SAMPLES_DIR)
+    .filter((f) => !f.startsWith('.'))
+    .map((f) => path.join(SAMPLES_DIR, f));
   const datasetId = `demo-${new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14)}`;
   console.log(`ingesting ${files.length} sample documents into dataset ${datasetId}`);
   const results = await ingestFiles(config, adapters, client, files, { userId, datasetId });

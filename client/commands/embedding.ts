@@ -48,10 +48,15 @@ function targetOf(opts: TargetOptions, defaultUserId: string): ConfigTarget {
   return opts.default ? 'deployment' : { userId: opts.user ?? defaultUserId };
 }
 
-const describeTarget = (target: ConfigTarget) => (target === 'deployment' ? 'the deployment default' : `user ${target.userId}`);
+const describeTarget = (target: ConfigTarget) =>
+  target === 'deployment' ? 'the deployment default' : `user ${target.userId}`;
 
 export function formatView(view: EmbeddingConfigView): string[] {
-  const source = { user: "the user's own", deployment: 'the deployment default (stored)', environment: 'the deployment default (SLUICE_DEFAULT_EMBEDDING_*)' }[view.source];
+  const source = {
+    user: "the user's own",
+    deployment: 'the deployment default (stored)',
+    environment: 'the deployment default (SLUICE_DEFAULT_EMBEDDING_*)',
+  }[view.source];
   return [
     `source:    ${source}`,
     `base URL:  ${view.baseUrl ?? '(provider default)'}`,
@@ -64,7 +69,8 @@ export function formatView(view: EmbeddingConfigView): string[] {
 
 /** undefined: neither option given, the stored key is kept. */
 async function readApiKey(opts: SetOptions, io: EmbeddingIo): Promise<string | undefined> {
-  if (opts.apiKeyEnv !== undefined && opts.apiKeyStdin) throw new EmbeddingConfigError('give --api-key-env or --api-key-stdin, not both');
+  if (opts.apiKeyEnv !== undefined && opts.apiKeyStdin)
+    throw new EmbeddingConfigError('give --api-key-env or --api-key-stdin, not both');
   let key: string | undefined;
   if (opts.apiKeyEnv !== undefined) {
     key = secretFromEnvironment(opts.apiKeyEnv, io.env);
@@ -73,7 +79,8 @@ async function readApiKey(opts: SetOptions, io: EmbeddingIo): Promise<string | u
     key = (await io.readStdin()).replace(/\r?\n$/, '');
     if (key === '') throw new EmbeddingConfigError('standard input held no API key');
   }
-  if (key !== undefined && (key.length > MAX_KEY_CHARS || /\s/.test(key))) throw new EmbeddingConfigError('the API key must be one line without spaces, at most 4096 characters');
+  if (key !== undefined && (key.length > MAX_KEY_CHARS || /\s/.test(key)))
+    throw new EmbeddingConfigError('the API key must be one line without spaces, at most 4096 characters');
   return key;
 }
 
@@ -92,15 +99,23 @@ export function embeddingSet(deps: EmbeddingConfigDeps, opts: SetOptions, io: Em
   return guarded(io, async () => {
     const target = targetOf(opts, deps.config.defaultUserId);
     const dimension = Number(opts.dimension);
-    if (!Number.isInteger(dimension) || dimension < 1 || dimension > 65536) throw new EmbeddingConfigError(`--dimension must be an integer from 1 to 65536, got ${opts.dimension}`);
+    if (!Number.isInteger(dimension) || dimension < 1 || dimension > 65536)
+      throw new EmbeddingConfigError(`--dimension must be an integer from 1 to 65536, got ${opts.dimension}`);
     const apiKey = await readApiKey(opts, io);
-    const outcome = await saveEmbeddingSettings(deps, target, { baseUrl: opts.baseUrl ?? null, model: opts.model, dimension, apiKey });
+    const outcome = await saveEmbeddingSettings(deps, target, {
+      baseUrl: opts.baseUrl ?? null,
+      model: opts.model,
+      dimension,
+      apiKey,
+    });
     io.out(`saved the embedding configuration of ${describeTarget(target)}`);
     for (const line of formatView(outcome.view)) io.out(`  ${line}`);
-    if (!configsApply(deps.config)) io.out('note: this deployment does not embed with stored configurations (SLUICE_EMBEDDER is not user-config)');
+    if (!configsApply(deps.config))
+      io.out('note: this deployment does not embed with stored configurations (SLUICE_EMBEDDER is not user-config)');
     if (outcome.reembedSuggested) {
       io.out('the model or dimension changed: vectors made by the previous one are stale. Re-embed with');
-      if (target === 'deployment') io.out('  sluice reembed -d <dataset> -u <user>   (for each user without a configuration of their own)');
+      if (target === 'deployment')
+        io.out('  sluice reembed -d <dataset> -u <user>   (for each user without a configuration of their own)');
       else for (const dataset of outcome.datasets) io.out(`  sluice reembed -d ${dataset} -u ${target.userId}`);
     }
     return 0;
@@ -112,7 +127,9 @@ export function embeddingShow(deps: EmbeddingConfigDeps, opts: TargetOptions, io
     const target = targetOf(opts, deps.config.defaultUserId);
     const view = await showEmbeddingConfig(deps, target);
     if (!view) {
-      io.out(`${describeTarget(target)}: no embedding configuration reaches it (set one with \`sluice embedding set\`)`);
+      io.out(
+        `${describeTarget(target)}: no embedding configuration reaches it (set one with \`sluice embedding set\`)`,
+      );
       return 1;
     }
     io.out(`embedding configuration of ${describeTarget(target)}:`);
@@ -139,7 +156,11 @@ export function embeddingDelete(deps: EmbeddingConfigDeps, opts: TargetOptions, 
   return guarded(io, async () => {
     const target = targetOf(opts, deps.config.defaultUserId);
     const deleted = await deleteEmbeddingSettings(deps, target);
-    io.out(deleted ? `deleted the embedding configuration of ${describeTarget(target)}` : `${describeTarget(target)} had no embedding configuration of its own`);
+    io.out(
+      deleted
+        ? `deleted the embedding configuration of ${describeTarget(target)}`
+        : `${describeTarget(target)} had no embedding configuration of its own`,
+    );
     return deleted ? 0 : 1;
   });
 }
@@ -161,7 +182,10 @@ export const processIo: EmbeddingIo = {
 };
 
 /** The commands need only Postgres: no object store, index or Temporal connection. */
-export async function withConfigDatabase(config: Readonly<SluiceConfig>, run: (deps: EmbeddingConfigDeps) => Promise<number>): Promise<number> {
+export async function withConfigDatabase(
+  config: Readonly<SluiceConfig>,
+  run: (deps: EmbeddingConfigDeps) => Promise<number>,
+): Promise<number> {
   const db = createDb(config.database.url, 2);
   try {
     await migrateToLatest(db);

@@ -6,7 +6,9 @@ export function formatHits(hits: SearchResult[]): string {
     .map((h, i) => {
       const where = [h.fileName, ...h.sectionPath].join(' › ');
       const snippet = h.text.replace(/\s+/g, ' ').slice(0, 160);
-      const via = Object.entries(h.ranks).map(([name, rank]) => `${name}#${rank}`).join(' ');
+      const via = Object.entries(h.ranks)
+        .map(([name, rank]) => `${name}#${rank}`)
+        .join(' ');
       return `  ${i + 1}. ${where}  (rrf ${h.score.toFixed(4)}; ${via})\n     ${snippet}`;
     })
     .join('\n');

@@ -45,20 +45,32 @@ export async function ingestFiles(
   scope: { userId: string; datasetId: string },
 ): Promise<IngestedFile[]> {
   // One entry per file, in the order given: a started document, or why the file was not stored.
-  const entries: ({ file: string; documentId: string; label: string; duplicate: boolean } | { file: string; error: string; failureCode: string | null })[] = [];
+  const entries: (
+    | { file: string; documentId: string; label: string; duplicate: boolean }
+    | { file: string; error: string; failureCode: string | null }
+  )[] = [];
   const deps = { db: adapters.db, objects: adapters.objects, limits: uploadLimitsOf(config) };
   for (const file of files) {
     const fileName = cleanFileName(path.basename(file));
     let registered;
     try {
-      registered = await registerFile(deps, { documentId: randomUUID(), ...scope, fileName, body: createReadStream(file) });
+      registered = await registerFile(deps, {
+        documentId: randomUUID(),
+        ...scope,
+        fileName,
+        body: createReadStream(file),
+      });
     } catch (error) {
       if (!(error instanceof SourceReadError)) throw error;
       entries.push({ file, error: error.message, failureCode: null });
       continue;
     }
     if (registered.kind === 'refused') {
-      entries.push({ file, error: `${registered.refusal.code}: ${registered.refusal.message}`, failureCode: registered.refusal.code });
+      entries.push({
+        file,
+        error: `${registered.refusal.code}: ${registered.refusal.message}`,
+        failureCode: registered.refusal.code,
+      });
       continue;
     }
     const { row } = registered;
@@ -69,11 +81,22 @@ export async function ingestFiles(
   const started = entries.filter((e) => 'documentId' in e);
   if (started.length > 0 && !(await hasWorkerPolling(client, config.temporal.namespace, config.temporal.taskQueue))) {
     // The documents are stored and their runs wait durably; they start when a worker comes up.
-    console.warn(`no worker polls ${config.temporal.taskQueue}: start one with \`sluice up\` (the runs wait until then)`);
+    console.warn(
+      `no worker polls ${config.temporal.taskQueue}: start one with \`sluice up\` (the runs wait until then)`,
+    );
   }
   const outcome = await waitForDocuments(client, started);
   return entries.map((e): IngestedFile => {
-    if ('error' in e) return { file: e.file, documentId: null, status: 'FAILED', failureCode: e.failureCode, error: e.error, chunkCount: 0, duplicate: false };
+    if ('error' in e)
+      return {
+        file: e.file,
+        documentId: null,
+        status: 'FAILED',
+        failureCode: e.failureCode,
+        error: e.error,
+        chunkCount: 0,
+        duplicate: false,
+      };
     const progress = outcome.get(e.documentId);
     return {
       file: e.file,

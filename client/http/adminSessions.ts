@@ -26,9 +26,16 @@ const NONCE = /^[A-Za-z0-9_-]{11}$/;
  * provider keys, and one key should serve one purpose). Without it a random key per process is
  * used: sessions then end when the process restarts and are not valid on another API process.
  */
-export function createAdminSessions(options: { secret: string | null; ttlMs: number; now?: () => number }): AdminSessions {
+export function createAdminSessions(options: {
+  secret: string | null;
+  ttlMs: number;
+  now?: () => number;
+}): AdminSessions {
   const now = options.now ?? Date.now;
-  const signingKey = options.secret === null ? randomBytes(32) : createHmac('sha256', options.secret).update('sluice admin session v1').digest();
+  const signingKey =
+    options.secret === null
+      ? randomBytes(32)
+      : createHmac('sha256', options.secret).update('sluice admin session v1').digest();
   const sign = (payload: string) => createHmac('sha256', signingKey).update(payload).digest();
 
   return {

@@ -19,7 +19,11 @@ export interface IssuedKey {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-export async function issueApiKey(db: Kysely<Database>, userId: string, label: string | null = null): Promise<IssuedKey> {
+export async function issueApiKey(
+  db: Kysely<Database>,
+  userId: string,
+  label: string | null = null,
+): Promise<IssuedKey> {
   const keyId = randomBytes(8).toString('hex');
   const secret = randomBytes(32).toString('base64url');
   await insertApiKey(db, { id: keyId, userId, label, secretSha256: sha256(secret) });

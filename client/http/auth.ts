@@ -22,7 +22,9 @@ export const ADMIN_COOKIE = 'sluice_admin';
 export const ADMIN_HEADER = 'x-sluice-admin';
 
 const unauthenticated = () =>
-  new ApiError(401, 'UNAUTHENTICATED', 'a valid API key is required (Authorization: Bearer <key>)', { 'www-authenticate': 'Bearer' });
+  new ApiError(401, 'UNAUTHENTICATED', 'a valid API key is required (Authorization: Bearer <key>)', {
+    'www-authenticate': 'Bearer',
+  });
 
 export function readCookie(header: string | undefined, name: string): string | null {
   if (!header) return null;
@@ -52,7 +54,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * Resolves the caller from a bearer key, or from the admin session cookie (with the CSRF header
  * on writes). A session counts only while its key is still active: revoking a key ends them.
  */
-export async function resolvePrincipal(db: Kysely<Database>, sessions: AdminSessions, request: FastifyRequest): Promise<Principal | null> {
+export async function resolvePrincipal(
+  db: Kysely<Database>,
+  sessions: AdminSessions,
+  request: FastifyRequest,
+): Promise<Principal | null> {
   const bearer = bearerOf(request);
   if (bearer) return verifyApiKey(db, bearer);
   const cookie = readCookie(request.headers.cookie, ADMIN_COOKIE);

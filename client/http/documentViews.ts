@@ -1,9 +1,22 @@
 import type { Kysely } from 'kysely';
 import type { SluiceConfig } from '../../config/config';
-import { PIPELINE_STATUSES, STAGE_STATUSES, STAGES, type PipelineStatus, type Stage, type StageStatus } from '../../contracts/stages';
+import {
+  PIPELINE_STATUSES,
+  STAGE_STATUSES,
+  STAGES,
+  type PipelineStatus,
+  type Stage,
+  type StageStatus,
+} from '../../contracts/stages';
 import type { Database } from '../../db/database';
 import { chunkProgressOf } from '../../db/repositories/chunks';
-import { listCatalogRows, type CatalogFilter, type CatalogRow, type PageCursor, type PipelineJson } from '../../db/repositories/documentCatalog';
+import {
+  listCatalogRows,
+  type CatalogFilter,
+  type CatalogRow,
+  type PageCursor,
+  type PipelineJson,
+} from '../../db/repositories/documentCatalog';
 import { stageColumns } from '../../db/repositories/stageColumns';
 import { workflowUrl } from '../workflowUrl';
 import type { DocumentView } from './schemas';
@@ -22,7 +35,11 @@ function stagesOf(pipeline: PipelineJson | null): { stage: Stage; status: StageS
   });
 }
 
-export function toDocumentView(config: Readonly<SluiceConfig>, row: CatalogRow, chunks: DocumentView['chunks'] | undefined): DocumentView {
+export function toDocumentView(
+  config: Readonly<SluiceConfig>,
+  row: CatalogRow,
+  chunks: DocumentView['chunks'] | undefined,
+): DocumentView {
   const p = row.pipeline;
   const stages = stagesOf(p);
   const pipelineStatus: PipelineStatus = oneOf(PIPELINE_STATUSES, p?.pipeline_status, 'PENDING');
@@ -41,7 +58,10 @@ export function toDocumentView(config: Readonly<SluiceConfig>, row: CatalogRow, 
     currentStage: stages.find((s) => s.status === 'PROCESSING')?.stage ?? null,
     stages,
     chunks: chunks ?? { total: 0, active: 0, dense: 0, sparse: 0, keyword: 0 },
-    failure: pipelineStatus === 'FAILED' && failureCode ? { stage: text(p?.failed_stage), code: failureCode, reason: text(p?.failure_reason) } : null,
+    failure:
+      pipelineStatus === 'FAILED' && failureCode
+        ? { stage: text(p?.failed_stage), code: failureCode, reason: text(p?.failure_reason) }
+        : null,
     startedAt: iso(p?.started_at),
     finishedAt: iso(p?.finished_at),
     workflowUrl: workflowUrl(config, row.id),

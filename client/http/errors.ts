@@ -28,9 +28,16 @@ export function errorBody(request: FastifyRequest, code: string, message: string
  * The one place errors become responses. Caller errors keep their code and message; anything
  * else is logged with its stack and answered with a bare 500, so no internals leak out.
  */
-export function handleError(error: FastifyError | ApiError | Error, request: FastifyRequest, reply: FastifyReply): void {
+export function handleError(
+  error: FastifyError | ApiError | Error,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   if (error instanceof ApiError) {
-    void reply.code(error.statusCode).headers(error.headers).send(errorBody(request, error.code, error.message));
+    void reply
+      .code(error.statusCode)
+      .headers(error.headers)
+      .send(errorBody(request, error.code, error.message));
     return;
   }
   const fastifyError = error as FastifyError;

@@ -18,7 +18,11 @@ export interface ApiMetrics {
 /** How long one scrape of the worker serves /metrics hits, so a burst of hits scrapes it once. */
 const WORKER_SCRAPE_TTL_MS = 5000;
 
-export function createApiMetrics(options: { workerMetricsUrl: string | null; workerScrapeTtlMs?: number; now?: () => number }): ApiMetrics {
+export function createApiMetrics(options: {
+  workerMetricsUrl: string | null;
+  workerScrapeTtlMs?: number;
+  now?: () => number;
+}): ApiMetrics {
   const ttlMs = options.workerScrapeTtlMs ?? WORKER_SCRAPE_TTL_MS;
   const now = options.now ?? Date.now;
   const registry = new Registry();
@@ -36,8 +40,16 @@ export function createApiMetrics(options: { workerMetricsUrl: string | null; wor
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  const uploadBytes = new Counter({ name: 'sluice_upload_bytes_total', help: 'Bytes stored from uploads', registers: [registry] });
-  const sseStreams = new Gauge({ name: 'sluice_sse_streams', help: 'Open server-sent event streams', registers: [registry] });
+  const uploadBytes = new Counter({
+    name: 'sluice_upload_bytes_total',
+    help: 'Bytes stored from uploads',
+    registers: [registry],
+  });
+  const sseStreams = new Gauge({
+    name: 'sluice_sse_streams',
+    help: 'Open server-sent event streams',
+    registers: [registry],
+  });
   const workerUp = new Gauge({
     name: 'sluice_worker_metrics_up',
     help: '1 when the worker metrics endpoint answered the last scrape',
@@ -73,7 +85,10 @@ export function createApiMetrics(options: { workerMetricsUrl: string | null; wor
     async render() {
       const worker = options.workerMetricsUrl ? await workerMetrics(options.workerMetricsUrl) : '';
       const own = await registry.metrics();
-      return { contentType: registry.contentType, body: worker ? `${own}\n# worker (Temporal Runtime) metrics\n${worker}` : own };
+      return {
+        contentType: registry.contentType,
+        body: worker ? `${own}\n# worker (Temporal Runtime) metrics\n${worker}` : own,
+      };
     },
   };
 }

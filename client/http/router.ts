@@ -70,7 +70,11 @@ export function ajvSchema(schema: z.ZodType, io: 'input' | 'output'): Record<str
 
 /** OpenAPI 3.1 uses JSON Schema 2020-12. */
 export function openApiSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+  });
   return rest;
 }
 
@@ -80,7 +84,10 @@ export function fastifyPath(path: string): string {
 
 function parametersOf(where: 'path' | 'query', schema: z.ZodType | undefined): Record<string, unknown>[] {
   if (!schema) return [];
-  const json = openApiSchema(schema, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const json = openApiSchema(schema, 'input') as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
     const { description, ...propertySchema } = property;
     return {
@@ -94,7 +101,9 @@ function parametersOf(where: 'path' | 'query', schema: z.ZodType | undefined): R
 }
 
 export interface Router {
-  route<P extends Maybe = undefined, Q extends Maybe = undefined, B extends Maybe = undefined>(spec: RouteSpec<P, Q, B>): void;
+  route<P extends Maybe = undefined, Q extends Maybe = undefined, B extends Maybe = undefined>(
+    spec: RouteSpec<P, Q, B>,
+  ): void;
   operations(): OpenApiOperation[];
 }
 
@@ -103,7 +112,8 @@ export function createRouter(app: FastifyInstance, authenticate: (request: Fasti
   function route<P extends Maybe, Q extends Maybe, B extends Maybe>(spec: RouteSpec<P, Q, B>): void {
     const response: Record<number, Record<string, unknown>> = {};
     for (const [status, r] of Object.entries(spec.responses)) {
-      if (r.schema && (r.contentType ?? 'application/json') === 'application/json') response[Number(status)] = ajvSchema(r.schema, 'output');
+      if (r.schema && (r.contentType ?? 'application/json') === 'application/json')
+        response[Number(status)] = ajvSchema(r.schema, 'output');
     }
     app.route({
       method: spec.method,
@@ -139,7 +149,10 @@ export function createRouter(app: FastifyInstance, authenticate: (request: Fasti
       };
     }
     for (const status of spec.auth ? ['401'] : []) {
-      responses[status] ??= { description: 'missing or invalid API key', content: { 'application/json': { schema: openApiSchema(errorResponseSchema, 'output') } } };
+      responses[status] ??= {
+        description: 'missing or invalid API key',
+        content: { 'application/json': { schema: openApiSchema(errorResponseSchema, 'output') } },
+      };
     }
     operations.push({
       method: spec.method.toLowerCase(),
@@ -153,7 +166,11 @@ export function createRouter(app: FastifyInstance, authenticate: (request: Fasti
       requestBody: spec.body
         ? { required: true, content: { 'application/json': { schema: openApiSchema(spec.body, 'input') } } }
         : spec.streamedBody
-          ? { required: true, description: spec.streamedBody.description, content: { [spec.streamedBody.contentType]: { schema: spec.streamedBody.schema } } }
+          ? {
+              required: true,
+              description: spec.streamedBody.description,
+              content: { [spec.streamedBody.contentType]: { schema: spec.streamedBody.schema } },
+            }
           : undefined,
       responses,
     });
@@ -161,7 +178,10 @@ export function createRouter(app: FastifyInstance, authenticate: (request: Fasti
   return { route, operations: () => operations };
 }
 
-export function buildOpenApiDocument(operations: OpenApiOperation[], info: { version: string; serverUrl?: string }): Record<string, unknown> {
+export function buildOpenApiDocument(
+  operations: OpenApiOperation[],
+  info: { version: string; serverUrl?: string },
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
     paths[op.path] ??= {};
@@ -183,10 +203,18 @@ export function buildOpenApiDocument(operations: OpenApiOperation[], info: { ver
       version: info.version,
       description:
         'Upload documents into datasets, follow their ingestion stage by stage, retry or delete them, and search what is indexed. ' +
-        'Every route is scoped to the user of the API key: another user\'s documents do not exist for the caller.',
+        "Every route is scoped to the user of the API key: another user's documents do not exist for the caller.",
     },
     ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
-    components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'sk_<id>_<secret>, created with `sluice keys create`' } } },
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'sk_<id>_<secret>, created with `sluice keys create`',
+        },
+      },
+    },
     paths,
   };
 }

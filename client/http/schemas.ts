@@ -35,7 +35,13 @@ export const documentViewSchema = z.object({
   pipelineStatus,
   currentStage: z.enum(STAGES).nullable(),
   stages: z.array(z.object({ stage: z.enum(STAGES), status: z.enum(STAGE_STATUSES), ms: z.number().nullable() })),
-  chunks: z.object({ total: z.number(), active: z.number(), dense: z.number(), sparse: z.number(), keyword: z.number() }),
+  chunks: z.object({
+    total: z.number(),
+    active: z.number(),
+    dense: z.number(),
+    sparse: z.number(),
+    keyword: z.number(),
+  }),
   failure: z.object({ stage: z.string().nullable(), code: z.string(), reason: z.string().nullable() }).nullable(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
@@ -76,12 +82,22 @@ export const batchResultSchema = z.object({
       error: z.object({ code: z.string(), message: z.string() }).nullable(),
     }),
   ),
-  complete: z.boolean().describe('false when the server stopped reading the request (a file over the size limit, too many files)'),
+  complete: z
+    .boolean()
+    .describe('false when the server stopped reading the request (a file over the size limit, too many files)'),
 });
 export type BatchResult = z.output<typeof batchResultSchema>;
 
-export const retryAcceptedSchema = z.object({ documentId: z.string(), taskId: z.string(), via: z.enum(['update', 'signal-with-start']) });
-export const deleteAcceptedSchema = z.object({ documentId: z.string(), workflowId: z.string(), alreadyRunning: z.boolean() });
+export const retryAcceptedSchema = z.object({
+  documentId: z.string(),
+  taskId: z.string(),
+  via: z.enum(['update', 'signal-with-start']),
+});
+export const deleteAcceptedSchema = z.object({
+  documentId: z.string(),
+  workflowId: z.string(),
+  alreadyRunning: z.boolean(),
+});
 
 export const searchQuery = z.object({
   q: z.string().min(1).max(1000).describe('search text'),
@@ -102,7 +118,15 @@ export const searchResponseSchema = z.object({
 });
 
 export const datasetsResponseSchema = z.object({
-  datasets: z.array(z.object({ datasetId: z.string(), documents: z.number(), succeeded: z.number(), failed: z.number(), bytes: z.number() })),
+  datasets: z.array(
+    z.object({
+      datasetId: z.string(),
+      documents: z.number(),
+      succeeded: z.number(),
+      failed: z.number(),
+      bytes: z.number(),
+    }),
+  ),
   usage: z.object({ documents: z.number(), bytes: z.number(), maxDocuments: z.number(), maxBytes: z.number() }),
 });
 
@@ -114,22 +138,38 @@ export const healthSchema = z.object({
 export const adminSessionBody = z.object({ apiKey: z.string().min(1).max(200) });
 
 export const embeddingConfigSchema = z.object({
-  source: z.enum(['user', 'deployment', 'environment']).describe("the caller's own configuration, or the deployment default (stored, or from the environment) that applies without one"),
+  source: z
+    .enum(['user', 'deployment', 'environment'])
+    .describe(
+      "the caller's own configuration, or the deployment default (stored, or from the environment) that applies without one",
+    ),
   provider: z.string(),
   baseUrl: z.string().nullable().describe("the OpenAI-compatible endpoint; null: the provider's default"),
   model: z.string(),
   dimension: z.number().int(),
-  apiKey: z.string().nullable().describe('masked: at most the last 4 characters; null when none is stored. The key itself is never returned'),
+  apiKey: z
+    .string()
+    .nullable()
+    .describe('masked: at most the last 4 characters; null when none is stored. The key itself is never returned'),
   updatedAt: z.string().nullable(),
 });
 
 export const embeddingConfigResponse = z.object({
-  config: embeddingConfigSchema.nullable().describe('null: no configuration reaches the caller, and documents fail VECTORIZING with LLM_CONFIG_MISSING'),
-  applies: z.boolean().describe('false when this deployment embeds with a built-in model rather than stored configurations'),
+  config: embeddingConfigSchema
+    .nullable()
+    .describe('null: no configuration reaches the caller, and documents fail VECTORIZING with LLM_CONFIG_MISSING'),
+  applies: z
+    .boolean()
+    .describe('false when this deployment embeds with a built-in model rather than stored configurations'),
 });
 
 export const embeddingConfigBody = z.object({
-  baseUrl: z.string().min(1).max(2000).optional().describe('an http(s) URL of an OpenAI-compatible API, e.g. https://api.openai.com/v1 (the default)'),
+  baseUrl: z
+    .string()
+    .min(1)
+    .max(2000)
+    .optional()
+    .describe('an http(s) URL of an OpenAI-compatible API, e.g. https://api.openai.com/v1 (the default)'),
   model: z.string().min(1).max(200),
   dimension: z.number().int().min(1).max(65536),
   apiKey: z.string().min(1).max(4096).optional().describe('write-only; omit it to keep the stored key'),
@@ -137,7 +177,11 @@ export const embeddingConfigBody = z.object({
 
 export const embeddingConfigSaved = z.object({
   config: embeddingConfigSchema,
-  reembedSuggested: z.boolean().describe('the model or dimension changed: vectors made before are stale; re-embed each dataset (POST /v1/datasets/{datasetId}/reembed)'),
+  reembedSuggested: z
+    .boolean()
+    .describe(
+      'the model or dimension changed: vectors made before are stale; re-embed each dataset (POST /v1/datasets/{datasetId}/reembed)',
+    ),
   datasets: z.array(z.string()).describe('the datasets to re-embed when reembedSuggested'),
 });
 

@@ -47,7 +47,10 @@ const LOG_LEVELS = { DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' 
  * The HTTP API. It stores uploads, starts and signals workflows and reads state; parsing,
  * embedding and indexing happen in the worker only.
  */
-export async function buildApiServer(deps: ApiServerDeps, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<ApiServer> {
+export async function buildApiServer(
+  deps: ApiServerDeps,
+  options: { logger?: FastifyServerOptions['logger'] } = {},
+): Promise<ApiServer> {
   const { config } = deps;
   const { requestTimeoutMs, idleTimeoutMs } = config.api;
   const app = Fastify({
@@ -76,7 +79,9 @@ export async function buildApiServer(deps: ApiServerDeps, options: { logger?: Fa
   const metrics = createApiMetrics({ workerMetricsUrl: config.metrics.workerUrl });
   const sessions = createAdminSessions({ secret: config.api.sessionSecret, ttlMs: config.api.sessionTtlMs });
   if (!config.api.sessionSecret) {
-    app.log.warn('SLUICE_SECRET_KEY is not set: admin sessions are signed with a random per-process secret (they end when the API restarts and are not shared between API processes)');
+    app.log.warn(
+      'SLUICE_SECRET_KEY is not set: admin sessions are signed with a random per-process secret (they end when the API restarts and are not shared between API processes)',
+    );
   }
   const ctx: ApiContext = { config, adapters: deps.adapters, client: deps.client, metrics };
 

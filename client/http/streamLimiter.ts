@@ -17,9 +17,14 @@ export function createStreamLimiter(maxPerKey: number): StreamLimiter {
     acquire(keyId) {
       const current = open.get(keyId) ?? 0;
       if (current >= maxPerKey) {
-        throw new ApiError(429, 'TOO_MANY_STREAMS', `this API key already has ${current} open event streams (the limit is ${maxPerKey}); close one first`, {
-          'retry-after': '5',
-        });
+        throw new ApiError(
+          429,
+          'TOO_MANY_STREAMS',
+          `this API key already has ${current} open event streams (the limit is ${maxPerKey}); close one first`,
+          {
+            'retry-after': '5',
+          },
+        );
       }
       open.set(keyId, current + 1);
       let released = false;

@@ -75,8 +75,6 @@ export async function currentBudget(deps: Pick<UploadDeps, 'db' | 'config'>, use
   return budgetFor(deps.config, await usageOf(deps.db, userId));
 }
 
-
-
 function refuse(httpStatus: number, error: ApiError, unread: boolean): FileOutcome {
   return { ok: false, httpStatus, error, unread };
 }
@@ -115,7 +113,12 @@ async function existingDocumentResult(deps: UploadDeps, doc: DocumentRow): Promi
  * outcomes; infrastructure failures are thrown. A refused or failed file leaves no object and
  * no row behind.
  */
-export async function receiveFile(deps: UploadDeps, scope: Scope, part: FilePart, budget: UploadBudget): Promise<FileOutcome> {
+export async function receiveFile(
+  deps: UploadDeps,
+  scope: Scope,
+  part: FilePart,
+  budget: UploadBudget,
+): Promise<FileOutcome> {
   const documentId = randomUUID();
   let registered: UploadRegistration;
   try {
@@ -124,7 +127,8 @@ export async function receiveFile(deps: UploadDeps, scope: Scope, part: FilePart
         db: deps.db,
         objects: deps.objects,
         limits: uploadLimitsOf(deps.config),
-        onCleanupError: (error) => deps.log.warn({ err: error, documentId }, 'could not remove the object of a refused upload'),
+        onCleanupError: (error) =>
+          deps.log.warn({ err: error, documentId }, 'could not remove the object of a refused upload'),
       },
       { documentId, ...scope, fileName: cleanFileName(part.filename), body: part.file },
       budget,

@@ -16,13 +16,22 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('size_bytes', 'bigint', (c) => c.notNull())
     .addColumn('content_sha256', 'text', (c) => c.notNull())
     .addColumn('source_object_key', 'text', (c) => c.notNull())
-    .addColumn('lifecycle', 'text', (c) => c.notNull().defaultTo('ACTIVE').check(sql`lifecycle IN ('ACTIVE','DELETING')`))
+    .addColumn('lifecycle', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('ACTIVE')
+        .check(sql`lifecycle IN ('ACTIVE','DELETING')`),
+    )
     .addColumn('last_task_id', 'text')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
   await db.schema.createIndex('documents_tenant_idx').on('documents').columns(['user_id', 'dataset_id']).execute();
-  await db.schema.createIndex('documents_content_idx').on('documents').columns(['user_id', 'dataset_id', 'content_sha256']).execute();
+  await db.schema
+    .createIndex('documents_content_idx')
+    .on('documents')
+    .columns(['user_id', 'dataset_id', 'content_sha256'])
+    .execute();
 
   await db.schema
     .createTable('parse_tasks')
@@ -44,10 +53,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('pipelines')
     .addColumn('task_id', 'text', (c) => c.primaryKey().references('parse_tasks.task_id').onDelete('cascade'))
     .addColumn('document_id', 'text', (c) => c.notNull().references('documents.id').onDelete('cascade'))
-    .addColumn('pipeline_status', 'text', (c) => c.notNull().defaultTo('PENDING').check(sql.raw(`pipeline_status ${STATUS_CHECK}`)));
+    .addColumn('pipeline_status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('PENDING')
+        .check(sql.raw(`pipeline_status ${STATUS_CHECK}`)),
+    );
   for (const prefix of STAGE_PREFIXES) {
     pipelines = pipelines
-      .addColumn(`${prefix}_status`, 'text', (c) => c.notNull().defaultTo('PENDING').check(sql.raw(`${prefix}_status ${STATUS_CHECK}`)))
+      .addColumn(`${prefix}_status`, 'text', (c) =>
+        c
+          .notNull()
+          .defaultTo('PENDING')
+          .check(sql.raw(`${prefix}_status ${STATUS_CHECK}`)),
+      )
       .addColumn(`${prefix}_started_at`, 'timestamptz')
       .addColumn(`${prefix}_ms`, 'integer');
   }
@@ -78,9 +97,24 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('text', 'text', (c) => c.notNull())
     .addColumn('char_count', 'integer', (c) => c.notNull())
     .addColumn('token_count', 'integer', (c) => c.notNull())
-    .addColumn('dense_status', 'text', (c) => c.notNull().defaultTo('PENDING').check(sql.raw(`dense_status ${STATUS_CHECK}`)))
-    .addColumn('sparse_status', 'text', (c) => c.notNull().defaultTo('PENDING').check(sql.raw(`sparse_status ${STATUS_CHECK}`)))
-    .addColumn('keyword_status', 'text', (c) => c.notNull().defaultTo('PENDING').check(sql.raw(`keyword_status ${STATUS_CHECK}`)))
+    .addColumn('dense_status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('PENDING')
+        .check(sql.raw(`dense_status ${STATUS_CHECK}`)),
+    )
+    .addColumn('sparse_status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('PENDING')
+        .check(sql.raw(`sparse_status ${STATUS_CHECK}`)),
+    )
+    .addColumn('keyword_status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('PENDING')
+        .check(sql.raw(`keyword_status ${STATUS_CHECK}`)),
+    )
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addUniqueConstraint('chunks_document_index_key', ['document_id', 'chunk_index'])
     .execute();
@@ -98,7 +132,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('api_key_encrypted', 'text')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await sql`CREATE UNIQUE INDEX embedding_configs_one_default ON embedding_configs (user_id) WHERE is_default`.execute(db);
+  await sql`CREATE UNIQUE INDEX embedding_configs_one_default ON embedding_configs (user_id) WHERE is_default`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('notifications')
@@ -107,7 +143,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('document_id', 'text', (c) => c.notNull())
     .addColumn('event', 'text', (c) => c.notNull())
     .addColumn('payload', 'jsonb', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('PENDING').check(sql`status IN ('PENDING','DELIVERED','FAILED')`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('PENDING')
+        .check(sql`status IN ('PENDING','DELIVERED','FAILED')`),
+    )
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('failure_code', 'text')
     .addColumn('last_error', 'text')
@@ -128,7 +169,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('vector', sql`real[]`, (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('dense_vectors_tenant_idx').on('dense_vectors').columns(['user_id', 'dataset_id']).execute();
+  await db.schema
+    .createIndex('dense_vectors_tenant_idx')
+    .on('dense_vectors')
+    .columns(['user_id', 'dataset_id'])
+    .execute();
   await db.schema.createIndex('dense_vectors_document_idx').on('dense_vectors').column('document_id').execute();
 
   await db.schema
@@ -141,7 +186,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('weights', sql`real[]`, (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('sparse_vectors_tenant_idx').on('sparse_vectors').columns(['user_id', 'dataset_id']).execute();
+  await db.schema
+    .createIndex('sparse_vectors_tenant_idx')
+    .on('sparse_vectors')
+    .columns(['user_id', 'dataset_id'])
+    .execute();
   await db.schema.createIndex('sparse_vectors_document_idx').on('sparse_vectors').column('document_id').execute();
   // Lets a sparse query find candidate chunks by term id instead of scanning the dataset.
   await sql`CREATE INDEX sparse_vectors_indices_gin ON sparse_vectors USING gin (indices)`.execute(db);
@@ -158,7 +207,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('tsv', sql`tsvector`, (c) => c.generatedAlwaysAs(sql`to_tsvector('simple', tokens)`).stored())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('keyword_entries_tenant_idx').on('keyword_entries').columns(['user_id', 'dataset_id']).execute();
+  await db.schema
+    .createIndex('keyword_entries_tenant_idx')
+    .on('keyword_entries')
+    .columns(['user_id', 'dataset_id'])
+    .execute();
   await db.schema.createIndex('keyword_entries_document_idx').on('keyword_entries').column('document_id').execute();
   await sql`CREATE INDEX keyword_entries_tsv_gin ON keyword_entries USING gin (tsv)`.execute(db);
 }

@@ -4,7 +4,11 @@ import type { Kysely } from 'kysely';
 // documents whose vectors are stale without asking the vector store.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('chunks').addColumn('embedding_model', 'text').addColumn('embedding_dimension', 'integer').execute();
+  await db.schema
+    .alterTable('chunks')
+    .addColumn('embedding_model', 'text')
+    .addColumn('embedding_dimension', 'integer')
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -4,7 +4,11 @@ import type { Kysely } from 'kysely';
 // hit's siblings or its whole section with one range query instead of walking parent_id.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('chunks').addColumn('child_first_index', 'integer').addColumn('child_last_index', 'integer').execute();
+  await db.schema
+    .alterTable('chunks')
+    .addColumn('child_first_index', 'integer')
+    .addColumn('child_last_index', 'integer')
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -2,7 +2,10 @@ import { sql, type Kysely } from 'kysely';
 import type { ApiKeyRow, Database, UserRow } from '../database';
 
 /** Creates the user unless it exists; returns the stored row either way. */
-export async function ensureUser(db: Kysely<Database>, user: { id: string; displayName?: string | null }): Promise<UserRow> {
+export async function ensureUser(
+  db: Kysely<Database>,
+  user: { id: string; displayName?: string | null },
+): Promise<UserRow> {
   await db
     .insertInto('users')
     .values({ id: user.id, display_name: user.displayName ?? null })
@@ -28,7 +31,12 @@ export async function insertApiKey(
 
 /** A key that has not been revoked; undefined for an unknown or revoked id. */
 export async function findActiveApiKey(db: Kysely<Database>, keyId: string): Promise<ApiKeyRow | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('id', '=', keyId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
 }
 
 /** Records use at most once a minute per key, so authentication does not write on every request. */
@@ -37,7 +45,9 @@ export async function touchApiKey(db: Kysely<Database>, keyId: string): Promise<
     .updateTable('api_keys')
     .set({ last_used_at: sql<Date>`now()` })
     .where('id', '=', keyId)
-    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', sql<Date>`now() - interval '1 minute'`)]))
+    .where((eb) =>
+      eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', sql<Date>`now() - interval '1 minute'`)]),
+    )
     .execute();
 }
 

@@ -16,13 +16,21 @@ export async function replaceChunks(
   drafts: ChunkDraft[],
 ): Promise<{ removedChunkIds: string[] }> {
   return db.transaction().execute(async (trx) => {
-    const existing = await trx.selectFrom('chunks').select('chunk_id').where('document_id', '=', scope.documentId).execute();
+    const existing = await trx
+      .selectFrom('chunks')
+      .select('chunk_id')
+      .where('document_id', '=', scope.documentId)
+      .execute();
     const keep = new Set(drafts.map((d) => d.chunkId));
     const removedChunkIds = existing.map((r) => r.chunk_id).filter((id) => !keep.has(id));
     // Indexes of surviving chunks can shift, so clear every row that is not kept before inserting
     // (nothing to clear on a first run: no statement, and no 10,000-id list to send).
     if (removedChunkIds.length > 0) {
-      await trx.deleteFrom('chunks').where('document_id', '=', scope.documentId).where('chunk_id', '=', anyOf(removedChunkIds)).execute();
+      await trx
+        .deleteFrom('chunks')
+        .where('document_id', '=', scope.documentId)
+        .where('chunk_id', '=', anyOf(removedChunkIds))
+        .execute();
     }
     const rows: NewChunk[] = drafts.map((d) => ({
       chunk_id: d.chunkId,
@@ -77,12 +85,23 @@ export async function listActiveChunks(db: Kysely<Database>, documentId: string)
 
 /** Ids of the active chunks: enough to check a token plan covers them, without reading texts. */
 export async function listActiveChunkIds(db: Kysely<Database>, documentId: string): Promise<string[]> {
-  const rows = await db.selectFrom('chunks').select('chunk_id').where('document_id', '=', documentId).where('kind', '=', 'child').execute();
+  const rows = await db
+    .selectFrom('chunks')
+    .select('chunk_id')
+    .where('document_id', '=', documentId)
+    .where('kind', '=', 'child')
+    .execute();
   return rows.map((r) => r.chunk_id);
 }
 
 /** The next page of active chunks whose `column` is not SUCCESS, after a chunk index. */
-function pendingPage(db: Kysely<Database>, documentId: string, column: ChunkStatusColumn, afterIndex: number, limit: number) {
+function pendingPage(
+  db: Kysely<Database>,
+  documentId: string,
+  column: ChunkStatusColumn,
+  afterIndex: number,
+  limit: number,
+) {
   return db
     .selectFrom('chunks')
     .where('document_id', '=', documentId)
@@ -112,7 +131,9 @@ export async function listPendingChunks(
   afterIndex: number,
   limit: number,
 ): Promise<PendingChunk[]> {
-  return pendingPage(db, documentId, column, afterIndex, limit).select(['chunk_id', 'chunk_index', 'dense_status']).execute();
+  return pendingPage(db, documentId, column, afterIndex, limit)
+    .select(['chunk_id', 'chunk_index', 'dense_status'])
+    .execute();
 }
 
 /** `= ANY($1)`: the ids travel as one array parameter, not one parameter each. */
@@ -146,7 +167,11 @@ export async function setChunkStatus(
 }
 
 /** Dense SUCCESS together with the model that made the vector (guarded like setChunkStatus). */
-export async function markDenseEmbedded(db: Kysely<Database>, chunkIds: string[], model: { model: string; dimension: number }): Promise<number> {
+export async function markDenseEmbedded(
+  db: Kysely<Database>,
+  chunkIds: string[],
+  model: { model: string; dimension: number },
+): Promise<number> {
   if (chunkIds.length === 0) return 0;
   const result = await db
     .updateTable('chunks')
@@ -172,7 +197,11 @@ export async function documentsWithStaleVectors(
     .where('kind', '=', 'child')
     .where('dense_status', '=', 'SUCCESS')
     .where((eb) =>
-      eb.or([eb('embedding_model', 'is', null), eb('embedding_model', '!=', model.model), eb('embedding_dimension', '!=', model.dimension)]),
+      eb.or([
+        eb('embedding_model', 'is', null),
+        eb('embedding_model', '!=', model.model),
+        eb('embedding_dimension', '!=', model.dimension),
+      ]),
     )
     .execute();
   return rows.map((r) => r.document_id);
@@ -182,7 +211,11 @@ export async function documentsWithStaleVectors(
  * Resetting every chunk of the document (a keyword re-index rewrites all entries). Rows already
  * PENDING are left alone: on a first run that is all of them, and an update would rewrite each row.
  */
-export async function resetChunkStatus(db: Kysely<Database>, documentId: string, column: ChunkStatusColumn): Promise<void> {
+export async function resetChunkStatus(
+  db: Kysely<Database>,
+  documentId: string,
+  column: ChunkStatusColumn,
+): Promise<void> {
   await db
     .updateTable('chunks')
     .set({ [column]: 'PENDING' } as Record<ChunkStatusColumn, StageStatus>)
@@ -200,7 +233,10 @@ export interface ChunkProgress {
 }
 
 /** Chunk counts of several documents in one grouped query. */
-export async function chunkProgressOf(db: Kysely<Database>, documentIds: string[]): Promise<Map<string, ChunkProgress>> {
+export async function chunkProgressOf(
+  db: Kysely<Database>,
+  documentIds: string[],
+): Promise<Map<string, ChunkProgress>> {
   const progress = new Map<string, ChunkProgress>();
   if (documentIds.length === 0) return progress;
   const rows = await db
@@ -209,9 +245,21 @@ export async function chunkProgressOf(db: Kysely<Database>, documentIds: string[
       'document_id',
       eb.fn.countAll<number>().as('total'),
       eb.fn.count<number>('chunk_id').filterWhere('kind', '=', 'child').as('active'),
-      eb.fn.count<number>('chunk_id').filterWhere('dense_status', '=', 'SUCCESS').filterWhere('kind', '=', 'child').as('dense'),
-      eb.fn.count<number>('chunk_id').filterWhere('sparse_status', '=', 'SUCCESS').filterWhere('kind', '=', 'child').as('sparse'),
-      eb.fn.count<number>('chunk_id').filterWhere('keyword_status', '=', 'SUCCESS').filterWhere('kind', '=', 'child').as('keyword'),
+      eb.fn
+        .count<number>('chunk_id')
+        .filterWhere('dense_status', '=', 'SUCCESS')
+        .filterWhere('kind', '=', 'child')
+        .as('dense'),
+      eb.fn
+        .count<number>('chunk_id')
+        .filterWhere('sparse_status', '=', 'SUCCESS')
+        .filterWhere('kind', '=', 'child')
+        .as('sparse'),
+      eb.fn
+        .count<number>('chunk_id')
+        .filterWhere('keyword_status', '=', 'SUCCESS')
+        .filterWhere('kind', '=', 'child')
+        .as('keyword'),
     ])
     .where('document_id', 'in', documentIds)
     .groupBy('document_id')
@@ -230,5 +278,13 @@ export async function chunkProgressOf(db: Kysely<Database>, documentIds: string[
 
 /** One document's chunk counts: zeros when it has none. */
 export async function countChunks(db: Kysely<Database>, documentId: string): Promise<ChunkProgress> {
-  return (await chunkProgressOf(db, [documentId])).get(documentId) ?? { total: 0, active: 0, dense: 0, sparse: 0, keyword: 0 };
+  return (
+    (await chunkProgressOf(db, [documentId])).get(documentId) ?? {
+      total: 0,
+      active: 0,
+      dense: 0,
+      sparse: 0,
+      keyword: 0,
+    }
+  );
 }

@@ -40,7 +40,9 @@ export async function listCatalogRows(db: Kysely<Database>, filter: CatalogFilte
     .selectAll('documents')
     .select([
       sql<string>`documents.created_at::text`.as('created_at_text'),
-      sql<PipelineJson | null>`case when pipelines.task_id is null then null else to_jsonb(pipelines) end`.as('pipeline'),
+      sql<PipelineJson | null>`case when pipelines.task_id is null then null else to_jsonb(pipelines) end`.as(
+        'pipeline',
+      ),
     ])
     .where('documents.user_id', '=', filter.userId);
   if (filter.datasetId !== undefined) query = query.where('documents.dataset_id', '=', filter.datasetId);
@@ -96,7 +98,10 @@ export async function listDatasets(db: Kysely<Database>, userId: string): Promis
 export async function usageOf(db: Kysely<Database>, userId: string): Promise<{ documents: number; bytes: number }> {
   const row = await db
     .selectFrom('documents')
-    .select((eb) => [eb.fn.countAll<number>().as('documents'), sql<number>`coalesce(sum(size_bytes), 0)::float8`.as('bytes')])
+    .select((eb) => [
+      eb.fn.countAll<number>().as('documents'),
+      sql<number>`coalesce(sum(size_bytes), 0)::float8`.as('bytes'),
+    ])
     .where('user_id', '=', userId)
     .where('lifecycle', '=', 'ACTIVE')
     .executeTakeFirstOrThrow();
@@ -104,8 +109,17 @@ export async function usageOf(db: Kysely<Database>, userId: string): Promise<{ d
 }
 
 /** The document if it exists and belongs to the user; another user's document is simply absent. */
-export async function findUserDocument(db: Kysely<Database>, userId: string, documentId: string): Promise<DocumentRow | undefined> {
-  return db.selectFrom('documents').selectAll().where('id', '=', documentId).where('user_id', '=', userId).executeTakeFirst();
+export async function findUserDocument(
+  db: Kysely<Database>,
+  userId: string,
+  documentId: string,
+): Promise<DocumentRow | undefined> {
+  return db
+    .selectFrom('documents')
+    .selectAll()
+    .where('id', '=', documentId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 export async function deleteDocumentRow(db: Kysely<Database>, documentId: string): Promise<void> {

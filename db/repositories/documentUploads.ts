@@ -21,7 +21,11 @@ export type UploadInsert =
  * advisory lock per user serialises the final check with the insert, so the usage read is the
  * usage the row is added to, and concurrent uploads of the same content yield one row.
  */
-export async function insertWithinQuota(db: Kysely<Database>, doc: NewDocument, quota: UserQuota): Promise<UploadInsert> {
+export async function insertWithinQuota(
+  db: Kysely<Database>,
+  doc: NewDocument,
+  quota: UserQuota,
+): Promise<UploadInsert> {
   return db.transaction().execute(async (trx): Promise<UploadInsert> => {
     await sql`select pg_advisory_xact_lock(hashtextextended(${`documents:upload:${doc.user_id}`}, 0))`.execute(trx);
     const existing = await trx

@@ -35,7 +35,10 @@ export async function existingDocumentIds(db: Kysely<Database>, documentIds: str
 }
 
 /** Search stops returning the document once it is DELETING. Undefined: the document is gone. */
-export async function markDocumentDeleting(db: Kysely<Database>, documentId: string): Promise<Pick<DocumentRow, 'id' | 'user_id' | 'dataset_id'> | undefined> {
+export async function markDocumentDeleting(
+  db: Kysely<Database>,
+  documentId: string,
+): Promise<Pick<DocumentRow, 'id' | 'user_id' | 'dataset_id'> | undefined> {
   return db
     .updateTable('documents')
     .set({ lifecycle: 'DELETING', updated_at: new Date() })

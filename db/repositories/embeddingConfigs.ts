@@ -42,11 +42,13 @@ export async function saveEmbeddingConfig(
   input: EmbeddingConfigInput,
   encryptionKey: Buffer,
 ): Promise<SavedEmbeddingConfig> {
-  if (input.provider.trim() === '' || input.model.trim() === '') throw new Error('embedding config needs a provider and a model');
+  if (input.provider.trim() === '' || input.model.trim() === '')
+    throw new Error('embedding config needs a provider and a model');
   if (!Number.isInteger(input.dimension) || input.dimension < 1) {
     throw new Error(`embedding config dimension must be a positive integer, got ${input.dimension}`);
   }
-  const sealedKey = input.apiKey === undefined || input.apiKey === null ? null : encryptSecret(encryptionKey, input.apiKey);
+  const sealedKey =
+    input.apiKey === undefined || input.apiKey === null ? null : encryptSecret(encryptionKey, input.apiKey);
   return db.transaction().execute(async (trx) => {
     // Two concurrent replacements for one owner would otherwise both delete nothing, then collide
     // on the one-default-per-user unique index.
@@ -84,7 +86,10 @@ export async function setDefaultEmbeddingConfig(
   return (await saveEmbeddingConfig(db, userId, input, encryptionKey)).saved;
 }
 
-export async function findDefaultEmbeddingConfig(db: Kysely<Database>, userId: string): Promise<EmbeddingConfigRow | undefined> {
+export async function findDefaultEmbeddingConfig(
+  db: Kysely<Database>,
+  userId: string,
+): Promise<EmbeddingConfigRow | undefined> {
   return db
     .selectFrom('embedding_configs')
     .selectAll()
@@ -94,7 +99,10 @@ export async function findDefaultEmbeddingConfig(db: Kysely<Database>, userId: s
 }
 
 /** The user's own default config, else the deployment default: one round trip. */
-export async function findEffectiveEmbeddingConfig(db: Kysely<Database>, userId: string): Promise<EmbeddingConfigRow | undefined> {
+export async function findEffectiveEmbeddingConfig(
+  db: Kysely<Database>,
+  userId: string,
+): Promise<EmbeddingConfigRow | undefined> {
   return db
     .selectFrom('embedding_configs')
     .selectAll()
@@ -107,6 +115,10 @@ export async function findEffectiveEmbeddingConfig(db: Kysely<Database>, userId:
 
 /** Removes the owner's default config (and its sealed key); false when there was none. */
 export async function deleteDefaultEmbeddingConfig(db: Kysely<Database>, ownerId: string): Promise<boolean> {
-  const deleted = await db.deleteFrom('embedding_configs').where('user_id', '=', ownerId).where('is_default', '=', true).executeTakeFirst();
+  const deleted = await db
+    .deleteFrom('embedding_configs')
+    .where('user_id', '=', ownerId)
+    .where('is_default', '=', true)
+    .executeTakeFirst();
   return deleted.numDeletedRows > 0n;
 }

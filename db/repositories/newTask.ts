@@ -41,7 +41,12 @@ export async function insertTaskWithPipeline(db: Kysely<Database>, task: NewTask
         parse_ms: task.parseMs ?? null,
       }),
     )
-    .with('latest_task', (q) => q.updateTable('documents').set({ last_task_id: task.taskId, updated_at: new Date() }).where('id', '=', task.documentId))
+    .with('latest_task', (q) =>
+      q
+        .updateTable('documents')
+        .set({ last_task_id: task.taskId, updated_at: new Date() })
+        .where('id', '=', task.documentId),
+    )
     .insertInto('pipelines')
     .values(pipeline as never)
     .returningAll()

@@ -12,10 +12,19 @@ export interface NotificationAttempt {
  * One statement writes the outbox row (first attempt) or counts the attempt (a retry); a row
  * already DELIVERED is not updated, so nothing comes back: undefined means "do not send again".
  */
-export async function recordNotificationAttempt(db: Kysely<Database>, attempt: NotificationAttempt): Promise<{ id: number } | undefined> {
+export async function recordNotificationAttempt(
+  db: Kysely<Database>,
+  attempt: NotificationAttempt,
+): Promise<{ id: number } | undefined> {
   return db
     .insertInto('notifications')
-    .values({ task_id: attempt.taskId, document_id: attempt.documentId, event: attempt.event, payload: JSON.stringify(attempt.payload), attempts: 1 })
+    .values({
+      task_id: attempt.taskId,
+      document_id: attempt.documentId,
+      event: attempt.event,
+      payload: JSON.stringify(attempt.payload),
+      attempts: 1,
+    })
     .onConflict((oc) =>
       oc
         .constraint('notifications_task_event_key')
@@ -27,7 +36,11 @@ export async function recordNotificationAttempt(db: Kysely<Database>, attempt: N
 }
 
 export async function markNotificationDelivered(db: Kysely<Database>, id: number): Promise<void> {
-  await db.updateTable('notifications').set({ status: 'DELIVERED', delivered_at: new Date() }).where('id', '=', id).execute();
+  await db
+    .updateTable('notifications')
+    .set({ status: 'DELIVERED', delivered_at: new Date() })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** The task's notifications still PENDING become FAILED with the delivery error (≤ 1000 chars). */

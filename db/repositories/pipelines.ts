@@ -56,7 +56,12 @@ export async function markTaskFailedIn(
   taskId: string,
   failure: { stage: Stage | null; code: FailureCode; message: string },
 ): Promise<void> {
-  const row = await trx.selectFrom('pipelines').selectAll().where('task_id', '=', taskId).forUpdate().executeTakeFirst();
+  const row = await trx
+    .selectFrom('pipelines')
+    .selectAll()
+    .where('task_id', '=', taskId)
+    .forUpdate()
+    .executeTakeFirst();
   if (!row || row.pipeline_status === 'SUCCESS') return;
   const set: Record<string, unknown> = { updated_at: new Date() };
   const statuses = stageStatusesOf(row);
@@ -77,7 +82,11 @@ export async function markTaskFailedIn(
     failure_reason: formatFailureReason(failure.code, failure.message),
     finished_at: new Date(),
   });
-  await trx.updateTable('pipelines').set(set as PipelineUpdate).where('task_id', '=', taskId).execute();
+  await trx
+    .updateTable('pipelines')
+    .set(set as PipelineUpdate)
+    .where('task_id', '=', taskId)
+    .execute();
 }
 
 /**
@@ -101,7 +110,10 @@ export async function supersedePipeline(
 }
 
 /** Tasks still PENDING/PROCESSING whose row has not moved for `stuckAfterMs`, with their document's current task. */
-export async function listStuckTasks(db: Kysely<Database>, stuckAfterMs: number): Promise<{ task_id: string; document_id: string; last_task_id: string | null }[]> {
+export async function listStuckTasks(
+  db: Kysely<Database>,
+  stuckAfterMs: number,
+): Promise<{ task_id: string; document_id: string; last_task_id: string | null }[]> {
   return db
     .selectFrom('pipelines')
     .innerJoin('documents', 'documents.id', 'pipelines.document_id')

@@ -30,7 +30,11 @@ const ENTERABLE = ['PENDING', 'PROCESSING', 'FAILED'] as const;
  * The guarded start as one statement that checks, claims and reads: the stage's inputs when it
  * started, undefined when the row refused (stage SUCCESS, task superseded, or no such task).
  */
-export async function tryStartStage(db: Kysely<Database>, taskId: string, stage: Stage): Promise<StartedStage | undefined> {
+export async function tryStartStage(
+  db: Kysely<Database>,
+  taskId: string,
+  stage: Stage,
+): Promise<StartedStage | undefined> {
   const cols = stageColumns(stage);
   const status = sql.ref(`pipelines.${cols.status}`);
   const set = {
@@ -56,7 +60,13 @@ export async function tryStartStage(db: Kysely<Database>, taskId: string, stage:
     .where('pipelines.task_id', '=', taskId)
     .where(`pipelines.${cols.status}`, 'in', ENTERABLE)
     .where('pipelines.superseded_by_task_id', 'is', null)
-    .returning(['t.markdown_object_key', 't.token_plan_object_key', 'd.file_name', 'd.size_bytes', 'd.source_object_key'])
+    .returning([
+      't.markdown_object_key',
+      't.token_plan_object_key',
+      'd.file_name',
+      'd.size_bytes',
+      'd.source_object_key',
+    ])
     .executeTakeFirst();
   if (!row) return undefined;
   return {
@@ -73,7 +83,12 @@ export async function tryStartStage(db: Kysely<Database>, taskId: string, stage:
  * The stage's outputs are written by the same statement, so a task never shows a stage SUCCESS
  * without them, and a stage costs one round trip at its end whatever it records.
  */
-export async function markStageSucceeded(db: Kysely<Database>, taskId: string, stage: Stage, outputs: StageOutputs = {}): Promise<void> {
+export async function markStageSucceeded(
+  db: Kysely<Database>,
+  taskId: string,
+  stage: Stage,
+  outputs: StageOutputs = {},
+): Promise<void> {
   const cols = stageColumns(stage);
   const isLast = stage === STAGES[STAGES.length - 1];
   const set = {
@@ -84,7 +99,9 @@ export async function markStageSucceeded(db: Kysely<Database>, taskId: string, s
   } as unknown as PipelineUpdate;
   const { parsed, tokenPlanObjectKey } = outputs;
   const task = {
-    ...(parsed ? { detected_type: parsed.detectedType, markdown_object_key: parsed.markdownObjectKey, parse_ms: parsed.parseMs } : {}),
+    ...(parsed
+      ? { detected_type: parsed.detectedType, markdown_object_key: parsed.markdownObjectKey, parse_ms: parsed.parseMs }
+      : {}),
     ...(tokenPlanObjectKey !== undefined ? { token_plan_object_key: tokenPlanObjectKey } : {}),
   };
   let query: QueryCreator<Database> = db;
@@ -99,7 +116,12 @@ export async function markStageSucceeded(db: Kysely<Database>, taskId: string, s
         .where('id', '=', (eb) => eb.selectFrom('parse_tasks').select('document_id').where('task_id', '=', taskId)),
     );
   }
-  const result = await query.updateTable('pipelines').set(set).where('task_id', '=', taskId).where(cols.status, '=', 'PROCESSING').executeTakeFirst();
+  const result = await query
+    .updateTable('pipelines')
+    .set(set)
+    .where('task_id', '=', taskId)
+    .where(cols.status, '=', 'PROCESSING')
+    .executeTakeFirst();
   if (result.numUpdatedRows === 0n) {
     throw new IllegalTransitionError(`task ${taskId}: ${stage} cannot succeed from a state other than PROCESSING`);
   }

@@ -11,6 +11,14 @@ export async function getTask(db: Kysely<Database>, taskId: string): Promise<Par
   return task;
 }
 
-export async function recordTokenPlan(db: Kysely<Database>, taskId: string, tokenPlanObjectKey: string | null): Promise<void> {
-  await db.updateTable('parse_tasks').set({ token_plan_object_key: tokenPlanObjectKey }).where('task_id', '=', taskId).execute();
+export async function recordTokenPlan(
+  db: Kysely<Database>,
+  taskId: string,
+  tokenPlanObjectKey: string | null,
+): Promise<void> {
+  await db
+    .updateTable('parse_tasks')
+    .set({ token_plan_object_key: tokenPlanObjectKey })
+    .where('task_id', '=', taskId)
+    .execute();
 }

@@ -14,7 +14,9 @@ export async function openEvalDatabase(serverUrl: string): Promise<Kysely<Databa
   const url = Object.assign(new URL(serverUrl), { pathname: `/${EVAL_DATABASE}` }).toString();
   const admin = createDb(Object.assign(new URL(serverUrl), { pathname: '/postgres' }).toString(), 1);
   try {
-    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_database WHERE datname = ${EVAL_DATABASE}`.execute(admin);
+    const { rows } = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM pg_database WHERE datname = ${EVAL_DATABASE}`.execute(admin);
     if (rows[0]?.n === 0) await sql`CREATE DATABASE ${sql.id(EVAL_DATABASE)}`.execute(admin);
   } finally {
     await admin.destroy();

@@ -29,7 +29,9 @@ function gridCells(): GridCell[] {
   const cells: GridCell[] = [];
   K_VALUES.forEach((k, ki) =>
     LEXICAL_WEIGHTS.forEach((sparse, si) =>
-      LEXICAL_WEIGHTS.forEach((keyword, wi) => cells.push({ settings: { k, weights: { dense: 1, sparse, keyword } }, at: [ki, si, wi] })),
+      LEXICAL_WEIGHTS.forEach((keyword, wi) =>
+        cells.push({ settings: { k, weights: { dense: 1, sparse, keyword } }, at: [ki, si, wi] }),
+      ),
     ),
   );
   return cells;
@@ -60,10 +62,19 @@ export interface GridPoint {
  */
 const objective = (p: Pick<GridPoint, 'recallAt5' | 'mrrAt10'>): number => p.recallAt5 + p.mrrAt10;
 
-export function scoreSetting(targets: readonly (readonly QuestionRun[])[], settings: FusionSettings): Omit<GridPoint, 'smoothed'> {
+export function scoreSetting(
+  targets: readonly (readonly QuestionRun[])[],
+  settings: FusionSettings,
+): Omit<GridPoint, 'smoothed'> {
   const scores = targets.map((questions) => fusedScores(questions, settings));
-  const mean = (pick: (s: Scores) => number): number => scores.reduce((sum, s) => sum + pick(s), 0) / Math.max(1, scores.length);
-  return { settings, recallAt5: mean((s) => s.recallAt5), mrrAt10: mean((s) => s.mrrAt10), recallAt5PerSet: scores.map((s) => s.recallAt5) };
+  const mean = (pick: (s: Scores) => number): number =>
+    scores.reduce((sum, s) => sum + pick(s), 0) / Math.max(1, scores.length);
+  return {
+    settings,
+    recallAt5: mean((s) => s.recallAt5),
+    mrrAt10: mean((s) => s.mrrAt10),
+    recallAt5PerSet: scores.map((s) => s.recallAt5),
+  };
 }
 
 /**
@@ -75,7 +86,9 @@ export function rankGrid(targets: readonly (readonly QuestionRun[])[]): GridPoin
   const cells = gridCells();
   const raw = cells.map((cell) => objective(scoreSetting(targets, cell.settings)));
   const points = cells.map((cell, i) => {
-    const near = cells.flatMap((other, j) => (other.at.every((v, d) => Math.abs(v - (cell.at[d] ?? 0)) <= 1) ? [raw[j] ?? 0] : []));
+    const near = cells.flatMap((other, j) =>
+      other.at.every((v, d) => Math.abs(v - (cell.at[d] ?? 0)) <= 1) ? [raw[j] ?? 0] : [],
+    );
     const scored = scoreSetting(targets, cell.settings);
     return { ...scored, smoothed: near.reduce((a, b) => a + b, 0) / near.length, exact: raw[i] ?? 0 };
   });
@@ -89,13 +102,20 @@ export function rankGrid(targets: readonly (readonly QuestionRun[])[]): GridPoin
  * set and scored on the odd ones, then the other way round; the mean held-out score is what the
  * tuning can be expected to give on questions it never saw (compare plain RRF on the same halves).
  */
-export function crossValidate(targets: readonly (readonly QuestionRun[])[]): { recallAt5: number; mrrAt10: number; plainRecallAt5: number; plainMrrAt10: number; picks: FusionSettings[] } {
+export function crossValidate(targets: readonly (readonly QuestionRun[])[]): {
+  recallAt5: number;
+  mrrAt10: number;
+  plainRecallAt5: number;
+  plainMrrAt10: number;
+  picks: FusionSettings[];
+} {
   const half = (parity: number) => targets.map((questions) => questions.filter((_, i) => i % 2 === parity));
   const folds = [0, 1].map((parity) => {
     const pick = rankGrid(half(parity))[0]?.settings ?? PLAIN_RRF;
     return { pick, held: scoreSetting(half(1 - parity), pick), plain: scoreSetting(half(1 - parity), PLAIN_RRF) };
   });
-  const mean = (pick: (f: (typeof folds)[number]) => number): number => folds.reduce((sum, f) => sum + pick(f), 0) / folds.length;
+  const mean = (pick: (f: (typeof folds)[number]) => number): number =>
+    folds.reduce((sum, f) => sum + pick(f), 0) / folds.length;
   return {
     recallAt5: mean((f) => f.held.recallAt5),
     mrrAt10: mean((f) => f.held.mrrAt10),

@@ -52,10 +52,12 @@ export function labelProblems(labels: Label[], docs: ParsedDoc[]): string[] {
     if (normalise(label.question).includes(quote)) problems.push(`${where}: the question contains the quote`);
     for (const md of markdowns) {
       const n = occurrences(md.text, quote);
-      if (md.id === label.doc && n !== 1) problems.push(`${where}: quote occurs ${n} times in its document, expected exactly 1`);
+      if (md.id === label.doc && n !== 1)
+        problems.push(`${where}: quote occurs ${n} times in its document, expected exactly 1`);
       if (md.id !== label.doc && n > 0) problems.push(`${where}: quote also occurs in ${md.id}`);
     }
-    if (!doc.children.some((c) => normalise(c.text).includes(quote))) problems.push(`${where}: no child chunk holds the whole quote`);
+    if (!doc.children.some((c) => normalise(c.text).includes(quote)))
+      problems.push(`${where}: no child chunk holds the whole quote`);
   }
   return problems;
 }

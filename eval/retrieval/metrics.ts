@@ -11,7 +11,10 @@ export interface Scores {
 }
 
 /** 1-based rank of the first relevant hit, or null when none is in the list. */
-export function firstRelevantRank(hits: readonly Pick<SearchHit, 'chunkId'>[], relevant: ReadonlySet<string>): number | null {
+export function firstRelevantRank(
+  hits: readonly Pick<SearchHit, 'chunkId'>[],
+  relevant: ReadonlySet<string>,
+): number | null {
   const index = hits.findIndex((h) => relevant.has(h.chunkId));
   return index === -1 ? null : index + 1;
 }

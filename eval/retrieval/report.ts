@@ -42,15 +42,27 @@ export function printGrid(
   heldOut: { recallAt5: number; mrrAt10: number; plainRecallAt5: number; plainMrrAt10: number },
   top = 10,
 ): void {
-  console.log(`\nfusion grid: ${points.length} settings on the real embedder; objective = mean over languages of R@5 + MRR@10, averaged over each cell's grid neighbours; R@5 per language in brackets`);
+  console.log(
+    `\nfusion grid: ${points.length} settings on the real embedder; objective = mean over languages of R@5 + MRR@10, averaged over each cell's grid neighbours; R@5 per language in brackets`,
+  );
   for (const p of points.slice(0, top)) {
     const perSet = p.recallAt5PerSet.map(pct).join('/');
-    console.log(`  smoothed ${pct(p.smoothed)}  R@5 ${pct(p.recallAt5)} (${perSet})  MRR ${pct(p.mrrAt10)}  ${describeSettings(p.settings)}`);
+    console.log(
+      `  smoothed ${pct(p.smoothed)}  R@5 ${pct(p.recallAt5)} (${perSet})  MRR ${pct(p.mrrAt10)}  ${describeSettings(p.settings)}`,
+    );
   }
   const worst = points[points.length - 1];
-  if (worst) console.log(`  ... worst: smoothed ${pct(worst.smoothed)}  R@5 ${pct(worst.recallAt5)}  ${describeSettings(worst.settings)}`);
-  for (const [name, p] of [['plain RRF (old default)', plain], ['search default now     ', chosen]] as const) {
-    console.log(`${name}: R@5 ${pct(p.recallAt5)} (${p.recallAt5PerSet.map(pct).join('/')})  MRR ${pct(p.mrrAt10)}  ${describeSettings(p.settings)}`);
+  if (worst)
+    console.log(
+      `  ... worst: smoothed ${pct(worst.smoothed)}  R@5 ${pct(worst.recallAt5)}  ${describeSettings(worst.settings)}`,
+    );
+  for (const [name, p] of [
+    ['plain RRF (old default)', plain],
+    ['search default now     ', chosen],
+  ] as const) {
+    console.log(
+      `${name}: R@5 ${pct(p.recallAt5)} (${p.recallAt5PerSet.map(pct).join('/')})  MRR ${pct(p.mrrAt10)}  ${describeSettings(p.settings)}`,
+    );
   }
   console.log(
     `two-fold held-out: tuned R@5 ${pct(heldOut.recallAt5)} MRR ${pct(heldOut.mrrAt10)} vs plain RRF R@5 ${pct(heldOut.plainRecallAt5)} MRR ${pct(heldOut.plainMrrAt10)}`,

@@ -12,7 +12,15 @@ import { createPostgresKeywordIndex } from '../../stores/postgresKeywordIndex';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
 import { CORPUS, parseDoc, type Language } from './corpus';
 import { openEvalDatabase } from './evalDatabase';
-import { crossValidate, fusedRank, fusedScores, PLAIN_RRF, rankGrid, scoreSetting, type QuestionRun } from './fusionGrid';
+import {
+  crossValidate,
+  fusedRank,
+  fusedScores,
+  PLAIN_RRF,
+  rankGrid,
+  scoreSetting,
+  type QuestionRun,
+} from './fusionGrid';
 import { indexDense, indexLexical } from './indexCorpus';
 import { labelProblems, loadLabels, relevantChunks } from './labels';
 import { firstRelevantRank, scoresOf } from './metrics';
@@ -29,10 +37,15 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const value = (name: string): string | undefined => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const value = (name: string): string | undefined =>
+    argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const ci = argv.includes('--ci');
   const floor = value('min-fused-recall');
-  return { ci, minFusedRecall: floor === undefined ? null : Number(floor), out: value('out') ?? (ci ? 'retrieval-ci.json' : 'retrieval.json') };
+  return {
+    ci,
+    minFusedRecall: floor === undefined ? null : Number(floor),
+    out: value('out') ?? (ci ? 'retrieval-ci.json' : 'retrieval.json'),
+  };
 }
 
 interface RunSet {
@@ -47,7 +60,11 @@ async function main(): Promise<void> {
   const started = Date.now();
   const cpu = createCpuPool({ threads: config.worker.cpuThreads, limits: config.parsing });
   const db = await openEvalDatabase(config.database.url);
-  const model = createLocalModelEmbedder({ modelDir: config.embedding.localModel.dir, threads: config.embedding.localModel.threads, maxTokens: config.embedding.localModel.maxTokens });
+  const model = createLocalModelEmbedder({
+    modelDir: config.embedding.localModel.dir,
+    threads: config.embedding.localModel.threads,
+    maxTokens: config.embedding.localModel.maxTokens,
+  });
   const embedders: [EmbedderName, Embedder][] = [
     ['hash', createLocalHashEmbedder({ dimension: HASH_DIMENSION })],
     ['model', model],
@@ -63,15 +80,21 @@ async function main(): Promise<void> {
     for (const language of languages) {
       let t = Date.now();
       const docs = [];
-      for (const doc of CORPUS.filter((d) => d.language === language && (d.ci || !options.ci))) docs.push(await parseDoc(cpu, doc, config.chunking));
+      for (const doc of CORPUS.filter((d) => d.language === language && (d.ci || !options.ci)))
+        docs.push(await parseDoc(cpu, doc, config.chunking));
       for (const d of docs) {
         corpusStats.push({ doc: d.doc.id, chunks: d.children.length, markdownChars: d.markdown.length });
-        for (const c of d.children) preview.set(c.chunkId, `${d.doc.id} › ${c.sectionPath.join(' › ')} | ${c.text.slice(0, 160).replace(/\s+/g, ' ')}`);
+        for (const c of d.children)
+          preview.set(
+            c.chunkId,
+            `${d.doc.id} › ${c.sectionPath.join(' › ')} | ${c.text.slice(0, 160).replace(/\s+/g, ' ')}`,
+          );
       }
       const present = new Set(docs.map((d) => d.doc.id));
       const labels = loadLabels(language).filter((l) => present.has(l.doc));
       const problems = labelProblems(labels, docs);
-      if (problems.length > 0) throw new Error(`${problems.length} labels do not match the parsed documents:\n  ${problems.join('\n  ')}`);
+      if (problems.length > 0)
+        throw new Error(`${problems.length} labels do not match the parsed documents:\n  ${problems.join('\n  ')}`);
       const relevant = relevantChunks(labels, docs);
       timings[`${language}.parse`] = Date.now() - t;
       t = Date.now();
@@ -87,7 +110,12 @@ async function main(): Promise<void> {
         const questions = [];
         for (const label of labels) {
           const lists = await retrieveCandidates(deps, scope, label.question);
-          questions.push({ id: label.id, question: label.question, lists, relevant: relevant.get(label.id) ?? new Set<string>() });
+          questions.push({
+            id: label.id,
+            question: label.question,
+            lists,
+            relevant: relevant.get(label.id) ?? new Set<string>(),
+          });
         }
         timings[`${language}.${name}.search`] = Date.now() - t;
         runs.push({ language, embedder: name, questions });
@@ -104,11 +132,15 @@ async function main(): Promise<void> {
   for (const run of runs) {
     const rows = (table[run.language] ??= {});
     for (const retriever of ['dense', 'sparse', 'keyword'] as const) {
-      (rows[retriever] ??= {})[run.embedder] = scoresOf(run.questions.map((q) => firstRelevantRank(q.lists[retriever], q.relevant)));
+      (rows[retriever] ??= {})[run.embedder] = scoresOf(
+        run.questions.map((q) => firstRelevantRank(q.lists[retriever], q.relevant)),
+      );
     }
     // The best rank any one retriever gave the answer: how far fusion is from using each list at its best.
     const bestOfThree = run.questions.map((q) => {
-      const ranks = (['dense', 'sparse', 'keyword'] as const).map((r) => firstRelevantRank(q.lists[r], q.relevant)).filter((r) => r !== null);
+      const ranks = (['dense', 'sparse', 'keyword'] as const)
+        .map((r) => firstRelevantRank(q.lists[r], q.relevant))
+        .filter((r) => r !== null);
       return ranks.length > 0 ? Math.min(...ranks) : null;
     });
     (rows['best rank of the three'] ??= {})[run.embedder] = scoresOf(bestOfThree);
@@ -156,7 +188,14 @@ async function main(): Promise<void> {
         chunking: config.chunking,
         defaultFusion: DEFAULT_FUSION,
         table,
-        grid: { size: grid.length, ranked: grid, plainRrf: plain, tunedDefault: chosen, heldOut, defaultDescribed: describeSettings(DEFAULT_FUSION) },
+        grid: {
+          size: grid.length,
+          ranked: grid,
+          plainRrf: plain,
+          tunedDefault: chosen,
+          heldOut,
+          defaultDescribed: describeSettings(DEFAULT_FUSION),
+        },
         timingsMs: timings,
         elapsedMs,
         perQuestion,
@@ -168,12 +207,18 @@ async function main(): Promise<void> {
   console.log(`results: ${out}`);
 
   if (options.minFusedRecall !== null) {
-    const failures = languages.filter((l) => (table[l]?.['fused (tuned default)']?.model?.recallAt5 ?? 0) < (options.minFusedRecall ?? 0));
+    const failures = languages.filter(
+      (l) => (table[l]?.['fused (tuned default)']?.model?.recallAt5 ?? 0) < (options.minFusedRecall ?? 0),
+    );
     if (failures.length > 0) {
-      console.error(`FAIL: fused recall@5 with the real embedder is below ${options.minFusedRecall} for ${failures.join(', ')}`);
+      console.error(
+        `FAIL: fused recall@5 with the real embedder is below ${options.minFusedRecall} for ${failures.join(', ')}`,
+      );
       process.exitCode = 1;
     } else {
-      console.log(`fused recall@5 with the real embedder is at least ${options.minFusedRecall} in ${languages.join(', ')}`);
+      console.log(
+        `fused recall@5 with the real embedder is at least ${options.minFusedRecall} in ${languages.join(', ')}`,
+      );
     }
   }
 }

@@ -10,7 +10,10 @@ const COLLAPSIBLE = /[\r\n\t]| {2}/;
  * with children is met on the way in and on the way out, as in turndown.
  */
 export function collapseWhitespace(root: HtmlElement): void {
-  const state: { previous: HtmlText | undefined; keepLeadingSpace: boolean } = { previous: undefined, keepLeadingSpace: false };
+  const state: { previous: HtmlText | undefined; keepLeadingSpace: boolean } = {
+    previous: undefined,
+    keepLeadingSpace: false,
+  };
   const trimPrevious = (): void => {
     if (state.previous?.text.endsWith(' ')) state.previous.text = state.previous.text.slice(0, -1);
   };
@@ -28,7 +31,8 @@ export function collapseWhitespace(root: HtmlElement): void {
   };
   const visitText = (node: HtmlText): void => {
     let text = COLLAPSIBLE.test(node.text) ? node.text.replace(/[ \r\n\t]+/g, ' ') : node.text;
-    if ((!state.previous || state.previous.text.endsWith(' ')) && !state.keepLeadingSpace && text.startsWith(' ')) text = text.slice(1);
+    if ((!state.previous || state.previous.text.endsWith(' ')) && !state.keepLeadingSpace && text.startsWith(' '))
+      text = text.slice(1);
     node.text = text;
     if (text !== '') state.previous = node;
   };

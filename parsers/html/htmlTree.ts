@@ -4,7 +4,19 @@
  */
 
 /** The attributes any later step reads; every other attribute is skipped while tokenizing. */
-export const READ_ATTRIBUTES = new Set(['class', 'id', 'role', 'aria-hidden', 'href', 'title', 'src', 'alt', 'start', 'colspan', 'rowspan']);
+export const READ_ATTRIBUTES = new Set([
+  'class',
+  'id',
+  'role',
+  'aria-hidden',
+  'href',
+  'title',
+  'src',
+  'alt',
+  'start',
+  'colspan',
+  'rowspan',
+]);
 
 export interface HtmlElement {
   readonly kind: 'element';
@@ -41,7 +53,9 @@ export const MARKDOWN_BLOCKS = set(
 );
 
 /** Turndown's void elements: they count as content even without text. */
-export const MARKDOWN_VOIDS = set('area base br col command embed hr img input keygen link meta param source track wbr');
+export const MARKDOWN_VOIDS = set(
+  'area base br col command embed hr img input keygen link meta param source track wbr',
+);
 
 /** Elements that are kept even when they hold no text (turndown's "meaningful when blank"). */
 export const MEANINGFUL_WHEN_BLANK = set('a table thead tbody tfoot th td iframe script audio video');

@@ -7,7 +7,11 @@ import type { Piece } from './markdownPiece';
  * (`_ b_` would not be emphasis); the ASCII part is dropped where the text beside already has a
  * space. A line break (a <br>, a block inside) ends the edge: it is markup, not text.
  */
-export function edgeSpaces(content: Piece, leftFlanked: boolean, rightFlanked: boolean): { leading: string; trailing: string } {
+export function edgeSpaces(
+  content: Piece,
+  leftFlanked: boolean,
+  rightFlanked: boolean,
+): { leading: string; trailing: string } {
   const { body } = content;
   let leading = '';
   let trailing = '';
@@ -54,7 +58,8 @@ export function codeSpan(content: string): string {
   while (runs.has(length)) length++;
   if (length >= 3) return htmlCode(code);
   const delimiter = '`'.repeat(length);
-  const padded = code.startsWith('`') || code.endsWith('`') || (code.startsWith(' ') && code.endsWith(' ') && /[^ ]/.test(code));
+  const padded =
+    code.startsWith('`') || code.endsWith('`') || (code.startsWith(' ') && code.endsWith(' ') && /[^ ]/.test(code));
   const space = padded ? ' ' : '';
   return `${delimiter}${space}${code}${space}${delimiter}`;
 }

@@ -83,7 +83,10 @@ function blockRule(element: HtmlElement, place: Place, content: Piece): Piece {
     return pieceOf(`\n\n${'#'.repeat(Number(name[1]))} ${textOf(content)}\n\n`);
   }
   if (name === 'blockquote') return wrap({ lead: 0, body: content.body.replace(/^/gm, '> '), trail: 0 }, 2, 2);
-  if (name === 'ul' || name === 'ol') return place.parent.name === 'li' && lastElementChild(place.parent) === element ? wrap(content, 1, 0) : wrap(content, 2, 2);
+  if (name === 'ul' || name === 'ol')
+    return place.parent.name === 'li' && lastElementChild(place.parent) === element
+      ? wrap(content, 1, 0)
+      : wrap(content, 2, 2);
   if (name === 'li') return listItem(place, content);
   return wrap(content, 2, 2);
 }
@@ -97,18 +100,28 @@ function listItem({ parent, index, position }: Place, content: Piece): Piece {
   const indent = `\n${' '.repeat(prefix.length)}`;
   const isParagraph = content.trail > 0 || (content.body === '' && content.lead > 0);
   const body = content.body.includes('\n') ? content.body.replace(/\n/g, indent) : content.body;
-  return { lead: 0, body: `${prefix}${body}${isParagraph ? indent : ''}`, trail: index + 1 < parent.children.length ? 1 : 0 };
+  return {
+    lead: 0,
+    body: `${prefix}${body}${isParagraph ? indent : ''}`,
+    trail: index + 1 < parent.children.length ? 1 : 0,
+  };
 }
 
 function inlineRule(element: HtmlElement, { parent, index, wordEdges }: Place, content: Piece): Piece {
   const { name } = element;
   const replace = REPLACEMENTS.get(name) ?? (name === 'a' && element.attrs.get('href') ? linkMarkdown : undefined);
-  const edges = edgeSpaces(content, flanked(parent.children[index - 1], 'left'), flanked(parent.children[index + 1], 'right'));
+  const edges = edgeSpaces(
+    content,
+    flanked(parent.children[index - 1], 'left'),
+    flanked(parent.children[index + 1], 'right'),
+  );
   if (!replace && edges.leading === '' && edges.trailing === '') return content;
   const text = edges.leading !== '' || edges.trailing !== '' ? textOf(content).trim() : textOf(content);
   let replaced = replace ? replace(text, element) : text;
   // `_` opens or closes no emphasis inside a word (CommonMark 6.2): `<em>N</em>th` would show "_N_th".
-  const inWord = (edges.leading === '' && (wordEdges & WORD_LEFT) !== 0) || (edges.trailing === '' && (wordEdges & WORD_RIGHT) !== 0);
+  const inWord =
+    (edges.leading === '' && (wordEdges & WORD_LEFT) !== 0) ||
+    (edges.trailing === '' && (wordEdges & WORD_RIGHT) !== 0);
   if (inWord && replaced !== '' && EMPHASIS.has(name)) {
     replaced = `*${replaced.slice(1, -1)}*`;
   }

@@ -53,7 +53,6 @@ export interface HtmlPage {
 
 const Counted = { container: 1, admonition: 2, literal: 4 } as const;
 
-
 /**
  * One pass of htmlparser2's tokenizer builds the tree, with no element deeper than maxDepth:
  * tags beyond it are dropped (a block becomes a line break) and their text stays in place, so
@@ -217,7 +216,10 @@ class TreeBuilder implements TokenizerCallbacks {
   private openElement(element: HtmlElement): void {
     this.current().children.push(element);
     this.kept.push(element);
-    const counted = (isContentContainer(element) ? Counted.container : 0) | (isAdmonition(element) ? Counted.admonition : 0) | (KEEPS_LINE_BREAKS.has(element.name) ? Counted.literal : 0);
+    const counted =
+      (isContentContainer(element) ? Counted.container : 0) |
+      (isAdmonition(element) ? Counted.admonition : 0) |
+      (KEEPS_LINE_BREAKS.has(element.name) ? Counted.literal : 0);
     this.keptCounts.push(counted);
     if (counted !== 0) this.count(counted, 1);
     this.brokeLine = false;
@@ -230,7 +232,8 @@ class TreeBuilder implements TokenizerCallbacks {
     if (counted !== 0) this.count(counted, -1);
     summarize(element);
     if (element.name === 'title' && this.title === undefined) this.title = textContent(element);
-    if (!keepsElement(element, { inContainer: this.containers > 0, inAdmonition: this.admonitions > 0 })) this.current().children.pop();
+    if (!keepsElement(element, { inContainer: this.containers > 0, inAdmonition: this.admonitions > 0 }))
+      this.current().children.pop();
     this.brokeLine = false;
   }
 

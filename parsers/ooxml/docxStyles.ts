@@ -23,7 +23,8 @@ export async function readDocxStyles(archive: ZipArchive): Promise<DocxStyles> {
       const byName = name === 'w:name' ? /^heading (\d)$/i.exec(value) : null;
       if (byName) headingLevels.set(styleId, Math.min(Number(byName[1]), 6));
       else if (name === 'w:name' && /^title$/i.test(value)) headingLevels.set(styleId, 1);
-      else if (name === 'w:outlineLvl' && !headingLevels.has(styleId) && Number(value) < 9) headingLevels.set(styleId, Math.min(Number(value) + 1, 6));
+      else if (name === 'w:outlineLvl' && !headingLevels.has(styleId) && Number(value) < 9)
+        headingLevels.set(styleId, Math.min(Number(value) + 1, 6));
     },
   });
   return { headingLevels, bulletLists: await readBulletLists(archive) };
@@ -39,7 +40,8 @@ async function readBulletLists(archive: ZipArchive): Promise<Map<string, boolean
     open(name, a) {
       if (name === 'w:abstractNum') abstractId = a['w:abstractNumId'] ?? null;
       else if (name === 'w:lvl') level = a['w:ilvl'] ?? null;
-      else if (name === 'w:numFmt' && abstractId !== null && level === '0') abstractBullets.set(abstractId, a['w:val'] === 'bullet');
+      else if (name === 'w:numFmt' && abstractId !== null && level === '0')
+        abstractBullets.set(abstractId, a['w:val'] === 'bullet');
       else if (name === 'w:num') numId = a['w:numId'] ?? null;
       else if (name === 'w:abstractNumId' && numId !== null && a['w:val']) numToAbstract.set(numId, a['w:val']);
     },

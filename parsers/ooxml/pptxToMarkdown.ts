@@ -90,7 +90,9 @@ function joinWords(before: string, text: string): string {
 
 /** Speaker notes live in the notes slide's body placeholder. */
 async function readNotes(archive: ZipArchive, slidePart: string): Promise<string[]> {
-  const notesPart = [...(await readRelationships(archive, slidePart)).values()].find((r) => relationshipKind(r.type) === 'notesSlide')?.part;
+  const notesPart = [...(await readRelationships(archive, slidePart)).values()].find(
+    (r) => relationshipKind(r.type) === 'notesSlide',
+  )?.part;
   if (!notesPart) return [];
   const notes: string[] = [];
   let placeholder: string | null = null;

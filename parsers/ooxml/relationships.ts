@@ -22,7 +22,11 @@ export async function readRelationships(archive: ZipArchive, partName: string): 
       if (name !== 'Relationship' || !attributes.Id || !attributes.Target) return;
       const target = attributes.Target;
       const part = target.startsWith('/') ? target.slice(1) : path.normalize(path.join(dir === '.' ? '' : dir, target));
-      relationships.set(attributes.Id, { type: attributes.Type ?? '', part, external: attributes.TargetMode === 'External' });
+      relationships.set(attributes.Id, {
+        type: attributes.Type ?? '',
+        part,
+        external: attributes.TargetMode === 'External',
+      });
     },
   });
   return relationships;

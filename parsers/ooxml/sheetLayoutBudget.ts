@@ -25,7 +25,10 @@ export class SheetLayoutBudget {
     this.values++;
     this.chars += text.length + 3;
     if (this.chars > MAX_TEXT_CHARS) {
-      throw permanentError('FILE_TOO_LARGE', `sheet ${part}: the cells repeat more than ${MAX_TEXT_CHARS} characters of text`);
+      throw permanentError(
+        'FILE_TOO_LARGE',
+        `sheet ${part}: the cells repeat more than ${MAX_TEXT_CHARS} characters of text`,
+      );
     }
   }
 
@@ -33,7 +36,10 @@ export class SheetLayoutBudget {
   addRow(part: string, width: number): void {
     this.cells += width;
     if (this.cells > ALLOWANCE_CELLS + CELLS_PER_VALUE * this.values) {
-      throw permanentError('FILE_TOO_LARGE', `sheet ${part} spreads ${this.values} values over ${this.cells}+ table cells: too sparse to lay out as a table`);
+      throw permanentError(
+        'FILE_TOO_LARGE',
+        `sheet ${part} spreads ${this.values} values over ${this.cells}+ table cells: too sparse to lay out as a table`,
+      );
     }
   }
 }

@@ -61,7 +61,12 @@ async function readSharedStrings(archive: ZipArchive): Promise<string[]> {
   return strings;
 }
 
-async function readSheet(archive: ZipArchive, part: string, sharedStrings: string[], budget: SheetLayoutBudget): Promise<string[][]> {
+async function readSheet(
+  archive: ZipArchive,
+  part: string,
+  sharedStrings: string[],
+  budget: SheetLayoutBudget,
+): Promise<string[][]> {
   const rows: string[][] = [];
   let row: string[] = [];
   let cell = { column: 0, type: 'n', value: '' };
@@ -74,7 +79,10 @@ async function readSheet(archive: ZipArchive, part: string, sharedStrings: strin
         // Empty cells are usually omitted: the reference (e.g. "C7") places the value.
         cell = { column: a.r ? columnIndex(a.r) : nextColumn, type: a.t ?? 'n', value: '' };
         if (cell.column >= MAX_COLUMNS) {
-          throw permanentError('CORRUPT_DOCUMENT', `sheet ${part} has a cell beyond column XFD (${(a.r ?? '').slice(0, 12)})`);
+          throw permanentError(
+            'CORRUPT_DOCUMENT',
+            `sheet ${part} has a cell beyond column XFD (${(a.r ?? '').slice(0, 12)})`,
+          );
         }
         nextColumn = cell.column + 1;
       } else if (name === 'v' || name === 't') inValue = true;

@@ -25,7 +25,8 @@ export async function parseXmlPart(archive: ZipArchive, name: string, handler: X
   const parser = new Parser(
     {
       onopentag: (tag, attributes) => {
-        if (++depth > MAX_XML_DEPTH) throw permanentError('CORRUPT_DOCUMENT', `part ${name} is nested deeper than ${MAX_XML_DEPTH} elements`);
+        if (++depth > MAX_XML_DEPTH)
+          throw permanentError('CORRUPT_DOCUMENT', `part ${name} is nested deeper than ${MAX_XML_DEPTH} elements`);
         handler.open?.(tag, attributes);
       },
       onclosetag: (tag) => {

@@ -80,7 +80,8 @@ function listEntries(zip: ZipFile): Promise<Map<string, Entry>> {
     const entries = new Map<string, Entry>();
     zip.on('entry', (entry: Entry) => {
       entries.set(entry.fileName, entry);
-      if (entries.size > MAX_ENTRIES) reject(permanentError('FILE_TOO_LARGE', `the archive has more than ${MAX_ENTRIES} entries`));
+      if (entries.size > MAX_ENTRIES)
+        reject(permanentError('FILE_TOO_LARGE', `the archive has more than ${MAX_ENTRIES} entries`));
       else zip.readEntry();
     });
     zip.once('end', () => resolve(entries));
@@ -90,7 +91,10 @@ function listEntries(zip: ZipFile): Promise<Map<string, Entry>> {
 }
 
 function tooLarge(limit: number, detail: string): SluiceError {
-  return permanentError('FILE_TOO_LARGE', `the archive ${detail}: more than the ${limit}-byte uncompressed limit (zip-bomb guard)`);
+  return permanentError(
+    'FILE_TOO_LARGE',
+    `the archive ${detail}: more than the ${limit}-byte uncompressed limit (zip-bomb guard)`,
+  );
 }
 
 function corrupt(error: unknown): SluiceError {

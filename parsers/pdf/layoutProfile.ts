@@ -53,7 +53,11 @@ export function runningKey(text: string): string {
 }
 
 /** Lines among the first or last two of a page whose baseline is a recurring header or footer band. */
-export function edgeLines(lines: readonly PdfLine[], headerYs: ReadonlySet<number>, footerYs: ReadonlySet<number>): { line: PdfLine; top: boolean }[] {
+export function edgeLines(
+  lines: readonly PdfLine[],
+  headerYs: ReadonlySet<number>,
+  footerYs: ReadonlySet<number>,
+): { line: PdfLine; top: boolean }[] {
   const edges: { line: PdfLine; top: boolean }[] = [];
   lines.forEach((line, i) => {
     if (i < 2 && nearBand(headerYs, line.y)) edges.push({ line, top: true });
@@ -67,7 +71,11 @@ export function nearBand(ys: ReadonlySet<number>, y: number): boolean {
   return ys.has(rounded) || ys.has(rounded - 1) || ys.has(rounded + 1);
 }
 
-function recurringTexts(samples: PdfLine[][], headerYs: ReadonlySet<number>, footerYs: ReadonlySet<number>): Set<string> {
+function recurringTexts(
+  samples: PdfLine[][],
+  headerYs: ReadonlySet<number>,
+  footerYs: ReadonlySet<number>,
+): Set<string> {
   const pagesByKey = new Map<string, number>();
   for (const lines of samples) {
     const keys = new Set(edgeLines(lines, headerYs, footerYs).map(({ line }) => runningKey(line.text)));

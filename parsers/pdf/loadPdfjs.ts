@@ -29,7 +29,10 @@ async function importKeepingBuiltins(): Promise<Pdfjs> {
   const push = Object.getOwnPropertyDescriptor(Array.prototype, 'push');
   const { parse, stringify } = JSON;
   try {
-    const [pdfjs, worker] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import(WORKER_MODULE) as Promise<unknown>]);
+    const [pdfjs, worker] = await Promise.all([
+      import('pdfjs-dist/legacy/build/pdf.mjs'),
+      import(WORKER_MODULE) as Promise<unknown>,
+    ]);
     (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
     return pdfjs;
   } finally {

@@ -61,7 +61,9 @@ export class PdfMarkdownWriter {
   /** Returns false for a table-of-contents or index page, which is left out. */
   addPage(lines: PdfLine[], bookmarks: readonly OutlineEntry[] = []): boolean {
     const running = this.runningLines(lines);
-    const body = lines.filter((line, i) => !running.has(line) && !((i === 0 || i === lines.length - 1) && PAGE_NUMBER.test(line.text)));
+    const body = lines.filter(
+      (line, i) => !running.has(line) && !((i === 0 || i === lines.length - 1) && PAGE_NUMBER.test(line.text)),
+    );
     this.afterReferencePage = isReferencePage(
       body.map((line) => line.text),
       this.afterReferencePage,
@@ -114,7 +116,8 @@ export class PdfMarkdownWriter {
     if (line.text === '') return;
     this.flush();
     const last = this.blocks[this.blocks.length - 1];
-    const wraps = line.heading === undefined && this.lastHeading?.level === level && this.lastHeading.y - line.y < line.size * 2;
+    const wraps =
+      line.heading === undefined && this.lastHeading?.level === level && this.lastHeading.y - line.y < line.size * 2;
     if (wraps && last !== undefined && last.length + line.text.length <= MAX_HEADING_CHARS) {
       this.blocks[this.blocks.length - 1] = `${last} ${line.text}`;
     } else {
@@ -124,7 +127,8 @@ export class PdfMarkdownWriter {
   }
 
   private continues(paragraph: Paragraph, line: PdfLine): boolean {
-    if (Number.isNaN(paragraph.y)) return !SENTENCE_END.test(lastPiece(paragraph.pieces)) && !/^[\p{Lu}\d]/u.test(line.text);
+    if (Number.isNaN(paragraph.y))
+      return !SENTENCE_END.test(lastPiece(paragraph.pieces)) && !/^[\p{Lu}\d]/u.test(line.text);
     const gap = paragraph.y - line.y;
     if (gap <= 0 || gap > Math.max(paragraph.size, line.size) * PARAGRAPH_GAP_RATIO) return false;
     return line.x - paragraph.x < line.size * INDENT_RATIO || (paragraph.pieces[0] ?? '').startsWith('- ');
@@ -162,7 +166,9 @@ export class PdfMarkdownWriter {
     if (this.code.length === 0) return;
     let left = Infinity;
     for (const line of this.code) left = Math.min(left, line.x);
-    const lines = this.code.map((line) => ' '.repeat(Math.max(0, Math.round((line.x - left) / (line.size * MONO_CHAR_WIDTH)))) + line.text);
+    const lines = this.code.map(
+      (line) => ' '.repeat(Math.max(0, Math.round((line.x - left) / (line.size * MONO_CHAR_WIDTH)))) + line.text,
+    );
     const fence = lines.some((line) => line.includes('```')) ? '~~~' : '```';
     this.blocks.push([fence, ...lines, fence].join('\n'));
     this.code = [];

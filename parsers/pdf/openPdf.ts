@@ -62,13 +62,15 @@ async function readRange(file: FileHandle, begin: number, end: number): Promise<
  */
 async function assertNotTruncated(file: FileHandle, size: number): Promise<void> {
   const tail = Buffer.from(await readRange(file, Math.max(0, size - EOF_WINDOW_BYTES), size));
-  if (!tail.includes('%%EOF')) throw permanentError('CORRUPT_DOCUMENT', 'the PDF is truncated (no %%EOF marker at its end)');
+  if (!tail.includes('%%EOF'))
+    throw permanentError('CORRUPT_DOCUMENT', 'the PDF is truncated (no %%EOF marker at its end)');
 }
 
 function classifyOpenError(error: unknown): Error {
   const name = (error as { name?: string } | null)?.name;
   const message = error instanceof Error ? error.message : String(error);
-  if (name === 'PasswordException') return permanentError('ENCRYPTED_DOCUMENT', `the PDF is password-protected: ${message}`, error);
+  if (name === 'PasswordException')
+    return permanentError('ENCRYPTED_DOCUMENT', `the PDF is password-protected: ${message}`, error);
   if (name === 'InvalidPDFException' || name === 'FormatError') {
     return permanentError('CORRUPT_DOCUMENT', `the PDF structure cannot be read: ${message}`, error);
   }

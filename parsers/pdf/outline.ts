@@ -89,7 +89,10 @@ function flatten(roots: OutlineItem[]): { item: OutlineItem; level: number }[] {
   return flat;
 }
 
-async function resolveDestination(pdf: PDFDocumentProxy, dest: OutlineItem['dest']): Promise<{ key: string; top: number | null } | null> {
+async function resolveDestination(
+  pdf: PDFDocumentProxy,
+  dest: OutlineItem['dest'],
+): Promise<{ key: string; top: number | null } | null> {
   try {
     const explicit = typeof dest === 'string' ? await pdf.getDestination(dest) : dest;
     if (!Array.isArray(explicit)) return null;
@@ -107,10 +110,16 @@ async function resolveDestination(pdf: PDFDocumentProxy, dest: OutlineItem['dest
 /** PDF 32000 §12.3.2.2: XYZ and FitH/FitBH carry a top, FitR a rectangle; Fit/FitB/FitV none. */
 function destinationTop(dest: unknown[]): number | null {
   const kind = (dest[1] as { name?: string } | null)?.name;
-  const value = kind === 'XYZ' ? dest[3] : kind === 'FitH' || kind === 'FitBH' ? dest[2] : kind === 'FitR' ? dest[5] : null;
+  const value =
+    kind === 'XYZ' ? dest[3] : kind === 'FitH' || kind === 'FitBH' ? dest[2] : kind === 'FitR' ? dest[5] : null;
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
 function isRef(value: unknown): value is PageRef {
-  return typeof value === 'object' && value !== null && typeof (value as PageRef).num === 'number' && typeof (value as PageRef).gen === 'number';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as PageRef).num === 'number' &&
+    typeof (value as PageRef).gen === 'number'
+  );
 }

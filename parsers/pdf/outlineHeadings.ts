@@ -73,9 +73,14 @@ export function placeOutlineHeadings(lines: readonly PdfLine[], entries: readonl
   }
 
   const placed: PdfLine[] = [];
-  const headingAt = (line: PdfLine, entry: OutlineEntry, text: string): PdfLine => ({ ...line, text, heading: entry.level });
+  const headingAt = (line: PdfLine, entry: OutlineEntry, text: string): PdfLine => ({
+    ...line,
+    text,
+    heading: entry.level,
+  });
   for (let i = 0; i <= lines.length; i++) {
-    for (const entry of inserted.get(i) ?? []) placed.push(headingAt(lines[i] ?? lines[lines.length - 1] ?? blankLine(entry), entry, entry.title));
+    for (const entry of inserted.get(i) ?? [])
+      placed.push(headingAt(lines[i] ?? lines[lines.length - 1] ?? blankLine(entry), entry, entry.title));
     const line = lines[i];
     if (!line) break;
     const hit = matched.get(i);
@@ -120,7 +125,12 @@ function compactText(text: string): CompactLine {
   return { compact, ends };
 }
 
-function matchTitle(lines: readonly PdfLine[], compact: (i: number) => CompactLine | undefined, i: number, title: string): Match | null {
+function matchTitle(
+  lines: readonly PdfLine[],
+  compact: (i: number) => CompactLine | undefined,
+  i: number,
+  title: string,
+): Match | null {
   const first = compact(i)!;
   const at = first.compact.indexOf(title);
   if (at >= 0) {

@@ -38,7 +38,8 @@ export function pageLines(content: TextContent): PdfLine[] {
   const close = (): void => {
     if (open) {
       const text = open.parts.join('').replace(/\s+/g, ' ').trim();
-      if (text !== '') lines.push({ text, x: open.x, y: open.y, size: open.size, mono: open.monoChars >= open.chars * MONO_SHARE });
+      if (text !== '')
+        lines.push({ text, x: open.x, y: open.y, size: open.size, mono: open.monoChars >= open.chars * MONO_SHARE });
     }
     open = null;
   };
@@ -57,11 +58,17 @@ export function pageLines(content: TextContent): PdfLine[] {
   return lines;
 }
 
-function extend(open: OpenLine | null, item: TextItem, at: { x: number; y: number; size: number }, mono: boolean): OpenLine {
+function extend(
+  open: OpenLine | null,
+  item: TextItem,
+  at: { x: number; y: number; size: number },
+  mono: boolean,
+): OpenLine {
   const line = open ?? { parts: [], x: at.x, y: at.y, endX: at.x, size: 0, chars: 0, monoChars: 0 };
   const previous = line.parts[line.parts.length - 1] ?? '';
   const gap = at.x - line.endX;
-  if (line.parts.length > 0 && gap > at.size * 0.15 && !/\s$/.test(previous) && !/^\s/.test(item.str)) line.parts.push(' ');
+  if (line.parts.length > 0 && gap > at.size * 0.15 && !/\s$/.test(previous) && !/^\s/.test(item.str))
+    line.parts.push(' ');
   line.parts.push(item.str);
   line.endX = at.x + item.width;
   const visible = item.str.replace(/\s/g, '').length;

@@ -58,7 +58,8 @@ async function convertPages(pdf: PDFDocumentProxy, stats: PdfStats | undefined):
     const page = sampled.has(n) ? sampled.get(n) : await readPage(pdf, n);
     sampled.delete(n);
     if (!page) unreadable++;
-    else if (!writer.addPage(page.lines, outline ? entriesOfPage(outline, page.keys) : [])) stats?.referencePages.push(n);
+    else if (!writer.addPage(page.lines, outline ? entriesOfPage(outline, page.keys) : []))
+      stats?.referencePages.push(n);
     if (n % CLEANUP_EVERY_PAGES === 0) await pdf.cleanup();
   }
   if (unreadable > pdf.numPages / 2) {
@@ -66,7 +67,10 @@ async function convertPages(pdf: PDFDocumentProxy, stats: PdfStats | undefined):
   }
   const markdown = writer.finish();
   if (markdown.trim() === '') {
-    throw permanentError('EMPTY_DOCUMENT', `the PDF's ${pdf.numPages} pages carry no text layer (scanned images need OCR, which is not supported)`);
+    throw permanentError(
+      'EMPTY_DOCUMENT',
+      `the PDF's ${pdf.numPages} pages carry no text layer (scanned images need OCR, which is not supported)`,
+    );
   }
   return markdown;
 }

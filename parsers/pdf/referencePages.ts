@@ -37,7 +37,8 @@ export function isReferencePage(texts: readonly string[], afterReference: boolea
     if (text.length <= 1) continue;
     counted++;
     if (text.length > MAX_LOCATOR_CHARS) continue;
-    if (LEADER_LOCATOR.test(text) || (COMMA_LOCATOR.test(text) && LETTER.test(text)) || NUMBERS_ONLY.test(text)) strong++;
+    if (LEADER_LOCATOR.test(text) || (COMMA_LOCATOR.test(text) && LETTER.test(text)) || NUMBERS_ONLY.test(text))
+      strong++;
     else if (PLAIN_LOCATOR.test(text)) weak++;
   }
   const needed = afterReference ? MIN_STRONG_AFTER_REFERENCE : MIN_STRONG;

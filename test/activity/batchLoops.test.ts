@@ -107,7 +107,11 @@ it('SPARSE_VECTORIZING: an upsert error in batch 2 of 3, then a retry from the h
   const ids = Array.from({ length: chunks }, (_, i) => `${doc.documentId}:${i}`);
   await setChunkStatus(db, ids, 'dense_status', 'SUCCESS');
   const planDeps = partialDeps({ objects });
-  const tokenPlanObjectKey = await storeTokenPlan(planDeps, doc, new Map(ids.map((id, i) => [id, [`chunk${i}`, 'shared']])));
+  const tokenPlanObjectKey = await storeTokenPlan(
+    planDeps,
+    doc,
+    new Map(ids.map((id, i) => [id, [`chunk${i}`, 'shared']])),
+  );
   await recordTokenPlan(db, doc.taskId, tokenPlanObjectKey);
 
   const real = createPostgresVectorStore(db);
@@ -131,7 +135,9 @@ it('SPARSE_VECTORIZING: an upsert error in batch 2 of 3, then a retry from the h
     db,
     objects,
     vectors,
-    cpu: { sparse: (lists: string[][]) => Promise.resolve(lists.map(sparseVectorFromTokens)) } as unknown as ActivityDeps['cpu'],
+    cpu: {
+      sparse: (lists: string[][]) => Promise.resolve(lists.map(sparseVectorFromTokens)),
+    } as unknown as ActivityDeps['cpu'],
   });
   const activity = createSparseVectorizingActivity(deps);
 

@@ -9,7 +9,14 @@ import { getPipeline } from '../../db/repositories/pipelines';
 import { createLocalObjectStore } from '../../stores/localObjectStore';
 import { createPostgresKeywordIndex } from '../../stores/postgresKeywordIndex';
 import { faultyKeywordIndex, type BulkFault, type FaultyKeywordIndex } from '../support/faultyKeywordIndex';
-import { newKeywordTask, partialDeps, runAttempt as runActivityAttempt, seedKeywordDocument, writeChunks, type Attempt } from '../support/stageHarness';
+import {
+  newKeywordTask,
+  partialDeps,
+  runAttempt as runActivityAttempt,
+  seedKeywordDocument,
+  writeChunks,
+  type Attempt,
+} from '../support/stageHarness';
 import { TEST_DATABASE_URL } from '../support/testConfig';
 
 // KEYWORD_INDEXING attempt by attempt, as Temporal would run them: each attempt in its own
@@ -50,12 +57,21 @@ function stageWith(faults: Array<[number, BulkFault]>) {
 }
 
 const indexed = async (documentId: string): Promise<string[]> =>
-  (await db.selectFrom('keyword_entries').select('chunk_id').where('document_id', '=', documentId).execute()).map((r) => r.chunk_id).sort();
+  (await db.selectFrom('keyword_entries').select('chunk_id').where('document_id', '=', documentId).execute())
+    .map((r) => r.chunk_id)
+    .sort();
 
 const marked = async (documentId: string): Promise<string[]> =>
   (
-    await db.selectFrom('chunks').select('chunk_id').where('document_id', '=', documentId).where('keyword_status', '=', 'SUCCESS').execute()
-  ).map((r) => r.chunk_id).sort();
+    await db
+      .selectFrom('chunks')
+      .select('chunk_id')
+      .where('document_id', '=', documentId)
+      .where('keyword_status', '=', 'SUCCESS')
+      .execute()
+  )
+    .map((r) => r.chunk_id)
+    .sort();
 
 /** The invariant at every point: a chunk marked indexed is in the index. */
 async function expectMarkedAreIndexed(documentId: string): Promise<void> {
@@ -156,6 +172,12 @@ it('resumes from the details of a clean partial run without re-sending confirmed
 
   const third = runAttempt(activity, input, second.details());
   expect((await third.outcome).error).toBeUndefined();
-  expect(keywords.calls.map((ids) => ids[0])).toEqual([chunkIds[0], chunkIds[200], chunkIds[400], chunkIds[400], chunkIds[400]]);
+  expect(keywords.calls.map((ids) => ids[0])).toEqual([
+    chunkIds[0],
+    chunkIds[200],
+    chunkIds[400],
+    chunkIds[400],
+    chunkIds[400],
+  ]);
   await expectAllIndexedAndMarked(input, chunkIds);
 });

@@ -22,14 +22,30 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-const settings = { maxFileBytes: 4096, quota: { maxBytes: 1_000_000, maxDocuments: 3 }, objectBucket: null, localStages: { maxSourceBytes: 0, maxChunks: 0 } };
+const settings = {
+  maxFileBytes: 4096,
+  quota: { maxBytes: 1_000_000, maxDocuments: 3 },
+  objectBucket: null,
+  localStages: { maxSourceBytes: 0, maxChunks: 0 },
+};
 const prepareTask = createPrepareTaskActivity(partialDeps({ db, objects, settings: settings as never }));
 
 function sourceRun(userId: string, objectKey: string, documentId: string = randomUUID()): PrepareInput {
-  return { documentId, taskId: randomUUID(), userId, datasetId: 'ds', retryWait: '1h', ownerRunChain: randomUUID(), source: { objectKey }, fileName: 'notes.md' };
+  return {
+    documentId,
+    taskId: randomUUID(),
+    userId,
+    datasetId: 'ds',
+    retryWait: '1h',
+    ownerRunChain: randomUUID(),
+    source: { objectKey },
+    fileName: 'notes.md',
+  };
 }
 
-async function failureOf(input: PrepareInput): Promise<{ type: string | undefined; nonRetryable: boolean | undefined }> {
+async function failureOf(
+  input: PrepareInput,
+): Promise<{ type: string | undefined; nonRetryable: boolean | undefined }> {
   try {
     await new MockActivityEnvironment().run(prepareTask, input);
   } catch (error) {
@@ -39,17 +55,26 @@ async function failureOf(input: PrepareInput): Promise<{ type: string | undefine
   throw new Error('prepareTask did not fail');
 }
 
-it('registers the source under sluice\'s own key once, and a retried attempt goes on with it', async () => {
+it("registers the source under sluice's own key once, and a retried attempt goes on with it", async () => {
   const user = `u-${randomUUID()}`;
   await objects.putText(`inbox/${user}/a.md`, '# Notes\n\nSome text to ingest.\n');
   const input = sourceRun(user, `inbox/${user}/a.md`);
   const first = await new MockActivityEnvironment().run(prepareTask, input);
   expect(first).toMatchObject({ kind: 'run', taskId: input.taskId });
   const doc = await findDocument(db, input.documentId);
-  expect(doc).toMatchObject({ user_id: user, dataset_id: 'ds', file_name: 'notes.md', file_type: 'md', source_object_key: objectKeys.source(user, input.documentId) });
+  expect(doc).toMatchObject({
+    user_id: user,
+    dataset_id: 'ds',
+    file_name: 'notes.md',
+    file_type: 'md',
+    source_object_key: objectKeys.source(user, input.documentId),
+  });
   expect(await objects.getText(objectKeys.source(user, input.documentId))).toContain('Some text');
   // The same activity again (a retry after a lost completion): the same task resumes, no second row.
-  expect(await new MockActivityEnvironment().run(prepareTask, input)).toMatchObject({ kind: 'run', taskId: input.taskId });
+  expect(await new MockActivityEnvironment().run(prepareTask, input)).toMatchObject({
+    kind: 'run',
+    taskId: input.taskId,
+  });
   const rows = await db.selectFrom('documents').select('id').where('user_id', '=', user).execute();
   expect(rows.map((r) => r.id)).toEqual([input.documentId]);
 
@@ -60,24 +85,48 @@ it('registers the source under sluice\'s own key once, and a retried attempt goe
 
 it('refuses a missing source, an unsupported type, an oversized file and a spent quota with their codes', async () => {
   const user = `u-${randomUUID()}`;
-  expect(await failureOf(sourceRun(user, `inbox/${user}/missing.md`))).toEqual({ type: 'SOURCE_FILE_NOT_FOUND', nonRetryable: true });
-  await objects.putStream(`inbox/${user}/x.bin`, (await import('node:stream')).Readable.from([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3, 0, 0, 0, 0])]));
-  expect(await failureOf({ ...sourceRun(user, `inbox/${user}/x.bin`), fileName: 'x.bin' })).toEqual({ type: 'UNSUPPORTED_FILE_TYPE', nonRetryable: true });
+  expect(await failureOf(sourceRun(user, `inbox/${user}/missing.md`))).toEqual({
+    type: 'SOURCE_FILE_NOT_FOUND',
+    nonRetryable: true,
+  });
+  await objects.putStream(
+    `inbox/${user}/x.bin`,
+    (await import('node:stream')).Readable.from([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3, 0, 0, 0, 0])]),
+  );
+  expect(await failureOf({ ...sourceRun(user, `inbox/${user}/x.bin`), fileName: 'x.bin' })).toEqual({
+    type: 'UNSUPPORTED_FILE_TYPE',
+    nonRetryable: true,
+  });
   await objects.putText(`inbox/${user}/big.md`, 'word '.repeat(2000));
-  expect(await failureOf(sourceRun(user, `inbox/${user}/big.md`))).toEqual({ type: 'FILE_TOO_LARGE', nonRetryable: true });
+  expect(await failureOf(sourceRun(user, `inbox/${user}/big.md`))).toEqual({
+    type: 'FILE_TOO_LARGE',
+    nonRetryable: true,
+  });
   for (let i = 0; i < 3; i += 1) {
     await objects.putText(`inbox/${user}/${i}.md`, `document number ${i}\n`);
     await new MockActivityEnvironment().run(prepareTask, sourceRun(user, `inbox/${user}/${i}.md`));
   }
   await objects.putText(`inbox/${user}/4.md`, 'one too many\n');
-  expect(await failureOf(sourceRun(user, `inbox/${user}/4.md`))).toEqual({ type: 'QUOTA_EXCEEDED', nonRetryable: true });
+  expect(await failureOf(sourceRun(user, `inbox/${user}/4.md`))).toEqual({
+    type: 'QUOTA_EXCEEDED',
+    nonRetryable: true,
+  });
   // Nothing of the refused files was stored under sluice's keys.
   const stored = await db.selectFrom('documents').select('id').where('user_id', '=', user).execute();
   expect(stored).toHaveLength(3);
 });
 
 it('refuses an input outside the contract, and a source run without a UUID document id', async () => {
-  expect(await failureOf({ ...sourceRun('u', 'inbox/a.md'), fileName: undefined })).toEqual({ type: 'INVALID_INGEST_INPUT', nonRetryable: true });
-  expect(await failureOf(sourceRun('u', 'inbox/a.md', 'not-a-uuid'))).toEqual({ type: 'INVALID_INGEST_INPUT', nonRetryable: true });
-  expect(await failureOf(sourceRun('u', `documents/u/${randomUUID()}/source`))).toEqual({ type: 'INVALID_INGEST_INPUT', nonRetryable: true });
+  expect(await failureOf({ ...sourceRun('u', 'inbox/a.md'), fileName: undefined })).toEqual({
+    type: 'INVALID_INGEST_INPUT',
+    nonRetryable: true,
+  });
+  expect(await failureOf(sourceRun('u', 'inbox/a.md', 'not-a-uuid'))).toEqual({
+    type: 'INVALID_INGEST_INPUT',
+    nonRetryable: true,
+  });
+  expect(await failureOf(sourceRun('u', `documents/u/${randomUUID()}/source`))).toEqual({
+    type: 'INVALID_INGEST_INPUT',
+    nonRetryable: true,
+  });
 });

@@ -15,7 +15,9 @@ const scope = { userId: `summaries-${randomUUID()}`, datasetId: 'summaries' };
 
 beforeAll(async () => {
   // Every stage a normal activity: each one is an ActivityTaskScheduled event with its summary.
-  tw = await startTestWorker({ config: testConfig({ SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES: '0', SLUICE_LOCAL_STAGE_MAX_CHUNKS: '0' }) });
+  tw = await startTestWorker({
+    config: testConfig({ SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES: '0', SLUICE_LOCAL_STAGE_MAX_CHUNKS: '0' }),
+  });
 });
 afterAll(async () => {
   await tw.shutdown();
@@ -27,7 +29,12 @@ function summaryOf(event: HistoryEvent): string | undefined {
 }
 
 it('gives every scheduled stage activity the summary "<STAGE> <file name>"', async () => {
-  const { documentId } = await ingestBuffer(tw, `# Quarterly report\n\nRevenue grew ${randomUUID()}.\n`, 'q3_report.md', scope);
+  const { documentId } = await ingestBuffer(
+    tw,
+    `# Quarterly report\n\nRevenue grew ${randomUUID()}.\n`,
+    'q3_report.md',
+    scope,
+  );
   expect((await waitTerminal(tw.client, documentId)).status).toBe('SUCCESS');
   const { events } = await tw.client.workflow.getHandle(ingestWorkflowId(documentId)).fetchHistory();
   const scheduled = (events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);

@@ -27,13 +27,23 @@ let workerMetricsPort: number;
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(512, 7)]);
 const ELF = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(2048, 0)]);
 
-const markdown = (phrase: string) => `# Field guide\n\n## Sightings\n\nThe ${phrase} was seen near the old mill at dawn.\n\n## Notes\n\nNothing else of interest ${randomUUID()}.\n`;
+const markdown = (phrase: string) =>
+  `# Field guide\n\n## Sightings\n\nThe ${phrase} was seen near the old mill at dawn.\n\n## Notes\n\nNothing else of interest ${randomUUID()}.\n`;
 
 type UploadBody = { documentId: string; taskId: string; status: string; duplicate: boolean; sizeBytes: number };
 type ErrorBody = { error: { code: string; message: string; requestId: string } };
 
-async function upload(dataset: string, name: string, content: Buffer | string, user: TestUser = alice, baseUrl = h.baseUrl) {
-  const response = await call<UploadBody & ErrorBody>(baseUrl, 'POST', `/v1/datasets/${dataset}/documents`, { user, body: fileForm([{ name, content }]) });
+async function upload(
+  dataset: string,
+  name: string,
+  content: Buffer | string,
+  user: TestUser = alice,
+  baseUrl = h.baseUrl,
+) {
+  const response = await call<UploadBody & ErrorBody>(baseUrl, 'POST', `/v1/datasets/${dataset}/documents`, {
+    user,
+    body: fileForm([{ name, content }]),
+  });
   if (response.status === 202) h.tw.track(response.body.documentId);
   return response;
 }
@@ -61,14 +71,16 @@ describe('system routes', () => {
   });
 
   it('GET /openapi.json documents every API route with its schemas and bearer auth', async () => {
-    const r = await call<{ openapi: string; paths: Record<string, Record<string, { security: unknown[]; parameters?: { name: string }[] }>>; components: unknown }>(
-      h.baseUrl,
-      'GET',
-      '/openapi.json',
-    );
+    const r = await call<{
+      openapi: string;
+      paths: Record<string, Record<string, { security: unknown[]; parameters?: { name: string }[] }>>;
+      components: unknown;
+    }>(h.baseUrl, 'GET', '/openapi.json');
     expect(r.status).toBe(200);
     expect(r.body.openapi).toBe('3.1.0');
-    const routes = Object.entries(r.body.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const routes = Object.entries(r.body.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(routes.sort()).toEqual(
       [
         'DELETE /v1/documents/{id}',
@@ -136,9 +148,14 @@ describe('authentication and limits', () => {
   });
 
   it('answers 431 to oversized headers and 413 to an oversized JSON body', async () => {
-    const big = await call(h.baseUrl, 'GET', '/v1/datasets', { user: alice, headers: { 'x-filler': 'a'.repeat(20 * 1024) } });
+    const big = await call(h.baseUrl, 'GET', '/v1/datasets', {
+      user: alice,
+      headers: { 'x-filler': 'a'.repeat(20 * 1024) },
+    });
     expect(big.status).toBe(431);
-    const body = await call<ErrorBody>(h.baseUrl, 'POST', '/admin/session', { body: { apiKey: 'k', filler: 'x'.repeat(100 * 1024) } });
+    const body = await call<ErrorBody>(h.baseUrl, 'POST', '/admin/session', {
+      body: { apiKey: 'k', filler: 'x'.repeat(100 * 1024) },
+    });
     expect(body.status).toBe(413);
     expect(body.body.error.code).toBe('FST_ERR_CTP_BODY_TOO_LARGE');
   });
@@ -149,24 +166,26 @@ describe('authentication and limits', () => {
     expect(badId.body.error.code).toBe('VALIDATION_FAILED');
     const missing = await call<ErrorBody>(h.baseUrl, 'GET', `/v1/documents/${randomUUID()}`, { user: alice });
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ error: { code: 'NOT_FOUND', message: 'document not found', requestId: expect.any(String) } });
+    expect(missing.body).toEqual({
+      error: { code: 'NOT_FOUND', message: 'document not found', requestId: expect.any(String) },
+    });
     const route = await call<ErrorBody>(h.baseUrl, 'GET', '/v2/nothing');
     expect(route.status).toBe(404);
   });
 
   it('never puts internals in a 500: the failure is logged, the caller gets a bare message', async () => {
-    const broken = await h.variant(
-      (c) => c,
-      {
-        ...h.tw.adapters,
-        objects: {
-          ...h.tw.adapters.objects,
-          putStream: () => Promise.reject(new Error('disk /secret/path/objects exploded at line 42')),
-        },
+    const broken = await h.variant((c) => c, {
+      ...h.tw.adapters,
+      objects: {
+        ...h.tw.adapters.objects,
+        putStream: () => Promise.reject(new Error('disk /secret/path/objects exploded at line 42')),
       },
-    );
+    });
     try {
-      const r = await call<ErrorBody>(broken.baseUrl, 'POST', '/v1/datasets/broken/documents', { user: alice, body: fileForm([{ name: 'a.md', content: '# hi\n\ntext' }]) });
+      const r = await call<ErrorBody>(broken.baseUrl, 'POST', '/v1/datasets/broken/documents', {
+        user: alice,
+        body: fileForm([{ name: 'a.md', content: '# hi\n\ntext' }]),
+      });
       expect(r.status).toBe(500);
       expect(r.body).toEqual({ error: { code: 'INTERNAL', message: 'internal error', requestId: expect.any(String) } });
       expect(JSON.stringify(r.body)).not.toMatch(/secret|exploded|at line|\.ts/);
@@ -180,7 +199,12 @@ describe('upload', () => {
   it('answers 202 at once, and the document reaches SUCCESS with every stage, duration and chunk', async () => {
     const r = await upload('guides', 'guide.md', markdown('amber kingfisher'));
     expect(r.status).toBe(202);
-    expect(r.body).toMatchObject({ documentId: expect.any(String), taskId: expect.any(String), status: 'PENDING', duplicate: false });
+    expect(r.body).toMatchObject({
+      documentId: expect.any(String),
+      taskId: expect.any(String),
+      status: 'PENDING',
+      duplicate: false,
+    });
     expect(r.ms).toBeLessThan(1000);
 
     const doc = await waitForDocument(h, alice, r.body.documentId);
@@ -193,8 +217,14 @@ describe('upload', () => {
       expect(stage.ms).toEqual(expect.any(Number));
     }
     expect(doc.chunks.active).toBeGreaterThan(0);
-    expect(doc.chunks).toMatchObject({ dense: doc.chunks.active, sparse: doc.chunks.active, keyword: doc.chunks.active });
-    expect(doc.workflowUrl).toBe(`${h.tw.config.temporal.uiUrl}/namespaces/default/workflows/ingest:${r.body.documentId}`);
+    expect(doc.chunks).toMatchObject({
+      dense: doc.chunks.active,
+      sparse: doc.chunks.active,
+      keyword: doc.chunks.active,
+    });
+    expect(doc.workflowUrl).toBe(
+      `${h.tw.config.temporal.uiUrl}/namespaces/default/workflows/ingest:${r.body.documentId}`,
+    );
   });
 
   it('turns the same content twice (even at the same moment) into one document', async () => {
@@ -205,7 +235,9 @@ describe('upload', () => {
     const again = await upload('dedupe', 'three.md', content);
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ documentId: a.body.documentId, duplicate: true });
-    const list = await call<{ documents: DocumentBody[] }>(h.baseUrl, 'GET', '/v1/datasets/dedupe/documents', { user: alice });
+    const list = await call<{ documents: DocumentBody[] }>(h.baseUrl, 'GET', '/v1/datasets/dedupe/documents', {
+      user: alice,
+    });
     expect(list.body.documents.map((d) => d.documentId)).toEqual([a.body.documentId]);
     // The same content in another dataset is another document.
     const elsewhere = await upload('dedupe-2', 'one.md', content);
@@ -223,7 +255,9 @@ describe('upload', () => {
     expect(r.status).toBe(415);
     expect(r.body.error.code).toBe('UNSUPPORTED_FILE_TYPE');
     expect(r.body.error.message).not.toMatch(/at \w+ \(/);
-    const list = await call<{ documents: unknown[] }>(h.baseUrl, 'GET', '/v1/datasets/refusals/documents', { user: alice });
+    const list = await call<{ documents: unknown[] }>(h.baseUrl, 'GET', '/v1/datasets/refusals/documents', {
+      user: alice,
+    });
     expect(list.body.documents).toEqual([]);
     expect(await objectFilesOf(h.tw.config, alice.userId)).toEqual(before);
   });
@@ -235,11 +269,17 @@ describe('upload', () => {
   });
 
   it('refuses a request that is not multipart, or has no file', async () => {
-    const json = await call<ErrorBody>(h.baseUrl, 'POST', '/v1/datasets/refusals/documents', { user: alice, body: { file: 'x' } });
+    const json = await call<ErrorBody>(h.baseUrl, 'POST', '/v1/datasets/refusals/documents', {
+      user: alice,
+      body: { file: 'x' },
+    });
     expect(json.status).toBe(415);
     const form = new FormData();
     form.append('note', 'no file here');
-    const noFile = await call<ErrorBody>(h.baseUrl, 'POST', '/v1/datasets/refusals/documents', { user: alice, body: form });
+    const noFile = await call<ErrorBody>(h.baseUrl, 'POST', '/v1/datasets/refusals/documents', {
+      user: alice,
+      body: form,
+    });
     expect(noFile.status).toBe(400);
     expect(noFile.body.error.code).toBe('NO_FILE');
   });
@@ -265,7 +305,11 @@ describe('upload', () => {
     const boundary = `----sluice-${randomUUID()}`;
     const req = http.request(`${h.baseUrl}/v1/datasets/abandoned/documents`, {
       method: 'POST',
-      headers: { ...alice.auth, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(4 * 1024 * 1024) },
+      headers: {
+        ...alice.auth,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(4 * 1024 * 1024),
+      },
     });
     req.on('error', () => undefined);
     req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="gone.txt"\r\n\r\n`);
@@ -279,7 +323,9 @@ describe('upload', () => {
       100,
     );
     expect(await objectFilesOf(h.tw.config, alice.userId)).toEqual(before);
-    const list = await call<{ documents: unknown[] }>(h.baseUrl, 'GET', '/v1/datasets/abandoned/documents', { user: alice });
+    const list = await call<{ documents: unknown[] }>(h.baseUrl, 'GET', '/v1/datasets/abandoned/documents', {
+      user: alice,
+    });
     expect(list.body.documents).toEqual([]);
   });
 
@@ -305,9 +351,21 @@ describe('upload', () => {
 });
 
 describe('batch upload', () => {
-  type Batch = { results: { index: number; fileName: string; httpStatus: number; document: UploadBody | null; error: { code: string } | null }[]; complete: boolean };
+  type Batch = {
+    results: {
+      index: number;
+      fileName: string;
+      httpStatus: number;
+      document: UploadBody | null;
+      error: { code: string } | null;
+    }[];
+    complete: boolean;
+  };
   const batch = async (dataset: string, files: { name: string; content: Buffer | string }[]) => {
-    const r = await call<Batch>(h.baseUrl, 'POST', `/v1/datasets/${dataset}/documents:batch`, { user: alice, body: fileForm(files, 'files') });
+    const r = await call<Batch>(h.baseUrl, 'POST', `/v1/datasets/${dataset}/documents:batch`, {
+      user: alice,
+      body: fileForm(files, 'files'),
+    });
     for (const result of r.body.results ?? []) if (result.document) h.tw.track(result.document.documentId);
     return r;
   };
@@ -327,7 +385,9 @@ describe('batch upload', () => {
     ]);
     const ids = r.body.results.flatMap((x) => (x.document ? [x.document.documentId] : []));
     for (const id of ids) expect((await waitForDocument(h, alice, id)).pipelineStatus).toBe('SUCCESS');
-    const list = await call<{ documents: DocumentBody[] }>(h.baseUrl, 'GET', '/v1/datasets/batch/documents', { user: alice });
+    const list = await call<{ documents: DocumentBody[] }>(h.baseUrl, 'GET', '/v1/datasets/batch/documents', {
+      user: alice,
+    });
     expect(list.body.documents.map((d) => d.documentId).sort()).toEqual(ids.sort());
   });
 
@@ -373,14 +433,23 @@ describe('documents', () => {
     const r = await call<DocumentBody>(h.baseUrl, 'GET', `/v1/documents/${failedId}`, { user: alice });
     expect(r.status).toBe(200);
     expect(r.body.pipelineStatus).toBe('FAILED');
-    expect(r.body.failure).toEqual({ stage: 'CLEANING', code: 'EMPTY_DOCUMENT', reason: expect.stringMatching(/^EMPTY_DOCUMENT: /) });
+    expect(r.body.failure).toEqual({
+      stage: 'CLEANING',
+      code: 'EMPTY_DOCUMENT',
+      reason: expect.stringMatching(/^EMPTY_DOCUMENT: /),
+    });
     expect(r.body.stages[0]).toMatchObject({ stage: 'CLEANING', status: 'FAILED' });
     expect(r.body.stages[1]).toMatchObject({ stage: 'CHUNKING', status: 'PENDING' });
   });
 
   it('lists a dataset newest first, in pages, filtered by status', async () => {
     await upload('lifecycle', 'third.md', markdown('lifecycle wren'));
-    const first = await call<{ documents: DocumentBody[]; nextCursor: string | null }>(h.baseUrl, 'GET', '/v1/datasets/lifecycle/documents?limit=2', { user: alice });
+    const first = await call<{ documents: DocumentBody[]; nextCursor: string | null }>(
+      h.baseUrl,
+      'GET',
+      '/v1/datasets/lifecycle/documents?limit=2',
+      { user: alice },
+    );
     expect(first.status).toBe(200);
     expect(first.body.documents).toHaveLength(2);
     expect(first.body.nextCursor).toEqual(expect.any(String));
@@ -397,16 +466,28 @@ describe('documents', () => {
     expect(all).toContain(okId);
     expect(all).toContain(failedId);
 
-    const failed = await call<{ documents: DocumentBody[] }>(h.baseUrl, 'GET', '/v1/datasets/lifecycle/documents?status=FAILED', { user: alice });
+    const failed = await call<{ documents: DocumentBody[] }>(
+      h.baseUrl,
+      'GET',
+      '/v1/datasets/lifecycle/documents?status=FAILED',
+      { user: alice },
+    );
     expect(failed.body.documents.map((d) => d.documentId)).toEqual([failedId]);
-    const bad = await call<ErrorBody>(h.baseUrl, 'GET', '/v1/datasets/lifecycle/documents?status=BROKEN', { user: alice });
+    const bad = await call<ErrorBody>(h.baseUrl, 'GET', '/v1/datasets/lifecycle/documents?status=BROKEN', {
+      user: alice,
+    });
     expect(bad.status).toBe(400);
-    const forged = await call<ErrorBody>(h.baseUrl, 'GET', '/v1/datasets/lifecycle/documents?cursor=abc', { user: alice });
+    const forged = await call<ErrorBody>(h.baseUrl, 'GET', '/v1/datasets/lifecycle/documents?cursor=abc', {
+      user: alice,
+    });
     expect(forged.status).toBe(400);
   });
 
   it('GET /v1/datasets summarises the datasets and the quota usage', async () => {
-    const r = await call<{ datasets: { datasetId: string; documents: number; failed: number }[]; usage: { documents: number } }>(h.baseUrl, 'GET', '/v1/datasets', {
+    const r = await call<{
+      datasets: { datasetId: string; documents: number; failed: number }[];
+      usage: { documents: number };
+    }>(h.baseUrl, 'GET', '/v1/datasets', {
       user: alice,
     });
     expect(r.status).toBe(200);
@@ -415,12 +496,18 @@ describe('documents', () => {
   });
 
   it('retry: 202 for a failed document (a new task runs), 409 with the reason otherwise', async () => {
-    const r = await call<{ taskId: string; via: string }>(h.baseUrl, 'POST', `/v1/documents/${failedId}/retry`, { user: alice });
+    const r = await call<{ taskId: string; via: string }>(h.baseUrl, 'POST', `/v1/documents/${failedId}/retry`, {
+      user: alice,
+    });
     expect(r.status).toBe(202);
     expect(r.body.taskId).toEqual(expect.any(String));
     const after = await waitForDocument(h, alice, failedId, r.body.taskId);
     // The file is still blank: the new task fails the same way.
-    expect(after).toMatchObject({ pipelineStatus: 'FAILED', taskId: r.body.taskId, failure: { code: 'EMPTY_DOCUMENT' } });
+    expect(after).toMatchObject({
+      pipelineStatus: 'FAILED',
+      taskId: r.body.taskId,
+      failure: { code: 'EMPTY_DOCUMENT' },
+    });
 
     const refused = await call<ErrorBody>(h.baseUrl, 'POST', `/v1/documents/${okId}/retry`, { user: alice });
     expect(refused.status).toBe(409);
@@ -429,14 +516,18 @@ describe('documents', () => {
   });
 
   it('search returns chunk text, section path, document and score', async () => {
-    const r = await call<{ hits: { documentId: string; text: string; sectionPath: string[]; score: number; fileName: string }[] }>(
-      h.baseUrl,
-      'GET',
-      `/v1/datasets/lifecycle/search?q=${encodeURIComponent('lifecycle warbler')}&limit=3`,
-      { user: alice },
-    );
+    const r = await call<{
+      hits: { documentId: string; text: string; sectionPath: string[]; score: number; fileName: string }[];
+    }>(h.baseUrl, 'GET', `/v1/datasets/lifecycle/search?q=${encodeURIComponent('lifecycle warbler')}&limit=3`, {
+      user: alice,
+    });
     expect(r.status).toBe(200);
-    expect(r.body.hits[0]).toMatchObject({ documentId: okId, fileName: 'ok.md', sectionPath: ['Field guide', 'Sightings'], score: expect.any(Number) });
+    expect(r.body.hits[0]).toMatchObject({
+      documentId: okId,
+      fileName: 'ok.md',
+      sectionPath: ['Field guide', 'Sightings'],
+      score: expect.any(Number),
+    });
     expect(r.body.hits[0]?.text).toContain('lifecycle warbler');
     const missingQ = await call(h.baseUrl, 'GET', '/v1/datasets/lifecycle/search', { user: alice });
     expect(missingQ.status).toBe(400);
@@ -452,7 +543,12 @@ describe('documents', () => {
       60_000,
       200,
     );
-    const hits = await call<{ hits: { documentId: string }[] }>(h.baseUrl, 'GET', `/v1/datasets/lifecycle/search?q=warbler`, { user: alice });
+    const hits = await call<{ hits: { documentId: string }[] }>(
+      h.baseUrl,
+      'GET',
+      `/v1/datasets/lifecycle/search?q=warbler`,
+      { user: alice },
+    );
     expect(hits.body.hits.map((x) => x.documentId)).not.toContain(okId);
     expect((await objectFilesOf(h.tw.config, alice.userId)).filter((f) => f.includes(okId))).toEqual([]);
     expect((await call(h.baseUrl, 'DELETE', `/v1/documents/${okId}`, { user: alice })).status).toBe(404);
@@ -465,16 +561,20 @@ describe('server-sent events', () => {
     const events = await readEvents(h.baseUrl, `/v1/documents/${r.body.documentId}/events`, alice);
     expect(events[0]?.event).toBe('progress');
     expect(events.at(-1)).toMatchObject({ event: 'end', data: { status: 'SUCCESS', documentId: r.body.documentId } });
-    const stageEvents = events.filter((e) => e.event === 'stage').map((e) => e.data as { stage: string; from: string; to: string });
+    const stageEvents = events
+      .filter((e) => e.event === 'stage')
+      .map((e) => e.data as { stage: string; from: string; to: string });
     expect(stageEvents.length).toBeGreaterThan(0);
-    const lastProgress = events.filter((e) => e.event === 'progress').at(-1)?.data as { stages: Record<string, string> };
+    const lastProgress = events.filter((e) => e.event === 'progress').at(-1)?.data as {
+      stages: Record<string, string>;
+    };
     expect(Object.values(lastProgress.stages)).toEqual(Array(6).fill('SUCCESS'));
     // Each stage only moves forward: PENDING → PROCESSING → SUCCESS.
     const order = ['PENDING', 'PROCESSING', 'SUCCESS'];
     for (const e of stageEvents) expect(order.indexOf(e.to)).toBeGreaterThan(order.indexOf(e.from));
   });
 
-  it('answers 404 for a document that is not the caller\'s', async () => {
+  it("answers 404 for a document that is not the caller's", async () => {
     const r = await call(h.baseUrl, 'GET', `/v1/documents/${randomUUID()}/events`, { user: alice });
     expect(r.status).toBe(404);
   });
@@ -506,7 +606,9 @@ describe('admin session', () => {
     await waitForDocument(h, alice, doc.body.documentId);
     const forged = await call(h.baseUrl, 'DELETE', `/v1/documents/${doc.body.documentId}`, { headers: cookieHeader });
     expect(forged.status).toBe(401);
-    const allowed = await call(h.baseUrl, 'DELETE', `/v1/documents/${doc.body.documentId}`, { headers: { ...cookieHeader, 'x-sluice-admin': '1' } });
+    const allowed = await call(h.baseUrl, 'DELETE', `/v1/documents/${doc.body.documentId}`, {
+      headers: { ...cookieHeader, 'x-sluice-admin': '1' },
+    });
     expect(allowed.status).toBe(202);
   });
 });
@@ -522,9 +624,17 @@ interface StreamResult {
 }
 
 /** A multipart upload of `size` bytes whose body comes from a generator, pulled only as fast as the socket drains. */
-function streamUpload(baseUrl: string, path: string, user: TestUser, size: number, fileName: string): Promise<StreamResult> {
+function streamUpload(
+  baseUrl: string,
+  path: string,
+  user: TestUser,
+  size: number,
+  fileName: string,
+): Promise<StreamResult> {
   const boundary = `----sluice-${randomUUID()}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: text/plain\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: text/plain\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const block = Buffer.alloc(64 * 1024, 'a');
   let bytesProduced = 0;
@@ -547,15 +657,28 @@ function streamUpload(baseUrl: string, path: string, user: TestUser, size: numbe
     };
     const req = http.request(`${baseUrl}${path}`, {
       method: 'POST',
-      headers: { ...user.auth, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + size + tail.length) },
+      headers: {
+        ...user.auth,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(head.length + size + tail.length),
+      },
     });
     req.on('response', (res) => {
       stopped = true;
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => finish({ status: res.statusCode ?? null, body: text, connection: res.headers.connection ?? null, error: null }));
-      res.on('error', (error) => finish({ status: res.statusCode ?? null, body: text, connection: res.headers.connection ?? null, error: error.message }));
+      res.on('end', () =>
+        finish({ status: res.statusCode ?? null, body: text, connection: res.headers.connection ?? null, error: null }),
+      );
+      res.on('error', (error) =>
+        finish({
+          status: res.statusCode ?? null,
+          body: text,
+          connection: res.headers.connection ?? null,
+          error: error.message,
+        }),
+      );
     });
     req.on('error', (error) => finish({ status: null, body: '', connection: null, error: error.message }));
     const pump = async () => {

@@ -40,18 +40,27 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Workflows started through the page are closed with the suite.
-  const ids = await h?.tw.adapters.db.selectFrom('documents').select('id').where('user_id', '=', user?.userId ?? '').execute();
+  const ids = await h?.tw.adapters.db
+    .selectFrom('documents')
+    .select('id')
+    .where('user_id', '=', user?.userId ?? '')
+    .execute();
   for (const { id } of ids ?? []) h.tw.track(id);
   await browser?.close();
   await h?.close();
 });
 
 const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-const documentRow = (fileName: string) => page.locator('#documents tbody tr', { has: page.locator('.file-name', { hasText: fileName }) });
+const documentRow = (fileName: string) =>
+  page.locator('#documents tbody tr', { has: page.locator('.file-name', { hasText: fileName }) });
 
 async function uploadThroughPage(fileName: string, content: Buffer | string): Promise<void> {
   await page.fill('#upload-form input[name="dataset"]', DATASET);
-  await page.setInputFiles('#upload-form input[name="files"]', { name: fileName, mimeType: 'application/octet-stream', buffer: Buffer.from(content) });
+  await page.setInputFiles('#upload-form input[name="files"]', {
+    name: fileName,
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(content),
+  });
   const navigated = page.waitForURL(`**/admin?dataset=${DATASET}`);
   await page.click('#upload-form button[type="submit"]');
   await page.locator('#upload-results li', { hasText: fileName }).waitFor();
@@ -76,7 +85,9 @@ it('uploads a file through the page and watches it reach SUCCESS', async () => {
   await row.locator('.stage.st-SUCCESS').nth(5).waitFor();
   await row.locator('.chunks progress').waitFor();
   const id = await row.getAttribute('data-document-id');
-  expect(await row.locator('a.workflow-link').getAttribute('href')).toBe(`${h.tw.config.temporal.uiUrl}/namespaces/default/workflows/ingest:${id}`);
+  expect(await row.locator('a.workflow-link').getAttribute('href')).toBe(
+    `${h.tw.config.temporal.uiUrl}/namespaces/default/workflows/ingest:${id}`,
+  );
   await shot('02-uploaded-success');
 });
 
@@ -85,7 +96,9 @@ it('shows a bad file failing with its code and reason, retries it, then deletes 
   const row = documentRow('blank.md');
   await row.and(page.locator('[data-status="FAILED"]')).waitFor({ timeout: 60_000 });
   await row.locator('.failure-code', { hasText: 'EMPTY_DOCUMENT' }).waitFor();
-  await page.locator('#failed tbody tr', { has: page.locator('.failure-code', { hasText: 'EMPTY_DOCUMENT' }) }).waitFor();
+  await page
+    .locator('#failed tbody tr', { has: page.locator('.failure-code', { hasText: 'EMPTY_DOCUMENT' }) })
+    .waitFor();
   const firstTask = await row.getAttribute('data-task-id');
   await shot('03-failed');
 
@@ -110,7 +123,11 @@ it('shows a bad file failing with its code and reason, retries it, then deletes 
 it('refuses a wrong-type file in the upload form without creating a document', async () => {
   await page.fill('#upload-form input[name="dataset"]', DATASET);
   const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
-  await page.setInputFiles('#upload-form input[name="files"]', { name: 'slides.pdf', mimeType: 'application/pdf', buffer: png });
+  await page.setInputFiles('#upload-form input[name="files"]', {
+    name: 'slides.pdf',
+    mimeType: 'application/pdf',
+    buffer: png,
+  });
   await page.click('#upload-form button[type="submit"]');
   await page.locator('#upload-results li.error', { hasText: 'UNSUPPORTED_FILE_TYPE' }).waitFor();
   expect(await documentRow('slides.pdf').count()).toBe(0);

@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { issueApiKey } from '../../client/http/apiKeys';
 import { revokeApiKey } from '../../db/repositories/apiKeys';
-import { call, fileForm, newUser, startApi, waitForDocument, type ApiHarness, type TestUser } from '../support/apiHarness';
+import {
+  call,
+  fileForm,
+  newUser,
+  startApi,
+  waitForDocument,
+  type ApiHarness,
+  type TestUser,
+} from '../support/apiHarness';
 import { eventually } from '../support/ingestHelpers';
 
 // The API against hostile or careless clients: event streams per key are capped, and the admin
@@ -13,9 +21,16 @@ let alice: TestUser;
 let documentId: string;
 
 beforeAll(async () => {
-  h = await startApi({ SLUICE_API_SSE_POLL: '100ms', SLUICE_API_MAX_STREAMS_PER_KEY: '2', SLUICE_SECRET_KEY: randomBytes(32).toString('base64') });
+  h = await startApi({
+    SLUICE_API_SSE_POLL: '100ms',
+    SLUICE_API_MAX_STREAMS_PER_KEY: '2',
+    SLUICE_SECRET_KEY: randomBytes(32).toString('base64'),
+  });
   alice = await newUser(h, 'hardening');
-  const r = await call<{ documentId: string }>(h.baseUrl, 'POST', '/v1/datasets/hardening/documents', { user: alice, body: fileForm([{ name: 'a.md', content: '# A\n\nStreams and sessions.\n' }]) });
+  const r = await call<{ documentId: string }>(h.baseUrl, 'POST', '/v1/datasets/hardening/documents', {
+    user: alice,
+    body: fileForm([{ name: 'a.md', content: '# A\n\nStreams and sessions.\n' }]),
+  });
   expect(r.status).toBe(202);
   documentId = r.body.documentId;
   h.tw.track(documentId);
@@ -29,7 +44,10 @@ describe('event streams per API key', () => {
   /** Opens a stream that stays open (until=deleted on a finished document) and resolves once the server answered. */
   async function openStream(auth: Record<string, string>) {
     const stop = new AbortController();
-    const response = await fetch(`${h.baseUrl}/v1/documents/${documentId}/events?until=deleted`, { headers: auth, signal: stop.signal });
+    const response = await fetch(`${h.baseUrl}/v1/documents/${documentId}/events?until=deleted`, {
+      headers: auth,
+      signal: stop.signal,
+    });
     return { response, close: () => stop.abort() };
   }
 
@@ -40,7 +58,9 @@ describe('event streams per API key', () => {
     const opened = [first, other];
     try {
       expect([first.response.status, other.response.status]).toEqual([200, 200]);
-      const refused = await call<ErrorBody>(h.baseUrl, 'GET', `/v1/documents/${documentId}/events?until=deleted`, { user: alice });
+      const refused = await call<ErrorBody>(h.baseUrl, 'GET', `/v1/documents/${documentId}/events?until=deleted`, {
+        user: alice,
+      });
       expect(refused.status).toBe(429);
       expect(refused.body.error.code).toBe('TOO_MANY_STREAMS');
       expect(refused.headers.get('retry-after')).toBe('5');
@@ -76,7 +96,8 @@ describe('admin session cookie', () => {
     return r.headers.get('set-cookie') ?? '';
   };
   const cookieOf = (setCookie: string) => ({ cookie: setCookie.split(';')[0] ?? '' });
-  const signedIn = async (cookie: { cookie: string }) => String((await call<string>(h.baseUrl, 'GET', '/admin', { headers: cookie })).body).includes('id="user-id"');
+  const signedIn = async (cookie: { cookie: string }) =>
+    String((await call<string>(h.baseUrl, 'GET', '/admin', { headers: cookie })).body).includes('id="user-id"');
 
   it('is a signed, expiring session, not the API key', async () => {
     const setCookie = await signIn(h.baseUrl, alice.apiKey);
@@ -99,12 +120,14 @@ describe('admin session cookie', () => {
     const asBob = value.replace(keyIdOf(alice.apiKey), keyIdOf(bob.apiKey));
     for (const forged of [asBob, `${value.slice(0, -1)}${value.endsWith('A') ? 'B' : 'A'}`, alice.apiKey]) {
       expect(await signedIn({ cookie: `sluice_admin=${encodeURIComponent(forged)}` })).toBe(false);
-      const api = await call(h.baseUrl, 'GET', '/v1/datasets', { headers: { cookie: `sluice_admin=${encodeURIComponent(forged)}` } });
+      const api = await call(h.baseUrl, 'GET', '/v1/datasets', {
+        headers: { cookie: `sluice_admin=${encodeURIComponent(forged)}` },
+      });
       expect(api.status).toBe(401);
     }
   });
 
-  it("stops working as soon as its key is revoked", async () => {
+  it('stops working as soon as its key is revoked', async () => {
     const carol = await newUser(h, 'carol');
     const cookie = cookieOf(await signIn(h.baseUrl, carol.apiKey));
     expect((await call(h.baseUrl, 'GET', '/v1/datasets', { headers: cookie })).status).toBe(200);

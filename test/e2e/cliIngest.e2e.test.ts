@@ -42,9 +42,15 @@ it('reports a missing file and an unreadable one (a directory) as FAILED with th
     [good, 'SUCCESS'],
     [directory, 'FAILED'],
   ]);
-  expect(results[0]).toMatchObject({ documentId: null, error: expect.stringMatching(/^could not read missing\.md: ENOENT/) });
+  expect(results[0]).toMatchObject({
+    documentId: null,
+    error: expect.stringMatching(/^could not read missing\.md: ENOENT/),
+  });
   // A directory opens fine and fails on the first read: the mid-stream path.
-  expect(results[2]).toMatchObject({ documentId: null, error: expect.stringMatching(/^could not read folder\.md: EISDIR/) });
+  expect(results[2]).toMatchObject({
+    documentId: null,
+    error: expect.stringMatching(/^could not read folder\.md: EISDIR/),
+  });
   expect(formatIngested(results[0]!)).toMatch(/^FAILED +- +\S+missing\.md +could not read missing\.md: ENOENT/);
   const stored = await listDocuments(tw.adapters.db, scope);
   expect(stored.map((d) => d.file_name)).toEqual(['good.md']);
@@ -56,7 +62,10 @@ it('rejects a body that fails mid-way with a SourceReadError, leaving no object 
     for (let i = 0; i < 4; i++) yield Buffer.alloc(64 * 1024, 'x');
     throw new Error('device error at byte 262144');
   }
-  const registering = registerFile({ ...tw.adapters, limits: uploadLimitsOf(tw.config) }, { ...scope, fileName: 'broken.md', body: Readable.from(body()), documentId });
+  const registering = registerFile(
+    { ...tw.adapters, limits: uploadLimitsOf(tw.config) },
+    { ...scope, fileName: 'broken.md', body: Readable.from(body()), documentId },
+  );
   await expect(registering).rejects.toBeInstanceOf(SourceReadError);
   await expect(registering).rejects.toThrow('could not read broken.md: device error at byte 262144');
   expect(await tw.adapters.objects.exists(objectKeys.source(scope.userId, documentId))).toBe(false);
@@ -65,16 +74,25 @@ it('rejects a body that fails mid-way with a SourceReadError, leaving no object 
 
 it('reports a failing store as itself, not as an unreadable file', async () => {
   const objects = { ...tw.adapters.objects, putStream: () => Promise.reject(new Error('object store unavailable')) };
-  const registering = registerFile({ db: tw.adapters.db, objects, limits: uploadLimitsOf(tw.config) }, { ...scope, fileName: 'fine.md', body: Readable.from([Buffer.from('# Fine\n')]), documentId: randomUUID() });
+  const registering = registerFile(
+    { db: tw.adapters.db, objects, limits: uploadLimitsOf(tw.config) },
+    { ...scope, fileName: 'fine.md', body: Readable.from([Buffer.from('# Fine\n')]), documentId: randomUUID() },
+  );
   await expect(registering).rejects.toThrow('object store unavailable');
   await expect(registering).rejects.not.toBeInstanceOf(SourceReadError);
 });
 
 it('removes the stored object when the document row cannot be written', async () => {
   const documentId = randomUUID();
-  const deps = { db: refusingInserts(tw.adapters.db, 'documents'), objects: tw.adapters.objects, limits: uploadLimitsOf(tw.config) };
+  const deps = {
+    db: refusingInserts(tw.adapters.db, 'documents'),
+    objects: tw.adapters.objects,
+    limits: uploadLimitsOf(tw.config),
+  };
   const body = Readable.from([Buffer.from('# Orphan\n\nNever recorded.\n')]);
-  await expect(registerFile(deps, { ...scope, fileName: 'orphan.md', body, documentId })).rejects.toThrow(/insert into documents refused/);
+  await expect(registerFile(deps, { ...scope, fileName: 'orphan.md', body, documentId })).rejects.toThrow(
+    /insert into documents refused/,
+  );
   expect(await tw.adapters.objects.exists(objectKeys.source(scope.userId, documentId))).toBe(false);
   expect(await findDocument(tw.adapters.db, documentId)).toBeUndefined();
 });
@@ -92,12 +110,18 @@ it('goes through the upload checks: a type refused from its bytes, the same cont
   const results = await ingestFiles(tw.config, tw.adapters, tw.client, [binary, first, again], scope);
   for (const r of results) if (r.documentId) tw.track(r.documentId);
 
-  expect(results[0]).toMatchObject({ status: 'FAILED', documentId: null, failureCode: expect.stringMatching(/^(UNSUPPORTED_FILE_TYPE|INVALID_TEXT_ENCODING)$/) });
+  expect(results[0]).toMatchObject({
+    status: 'FAILED',
+    documentId: null,
+    failureCode: expect.stringMatching(/^(UNSUPPORTED_FILE_TYPE|INVALID_TEXT_ENCODING)$/),
+  });
   expect(results[1]).toMatchObject({ status: 'SUCCESS', duplicate: false });
   expect(results[2]).toMatchObject({ status: 'SUCCESS', duplicate: true, documentId: results[1]!.documentId });
   // The run start every path shares names the file in the Web UI.
   const described = await tw.client.workflow.getHandle(ingestWorkflowId(results[1]!.documentId!)).describe();
-  expect(await described.staticSummary()).toBe(`ingest first.md (${Buffer.byteLength(content)} bytes) in ${scope.datasetId}`);
+  expect(await described.staticSummary()).toBe(
+    `ingest first.md (${Buffer.byteLength(content)} bytes) in ${scope.datasetId}`,
+  );
   const stored = await listDocuments(tw.adapters.db, scope);
   expect(stored.map((d) => d.file_name).filter((n) => n !== 'good.md')).toEqual(['first.md']);
 });

@@ -19,9 +19,23 @@ afterAll(() => tw.shutdown());
 
 async function leftovers(documentId: string) {
   const db = tw.adapters.db;
-  const rows = async (table: 'documents' | 'parse_tasks' | 'pipelines' | 'chunks' | 'notifications' | 'keyword_entries' | 'dense_vectors' | 'sparse_vectors') => {
+  const rows = async (
+    table:
+      | 'documents'
+      | 'parse_tasks'
+      | 'pipelines'
+      | 'chunks'
+      | 'notifications'
+      | 'keyword_entries'
+      | 'dense_vectors'
+      | 'sparse_vectors',
+  ) => {
     const column = table === 'documents' ? 'id' : 'document_id';
-    const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where(column, '=', documentId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(column, '=', documentId)
+      .executeTakeFirstOrThrow();
     return row.n;
   };
   return {
@@ -37,11 +51,26 @@ async function leftovers(documentId: string) {
   };
 }
 
-const NOTHING = { documents: 0, parse_tasks: 0, pipelines: 0, chunks: 0, notifications: 0, keyword_entries: 0, dense_vectors: 0, sparse_vectors: 0, objects: 0 };
+const NOTHING = {
+  documents: 0,
+  parse_tasks: 0,
+  pipelines: 0,
+  chunks: 0,
+  notifications: 0,
+  keyword_entries: 0,
+  dense_vectors: 0,
+  sparse_vectors: 0,
+  objects: 0,
+};
 
 it('deleting while VECTORIZING runs cancels the run and leaves no row, vector, entry or object', async () => {
   const { documentId } = await ingestBuffer(tw, sectionedMarkdown(1200, 'doomed'), 'doomed.md', scope);
-  await eventually(() => countChunks(tw.adapters.db, documentId), (c) => c.dense > 0, 120_000, 20);
+  await eventually(
+    () => countChunks(tw.adapters.db, documentId),
+    (c) => c.dense > 0,
+    120_000,
+    20,
+  );
 
   const result = await deleteDocument(tw, documentId);
   expect(result).toMatchObject({ documentId, existed: true });
@@ -53,7 +82,12 @@ it('deleting while VECTORIZING runs cancels the run and leaves no row, vector, e
 }, 180_000);
 
 it('deleting a finished document removes it from search and every store; deleting again is a no-op', async () => {
-  const { documentId } = await ingestBuffer(tw, '# Gone soon\n\nThe ultraviolet pelican migrates at dawn.\n', 'gone.md', scope);
+  const { documentId } = await ingestBuffer(
+    tw,
+    '# Gone soon\n\nThe ultraviolet pelican migrates at dawn.\n',
+    'gone.md',
+    scope,
+  );
   expect((await waitTerminal(tw.client, documentId)).status).toBe('SUCCESS');
   expect((await hybridSearch(tw.adapters, scope, 'ultraviolet pelican', 3))[0]?.documentId).toBe(documentId);
 

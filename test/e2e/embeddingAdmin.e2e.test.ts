@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { call, fileForm, newUser, startApi, waitForDocument, type ApiHarness, type TestUser } from '../support/apiHarness';
+import {
+  call,
+  fileForm,
+  newUser,
+  startApi,
+  waitForDocument,
+  type ApiHarness,
+  type TestUser,
+} from '../support/apiHarness';
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../support/fakeEmbeddingServer';
 
 // The admin page's embedding form in a real browser: save a provider (the key typed once, never
@@ -19,9 +27,16 @@ let page: Page;
 beforeAll(async () => {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   server = await startFakeEmbeddingServer({ apiKey: API_KEY, dimension: DIMENSION });
-  h = await startApi({ SLUICE_EMBEDDER: 'user-config', SLUICE_SECRET_KEY: randomBytes(32).toString('base64'), SLUICE_OUTBOUND_ALLOW_PRIVATE: 'true' });
+  h = await startApi({
+    SLUICE_EMBEDDER: 'user-config',
+    SLUICE_SECRET_KEY: randomBytes(32).toString('base64'),
+    SLUICE_OUTBOUND_ALLOW_PRIVATE: 'true',
+  });
   user = await newUser(h, 'page');
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
   page = await browser.newPage();
 });
 afterAll(async () => {
@@ -38,7 +53,11 @@ it('saves, tests and re-embeds from the form; the key is never sent back to the 
 
   const responses: string[] = [];
   page.on('response', (response) => {
-    if (response.url().includes('/v1/embedding-config')) void response.text().then((t) => responses.push(t), () => undefined);
+    if (response.url().includes('/v1/embedding-config'))
+      void response.text().then(
+        (t) => responses.push(t),
+        () => undefined,
+      );
   });
   await page.fill('#embedding-form input[name="baseUrl"]', server.baseUrl);
   await page.fill('#embedding-form input[name="model"]', 'page-embed');
@@ -50,7 +69,9 @@ it('saves, tests and re-embeds from the form; the key is never sent back to the 
   expect(await page.textContent('#embedding-current')).toContain('API key sk-…wxyz');
 
   await page.click('#embedding-test');
-  await page.locator('#embedding-status', { hasText: 'OK: model page-embed returned a 4-dimensional vector' }).waitFor();
+  await page
+    .locator('#embedding-status', { hasText: 'OK: model page-embed returned a 4-dimensional vector' })
+    .waitFor();
 
   const upload = await call<{ documentId: string }>(h.baseUrl, 'POST', '/v1/datasets/page-docs/documents', {
     user,
@@ -63,7 +84,9 @@ it('saves, tests and re-embeds from the form; the key is never sent back to the 
   await page.fill('#embedding-form input[name="model"]', 'page-embed-2');
   await page.click('#embedding-form button[type="submit"]');
   await page.locator('#embedding-reembed button', { hasText: 'Re-embed page-docs' }).click();
-  await page.locator('#embedding-reembed li', { hasText: 'page-docs: 1 documents re-embedding with page-embed-2' }).waitFor();
+  await page
+    .locator('#embedding-reembed li', { hasText: 'page-docs: 1 documents re-embedding with page-embed-2' })
+    .waitFor();
   await page.click('#embedding-test');
   await page.locator('#embedding-status', { hasText: 'OK: model page-embed-2' }).waitFor();
 

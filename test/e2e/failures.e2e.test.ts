@@ -20,24 +20,27 @@ it.each([
   ['an executable named .txt', ELF, 'notes.txt', 'UNSUPPORTED_FILE_TYPE'],
   ['an empty file', Buffer.alloc(0), 'empty.md', 'EMPTY_DOCUMENT'],
   ['a file of only whitespace', Buffer.from('\n\n   \n\t\n'), 'blank.txt', 'EMPTY_DOCUMENT'],
-])('%s ends FAILED at CLEANING with its code, and the worker still serves the next document', async (_label, bytes, name, code) => {
-  const bad = await ingestBuffer(tw, bytes, name, scope);
-  const good = await ingestBuffer(tw, `# Fine\n\nA perfectly ordinary document ${randomUUID()}.\n`, 'fine.md', scope);
+])(
+  '%s ends FAILED at CLEANING with its code, and the worker still serves the next document',
+  async (_label, bytes, name, code) => {
+    const bad = await ingestBuffer(tw, bytes, name, scope);
+    const good = await ingestBuffer(tw, `# Fine\n\nA perfectly ordinary document ${randomUUID()}.\n`, 'fine.md', scope);
 
-  const failed = await waitTerminal(tw.client, bad.documentId);
-  expect(failed).toMatchObject({ status: 'FAILED', failureCode: code, waitingForRetry: true });
-  const doc = await findDocument(tw.adapters.db, bad.documentId);
-  const pipeline = await getPipeline(tw.adapters.db, doc?.last_task_id ?? '');
-  expect(pipeline).toMatchObject({
-    pipeline_status: 'FAILED',
-    cleaning_status: 'FAILED',
-    chunking_status: 'PENDING',
-    failed_stage: 'CLEANING',
-    recover_from_stage: 'CLEANING',
-    failure_code: code,
-  });
-  expect(pipeline.failure_reason?.startsWith(`${code}: `)).toBe(true);
-  expect(pipeline.finished_at).toBeInstanceOf(Date);
+    const failed = await waitTerminal(tw.client, bad.documentId);
+    expect(failed).toMatchObject({ status: 'FAILED', failureCode: code, waitingForRetry: true });
+    const doc = await findDocument(tw.adapters.db, bad.documentId);
+    const pipeline = await getPipeline(tw.adapters.db, doc?.last_task_id ?? '');
+    expect(pipeline).toMatchObject({
+      pipeline_status: 'FAILED',
+      cleaning_status: 'FAILED',
+      chunking_status: 'PENDING',
+      failed_stage: 'CLEANING',
+      recover_from_stage: 'CLEANING',
+      failure_code: code,
+    });
+    expect(pipeline.failure_reason?.startsWith(`${code}: `)).toBe(true);
+    expect(pipeline.finished_at).toBeInstanceOf(Date);
 
-  expect((await waitTerminal(tw.client, good.documentId)).status).toBe('SUCCESS');
-});
+    expect((await waitTerminal(tw.client, good.documentId)).status).toBe('SUCCESS');
+  },
+);

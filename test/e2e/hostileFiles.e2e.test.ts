@@ -17,56 +17,95 @@ let tw: TestWorker;
 
 beforeAll(async () => {
   tw = await startTestWorker({
-    config: testConfig({ SLUICE_MAX_FILE_BYTES: String(MAX_FILE_BYTES), SLUICE_MAX_UNCOMPRESSED_BYTES: String(MAX_UNCOMPRESSED_BYTES) }),
+    config: testConfig({
+      SLUICE_MAX_FILE_BYTES: String(MAX_FILE_BYTES),
+      SLUICE_MAX_UNCOMPRESSED_BYTES: String(MAX_UNCOMPRESSED_BYTES),
+    }),
   });
 });
 afterAll(() => tw.shutdown());
 
 /** Built lazily: the real PDF comes from the Debian package cache. */
 const HOSTILE: [string, () => Buffer, string, string][] = [
-  ['a truncated PDF', () => readFileSync(debianDocPath('gnuplot-doc', 'usr/share/doc/gnuplot/gnuplot.pdf')).subarray(0, 400_000), 'manual.pdf', 'CORRUPT_DOCUMENT'],
+  [
+    'a truncated PDF',
+    () => readFileSync(debianDocPath('gnuplot-doc', 'usr/share/doc/gnuplot/gnuplot.pdf')).subarray(0, 400_000),
+    'manual.pdf',
+    'CORRUPT_DOCUMENT',
+  ],
   ['random bytes named .pdf', () => randomBytes(64 * 1024), 'scan.pdf', 'UNSUPPORTED_FILE_TYPE'],
-  ['a text file named .docx', () => Buffer.from('This is not a Word document, only text.\n'), 'report.docx', 'UNSUPPORTED_FILE_TYPE'],
-  ['a ZIP named .docx without a document part', () => zipFixture([{ name: 'readme.txt', data: 'hello' }]), 'letter.docx', 'UNSUPPORTED_FILE_TYPE'],
+  [
+    'a text file named .docx',
+    () => Buffer.from('This is not a Word document, only text.\n'),
+    'report.docx',
+    'UNSUPPORTED_FILE_TYPE',
+  ],
+  [
+    'a ZIP named .docx without a document part',
+    () => zipFixture([{ name: 'readme.txt', data: 'hello' }]),
+    'letter.docx',
+    'UNSUPPORTED_FILE_TYPE',
+  ],
   [
     'a zip-bomb .docx',
     () => docxFixture([{ text: 'bait' }], [{ name: 'word/media/bomb.bin', data: Buffer.alloc(64 * 1024 * 1024) }]),
     'bomb.docx',
     'FILE_TOO_LARGE',
   ],
-  ['an encrypted PDF', () => fixturePdf([[{ text: 'secret salaries' }]], { encrypted: true }), 'locked.pdf', 'ENCRYPTED_DOCUMENT'],
+  [
+    'an encrypted PDF',
+    () => fixturePdf([[{ text: 'secret salaries' }]], { encrypted: true }),
+    'locked.pdf',
+    'ENCRYPTED_DOCUMENT',
+  ],
   ['an empty file', () => Buffer.alloc(0), 'nothing.pdf', 'EMPTY_DOCUMENT'],
   [
     'broken UTF-16',
-    () => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Broken text ', 'utf16le'), Buffer.from(Array.from({ length: 512 }, (_, i) => (i % 2 ? 0xd8 : 0x41)))]),
+    () =>
+      Buffer.concat([
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('Broken text ', 'utf16le'),
+        Buffer.from(Array.from({ length: 512 }, (_, i) => (i % 2 ? 0xd8 : 0x41))),
+      ]),
     'broken.txt',
     'INVALID_TEXT_ENCODING',
   ],
   ['a file over the size limit', () => Buffer.alloc(MAX_FILE_BYTES + 1, 'a'), 'huge.txt', 'FILE_TOO_LARGE'],
 ];
 
-it.each(HOSTILE)('%s ends FAILED at CLEANING with its code, and the worker still serves the next document', async (_label, bytes, name, code) => {
-  const bad = await ingestBuffer(tw, bytes(), name, scope);
-  const good = await ingestBuffer(tw, `# Fine\n\nA perfectly ordinary document ${randomUUID()}.\n`, 'fine.md', scope);
+it.each(HOSTILE)(
+  '%s ends FAILED at CLEANING with its code, and the worker still serves the next document',
+  async (_label, bytes, name, code) => {
+    const bad = await ingestBuffer(tw, bytes(), name, scope);
+    const good = await ingestBuffer(tw, `# Fine\n\nA perfectly ordinary document ${randomUUID()}.\n`, 'fine.md', scope);
 
-  expect(await waitTerminal(tw.client, bad.documentId)).toMatchObject({ status: 'FAILED', failureCode: code });
-  const doc = await findDocument(tw.adapters.db, bad.documentId);
-  const pipeline = await getPipeline(tw.adapters.db, doc?.last_task_id ?? '');
-  expect(pipeline).toMatchObject({ cleaning_status: 'FAILED', failed_stage: 'CLEANING', failure_code: code });
-  expect(pipeline.failure_reason?.startsWith(`${code}: `)).toBe(true);
+    expect(await waitTerminal(tw.client, bad.documentId)).toMatchObject({ status: 'FAILED', failureCode: code });
+    const doc = await findDocument(tw.adapters.db, bad.documentId);
+    const pipeline = await getPipeline(tw.adapters.db, doc?.last_task_id ?? '');
+    expect(pipeline).toMatchObject({ cleaning_status: 'FAILED', failed_stage: 'CLEANING', failure_code: code });
+    expect(pipeline.failure_reason?.startsWith(`${code}: `)).toBe(true);
 
-  expect((await waitTerminal(tw.client, good.documentId)).status).toBe('SUCCESS');
-});
+    expect((await waitTerminal(tw.client, good.documentId)).status).toBe('SUCCESS');
+  },
+);
 
 it('ingests a single 2 MB line as sane children: each within the token budget, nothing lost', async () => {
-  const words = Array.from({ length: 2 * 1024 * 1024 / 8 }, (_, i) => `w${(i % 9973).toString(36).padStart(5, '0')}`);
+  const words = Array.from({ length: (2 * 1024 * 1024) / 8 }, (_, i) => `w${(i % 9973).toString(36).padStart(5, '0')}`);
   const line = words.join(' ');
   const { documentId } = await ingestBuffer(tw, line, 'one-line.txt', scope);
   expect((await waitTerminal(tw.client, documentId)).status).toBe('SUCCESS');
   // Whole rows: the token counts the chunker recorded are what is checked.
-  const children = await tw.adapters.db.selectFrom('chunks').selectAll().where('document_id', '=', documentId).where('kind', '=', 'child').orderBy('chunk_index').execute();
+  const children = await tw.adapters.db
+    .selectFrom('chunks')
+    .selectAll()
+    .where('document_id', '=', documentId)
+    .where('kind', '=', 'child')
+    .orderBy('chunk_index')
+    .execute();
   expect(children.length).toBeGreaterThan(500);
-  expect(children.every((chunk) => chunk.token_count <= tw.config.chunking.maxTokens && chunk.token_count > 50)).toBe(true);
+  expect(children.every((chunk) => chunk.token_count <= tw.config.chunking.maxTokens && chunk.token_count > 50)).toBe(
+    true,
+  );
   expect(children[0]!.text.startsWith(words[0]!)).toBe(true);
   expect(children[children.length - 1]!.text.endsWith(words[words.length - 1]!)).toBe(true);
 });

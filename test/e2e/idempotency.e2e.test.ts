@@ -29,7 +29,9 @@ afterAll(() => tw.shutdown());
 
 it('processes a task id once: a second start of the same task is answered from its state', async () => {
   const taskId = randomUUID();
-  const { documentId } = await ingestBuffer(tw, '# Once\n\nProcessed exactly one time.\n', 'once.md', scope, { taskId });
+  const { documentId } = await ingestBuffer(tw, '# Once\n\nProcessed exactly one time.\n', 'once.md', scope, {
+    taskId,
+  });
   // A concurrent start while the run is open joins that run instead of starting another.
   const concurrent = await startIngestion(tw.client, tw.config, { documentId, ...scope, taskId });
   expect(concurrent.alreadyRunning).toBe(true);
@@ -48,15 +50,24 @@ it('processes a task id once: a second start of the same task is answered from i
   const after = await getPipeline(tw.adapters.db, taskId);
   expect(after.cleaning_started_at).toEqual(before.cleaning_started_at);
   expect(after.finished_at).toEqual(before.finished_at);
-  const tasks = await tw.adapters.db.selectFrom('parse_tasks').select('task_id').where('document_id', '=', documentId).execute();
+  const tasks = await tw.adapters.db
+    .selectFrom('parse_tasks')
+    .select('task_id')
+    .where('document_id', '=', documentId)
+    .execute();
   expect(tasks).toHaveLength(1);
-  const notifications = await tw.adapters.db.selectFrom('notifications').select('id').where('document_id', '=', documentId).execute();
+  const notifications = await tw.adapters.db
+    .selectFrom('notifications')
+    .select('id')
+    .where('document_id', '=', documentId)
+    .execute();
   expect(notifications).toHaveLength(1);
 });
 
 it('keeps workflow history flat: a 5 MB document costs within 20 % of a 1 KB one (claim check)', async () => {
   const small = '# Small\n\n' + 'A short note about durable ingestion. '.repeat(25);
-  const paragraph = (i: number) => `## Section ${i}\n\n${`Paragraph ${i} talks about retries, checkpoints and vectors in some depth. `.repeat(12)}\n\n`;
+  const paragraph = (i: number) =>
+    `## Section ${i}\n\n${`Paragraph ${i} talks about retries, checkpoints and vectors in some depth. `.repeat(12)}\n\n`;
   let large = '# Large\n\n';
   for (let i = 0; large.length < 5 * 1024 * 1024; i++) large += paragraph(i);
   expect(Buffer.byteLength(small)).toBeLessThan(1200);
@@ -70,7 +81,9 @@ it('keeps workflow history flat: a 5 MB document costs within 20 % of a 1 KB one
 
   const smallBytes = await historyBytes(tw.client, a.documentId);
   const largeBytes = await historyBytes(tw.client, b.documentId);
-  console.log(`history bytes: ${Buffer.byteLength(small)} B document → ${smallBytes}; ${Buffer.byteLength(large)} B document (${bigProgress.chunkCount} chunks) → ${largeBytes}`);
+  console.log(
+    `history bytes: ${Buffer.byteLength(small)} B document → ${smallBytes}; ${Buffer.byteLength(large)} B document (${bigProgress.chunkCount} chunks) → ${largeBytes}`,
+  );
   expect(largeBytes / smallBytes).toBeLessThanOrEqual(1.2);
   expect(largeBytes / smallBytes).toBeGreaterThanOrEqual(1 / 1.2);
 }, 600_000);

@@ -37,7 +37,10 @@ describe.each(storeProfiles())('%s', (_profile, env) => {
     const counts = await countChunks(tw.adapters.db, documentId);
     expect(counts.active).toBeGreaterThan(0);
     expect(counts).toMatchObject({ dense: counts.active, sparse: counts.active, keyword: counts.active });
-    expect(await tw.adapters.vectors.countForDocument(documentId)).toEqual({ dense: counts.active, sparse: counts.active });
+    expect(await tw.adapters.vectors.countForDocument(documentId)).toEqual({
+      dense: counts.active,
+      sparse: counts.active,
+    });
     expect(await tw.adapters.keywords.countForDocument(documentId)).toBe(counts.active);
   }
 
@@ -45,21 +48,29 @@ describe.each(storeProfiles())('%s', (_profile, env) => {
     ['checkpoints.md', 'marmalade heron', ['Checkpoints in a durable pipeline', 'Why chunk ids are deterministic']],
     ['field-notes.txt', 'copper lighthouse keeper', []],
     ['上传指南.html', '青铜灯塔守护者', ['文档上传指南', '切分与向量化']],
-  ])('%s ends SUCCESS with every stage, chunk, vector and keyword entry in place, and search finds its phrase', async (fileName, phrase, sectionPath) => {
-    const { documentId } = await ingestBuffer(tw, fs.readFileSync(path.join(FIXTURES, fileName)), fileName, scope);
-    const progress = await waitTerminal(tw.client, documentId);
-    expect(progress.failureCode).toBeNull();
-    expect(progress.status).toBe('SUCCESS');
-    await expectFullyIndexed(documentId);
+  ])(
+    '%s ends SUCCESS with every stage, chunk, vector and keyword entry in place, and search finds its phrase',
+    async (fileName, phrase, sectionPath) => {
+      const { documentId } = await ingestBuffer(tw, fs.readFileSync(path.join(FIXTURES, fileName)), fileName, scope);
+      const progress = await waitTerminal(tw.client, documentId);
+      expect(progress.failureCode).toBeNull();
+      expect(progress.status).toBe('SUCCESS');
+      await expectFullyIndexed(documentId);
 
-    const hits = await hybridSearch(tw.adapters, scope, phrase, 3);
-    expect(hits[0]?.documentId).toBe(documentId);
-    expect(hits[0]?.text).toContain(phrase);
-    if (sectionPath.length) expect(hits[0]?.sectionPath).toEqual(sectionPath);
-  });
+      const hits = await hybridSearch(tw.adapters, scope, phrase, 3);
+      expect(hits[0]?.documentId).toBe(documentId);
+      expect(hits[0]?.text).toContain(phrase);
+      if (sectionPath.length) expect(hits[0]?.sectionPath).toEqual(sectionPath);
+    },
+  );
 
   it('keeps boilerplate out of the html chunks', async () => {
-    const { documentId } = await ingestBuffer(tw, fs.readFileSync(path.join(FIXTURES, '上传指南.html')), 'guide.html', scope);
+    const { documentId } = await ingestBuffer(
+      tw,
+      fs.readFileSync(path.join(FIXTURES, '上传指南.html')),
+      'guide.html',
+      scope,
+    );
     expect((await waitTerminal(tw.client, documentId)).status).toBe('SUCCESS');
     const texts = (await listActiveChunks(tw.adapters.db, documentId)).map((c) => c.text).join('\n');
     expect(texts).toContain('系统会自动解析文件');

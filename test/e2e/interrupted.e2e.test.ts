@@ -18,7 +18,12 @@ afterAll(() => tw.shutdown());
 /** Starts a document and terminates its run from outside while VECTORIZING is under way. */
 async function terminatedMidway(tag: string): Promise<{ documentId: string; taskId: string }> {
   const started = await ingestBuffer(tw, sectionedMarkdown(800, tag), 'doc.md', scope);
-  await eventually(() => countChunks(tw.adapters.db, started.documentId), (c) => c.dense > 0, 120_000, 20);
+  await eventually(
+    () => countChunks(tw.adapters.db, started.documentId),
+    (c) => c.dense > 0,
+    120_000,
+    20,
+  );
   await tw.client.workflow.getHandle(ingestWorkflowId(started.documentId)).terminate('operator terminated it');
   expect((await getPipeline(tw.adapters.db, started.taskId)).pipeline_status).toBe('PROCESSING');
   return started;
@@ -42,11 +47,22 @@ it('the stuck-task sweep converges a task whose run was terminated to FAILED / I
 
 it('a retry of a terminated run converges the old task and takes it over from VECTORIZING', async () => {
   const { documentId, taskId } = await terminatedMidway('retried');
-  const { taskId: newTaskId, via } = await retryDocument({ client: tw.client, db: tw.adapters.db, config: tw.config }, documentId);
+  const { taskId: newTaskId, via } = await retryDocument(
+    { client: tw.client, db: tw.adapters.db, config: tw.config },
+    documentId,
+  );
   expect(via).toBe('start');
   expect((await waitForTask(tw.client, documentId, newTaskId)).status).toBe('SUCCESS');
-  expect(await getPipeline(tw.adapters.db, taskId)).toMatchObject({ failure_code: 'INTERRUPTED_TASK', superseded_by_task_id: newTaskId });
+  expect(await getPipeline(tw.adapters.db, taskId)).toMatchObject({
+    failure_code: 'INTERRUPTED_TASK',
+    superseded_by_task_id: newTaskId,
+  });
   const fresh = await getPipeline(tw.adapters.db, newTaskId);
   expect(fresh).toMatchObject({ cleaning_status: 'SUCCESS', chunking_status: 'SUCCESS', pipeline_status: 'SUCCESS' });
-  expect(await countChunks(tw.adapters.db, documentId)).toMatchObject({ active: 800, dense: 800, sparse: 800, keyword: 800 });
+  expect(await countChunks(tw.adapters.db, documentId)).toMatchObject({
+    active: 800,
+    dense: 800,
+    sparse: 800,
+    keyword: 800,
+  });
 });

@@ -36,7 +36,11 @@ it('embeds with the local model, records it on each chunk, and answers paraphras
     .execute();
   expect(chunks.length).toBeGreaterThanOrEqual(4);
   for (const chunk of chunks) expect(chunk).toEqual({ embedding_model: LOCAL_MODEL.name, embedding_dimension: 512 });
-  const vectors = await tw.adapters.db.selectFrom('dense_vectors').select(['model', 'dimension']).where('document_id', '=', documentId).execute();
+  const vectors = await tw.adapters.db
+    .selectFrom('dense_vectors')
+    .select(['model', 'dimension'])
+    .where('document_id', '=', documentId)
+    .execute();
   expect(vectors).toHaveLength(chunks.length);
   for (const vector of vectors) expect(vector).toEqual({ model: LOCAL_MODEL.name, dimension: 512 });
 

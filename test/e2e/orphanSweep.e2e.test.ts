@@ -38,7 +38,8 @@ async function stalledWrite(objects: ObjectStore, key: string) {
   done.catch(() => undefined);
   for (let tries = 0; ; tries++) {
     let listed = false;
-    for await (const page of objects.listPartialWrites(new Date(Date.now() + 60_000))) listed ||= page.some((w) => w.key === key);
+    for await (const page of objects.listPartialWrites(new Date(Date.now() + 60_000)))
+      listed ||= page.some((w) => w.key === key);
     if (listed) break;
     if (tries > 200) throw new Error('the stalled write never showed as partial');
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -54,7 +55,11 @@ it('removes objects without a document row and abandoned partial writes once pas
   const orphanMarkdown = orphanKey.replace(/source$/, 'markdown/t.md');
   await objects.putText(orphanMarkdown, '# orphan\n');
   // A document with its row (no ingestion started, so nothing else writes meanwhile).
-  const kept = await registerDocument(tw.adapters, { ...scope, fileName: 'kept.md', body: Readable.from([Buffer.from('# kept\n')]) });
+  const kept = await registerDocument(tw.adapters, {
+    ...scope,
+    fileName: 'kept.md',
+    body: Readable.from([Buffer.from('# kept\n')]),
+  });
   // Not a document's object: outside what the sweep looks at.
   const elsewhere = `elsewhere/${randomUUID()}`;
   await objects.putText(elsewhere, 'not a document');

@@ -82,11 +82,19 @@ describe.each([
     const headings = splitSections(layer.markdown).filter((section) => section.heading);
     expect(layer.outlineEntries).toBeGreaterThan(100);
     expect(headings.length).toBeGreaterThan(layer.outlineEntries * 0.9);
-    expect(headings.filter((section) => /\s\d+$/.test(section.path[section.path.length - 1] ?? '') && !/version/i.test(section.path.join()))).toEqual([]);
+    expect(
+      headings.filter(
+        (section) =>
+          /\s\d+$/.test(section.path[section.path.length - 1] ?? '') && !/version/i.test(section.path.join()),
+      ),
+    ).toEqual([]);
   });
 
   it(`keeps at least ${MIN_COVERAGE * 100} % of the words of pdf.js's text content (contents and index pages aside)`, () => {
-    const { coverage, missing } = wordCoverage(pdfSourceWords(layer.pages, new Set(layer.referencePages)), layer.markdown);
+    const { coverage, missing } = wordCoverage(
+      pdfSourceWords(layer.pages, new Set(layer.referencePages)),
+      layer.markdown,
+    );
     if (coverage < MIN_COVERAGE) console.log([...missing].sort((p, q) => q[1] - p[1]).slice(0, 30));
     expect(coverage).toBeGreaterThanOrEqual(MIN_COVERAGE);
   });
@@ -102,7 +110,8 @@ it('R-intro.pdf: the line that ends page 8 follows "an environment within which 
 it('R-intro.pdf: the table of contents and index lines are gone, the sections they point to are there', async () => {
   const { markdown } = await textLayer(R_INTRO);
   const text = wordText(markdown);
-  for (const line of ['5 Arrays and matrices 20', 'Generalized transpose of an array 24', 'aperm 24', 'Preface 1']) expect(text).not.toContain(` ${line} `);
+  for (const line of ['5 Arrays and matrices 20', 'Generalized transpose of an array 24', 'aperm 24', 'Preface 1'])
+    expect(text).not.toContain(` ${line} `);
   const paths = splitSections(markdown).map((section) => section.path.join(' > '));
   expect(paths).toContain('5 Arrays and matrices > 5.6 Generalized transpose of an array');
   expect(markdown).toContain('The function aperm(a, perm) may be used to permute an array, a.');
@@ -152,7 +161,9 @@ describe('PostgreSQL 15 HTML manual', () => {
         // A pipe-table cell holds one line: there the block is a code span, its text intact.
         const inCell = $(element).closest('td, th').length > 0;
         if (inCell) inTables++;
-        const kept = inCell ? spaced(markdown).replaceAll('\\|', '|').includes(text) : blocks.some((block) => block.includes(text));
+        const kept = inCell
+          ? spaced(markdown).replaceAll('\\|', '|').includes(text)
+          : blocks.some((block) => block.includes(text));
         if (!kept) lost.push(`${name}: ${text.slice(0, 80)}`);
       }
     }
@@ -195,7 +206,8 @@ describe('PostgreSQL 15 HTML manual', () => {
     for (const { name, markdown } of pages()) {
       for (const block of splitBlocks(`${markdown}\n`)) {
         const opener = block.text.slice(0, block.text.indexOf('\n'));
-        if (block.kind === 'code' && !/^ {0,3}(`{3,}|~{3,})[^`]*$/.test(opener)) misread.push(`${name}: ${opener.slice(0, 80)}`);
+        if (block.kind === 'code' && !/^ {0,3}(`{3,}|~{3,})[^`]*$/.test(opener))
+          misread.push(`${name}: ${opener.slice(0, 80)}`);
       }
     }
     expect(misread).toEqual([]);

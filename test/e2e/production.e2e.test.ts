@@ -30,7 +30,9 @@ import { testConfig } from '../support/testConfig';
 
 const QDRANT_URL = process.env.QDRANT_URL;
 const VECTOR_STORE = QDRANT_URL ? 'qdrant' : 'postgres';
-const VECTOR_STORE_NAME = QDRANT_URL ? `Qdrant at ${QDRANT_URL}` : 'the Postgres vector store (QDRANT_URL is not set, so Qdrant was NOT exercised)';
+const VECTOR_STORE_NAME = QDRANT_URL
+  ? `Qdrant at ${QDRANT_URL}`
+  : 'the Postgres vector store (QDRANT_URL is not set, so Qdrant was NOT exercised)';
 const OPENSEARCH = new URL(process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200');
 const API_KEY = 'sk-prod-e2e-0123456789abcdef';
 const DIMENSION = 8;
@@ -72,7 +74,9 @@ const workers: ChildProcess[] = [];
 const started: string[] = [];
 
 beforeAll(async () => {
-  console.info(`production e2e: vector store = ${VECTOR_STORE_NAME}; S3 ${process.env.S3_ENDPOINT ?? 'http://127.0.0.1:8333'}; OpenSearch ${OPENSEARCH.origin} via a TCP proxy`);
+  console.info(
+    `production e2e: vector store = ${VECTOR_STORE_NAME}; S3 ${process.env.S3_ENDPOINT ?? 'http://127.0.0.1:8333'}; OpenSearch ${OPENSEARCH.origin} via a TCP proxy`,
+  );
   server = await startFakeEmbeddingServer({ apiKey: API_KEY, dimension: DIMENSION });
   proxy = await startTcpProxy({ host: OPENSEARCH.hostname, port: Number(OPENSEARCH.port || 9200) });
   const suffix = randomUUID().slice(0, 8);
@@ -87,7 +91,11 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const id of started) await client?.workflow.getHandle(ingestWorkflowId(id)).terminate('test done').catch(() => undefined);
+  for (const id of started)
+    await client?.workflow
+      .getHandle(ingestWorkflowId(id))
+      .terminate('test done')
+      .catch(() => undefined);
   for (const child of workers) await killHard(child);
   await client?.connection.close();
   await adapters?.close();
@@ -104,16 +112,29 @@ async function ingest(content: Buffer | string, fileName: string): Promise<{ doc
 
 /** Identities (`<pid>@<host>`) of the workers polling a task queue for activities (type 2). */
 async function activityPollers(taskQueue: string): Promise<string[]> {
-  const described = await client.workflowService.describeTaskQueue({ namespace: config.temporal.namespace, taskQueue: { name: taskQueue }, taskQueueType: 2 });
+  const described = await client.workflowService.describeTaskQueue({
+    namespace: config.temporal.namespace,
+    taskQueue: { name: taskQueue },
+    taskQueueType: 2,
+  });
   return (described.pollers ?? []).map((p) => p.identity ?? '').sort();
 }
 
 const inputsSince = (from: number) => server.requests.slice(from).reduce((n, r) => n + r.inputs.length, 0);
 
 const FILES: [string, Buffer | string][] = [
-  ['guide.md', '# Guide\n\n## Setup\n\nThe amber heron nests by the sluice gate.\n\n## Use\n\nThe heron feeds at dusk.\n'],
-  ['page.html', '<html><body><h1>Page</h1><p>The cobalt lantern hangs in the north tower.</p><p>It is lit at night.</p></body></html>'],
-  ['report.pdf', fixturePdf([[{ text: 'Quarterly report', size: 18 }, { text: 'The crimson turbine spins faster in winter.' }]])],
+  [
+    'guide.md',
+    '# Guide\n\n## Setup\n\nThe amber heron nests by the sluice gate.\n\n## Use\n\nThe heron feeds at dusk.\n',
+  ],
+  [
+    'page.html',
+    '<html><body><h1>Page</h1><p>The cobalt lantern hangs in the north tower.</p><p>It is lit at night.</p></body></html>',
+  ],
+  [
+    'report.pdf',
+    fixturePdf([[{ text: 'Quarterly report', size: 18 }, { text: 'The crimson turbine spins faster in winter.' }]]),
+  ],
   ['memo.docx', docxFixture([{ heading: 1, text: 'Memo' }, { text: 'The jade abacus counts the harvest.' }])],
   ['table.csv', 'city,river\nLyon,Rhone\nCairo,Nile\nManaus,Amazon\n'],
 ];
@@ -123,13 +144,19 @@ describe(`production profile on real servers, vector store: ${VECTOR_STORE}`, ()
     const host = os.hostname();
     const [ingestWorker, embeddingWorker] = workers;
     await eventually(
-      () => Promise.all([activityPollers(config.temporal.taskQueue), activityPollers(embeddingTaskQueue(config.temporal.taskQueue))]),
+      () =>
+        Promise.all([
+          activityPollers(config.temporal.taskQueue),
+          activityPollers(embeddingTaskQueue(config.temporal.taskQueue)),
+        ]),
       ([main, embedding]) => main.length > 0 && embedding.length > 0,
       90_000,
       500,
     );
     expect(await activityPollers(config.temporal.taskQueue)).toEqual([`${ingestWorker?.pid}@${host}`]);
-    expect(await activityPollers(embeddingTaskQueue(config.temporal.taskQueue))).toEqual([`${embeddingWorker?.pid}@${host}`]);
+    expect(await activityPollers(embeddingTaskQueue(config.temporal.taskQueue))).toEqual([
+      `${embeddingWorker?.pid}@${host}`,
+    ]);
   }, 120_000);
 
   const docs = new Map<string, string>();
@@ -141,10 +168,15 @@ describe(`production profile on real servers, vector store: ${VECTOR_STORE}`, ()
       const counts = await countChunks(adapters.db, documentId);
       expect(counts.active).toBeGreaterThan(0);
       expect(counts).toMatchObject({ dense: counts.active, sparse: counts.active, keyword: counts.active });
-      expect(await adapters.vectors.countForDocument(documentId)).toEqual({ dense: counts.active, sparse: counts.active });
+      expect(await adapters.vectors.countForDocument(documentId)).toEqual({
+        dense: counts.active,
+        sparse: counts.active,
+      });
       expect(await adapters.keywords.countForDocument(documentId)).toBe(counts.active);
     }
-    expect(server.requests.every((r) => r.body.model === 'fake-embed-a' && r.authorization === `Bearer ${API_KEY}`)).toBe(true);
+    expect(
+      server.requests.every((r) => r.body.model === 'fake-embed-a' && r.authorization === `Bearer ${API_KEY}`),
+    ).toBe(true);
     const hits = await hybridSearch(adapters, scope, 'crimson turbine winter', 3);
     expect(hits[0]?.documentId).toBe(docs.get('report.pdf'));
   }, 240_000);
@@ -152,12 +184,18 @@ describe(`production profile on real servers, vector store: ${VECTOR_STORE}`, ()
   it('OpenSearch down during KEYWORD_INDEXING: the stage retries and ends SUCCESS with 0 re-embeddings', async () => {
     await proxy.cut();
     const before = server.requests.length;
-    const { documentId, taskId } = await ingest('# Outage\n\n## One\n\nThe violet kestrel waits out the storm.\n\n## Two\n\nIt flies at noon.\n', 'outage.md');
+    const { documentId, taskId } = await ingest(
+      '# Outage\n\n## One\n\nThe violet kestrel waits out the storm.\n\n## Two\n\nIt flies at noon.\n',
+      'outage.md',
+    );
     docs.set('outage.md', documentId);
     // The keyword stage has failed at least once against the cut proxy.
     await eventually(
       () => client.workflow.getHandle(ingestWorkflowId(documentId)).describe(),
-      (d) => (d.raw.pendingActivities ?? []).some((a) => a.activityType?.name === 'keywordIndexing' && (a.attempt ?? 0) >= 2),
+      (d) =>
+        (d.raw.pendingActivities ?? []).some(
+          (a) => a.activityType?.name === 'keywordIndexing' && (a.attempt ?? 0) >= 2,
+        ),
       120_000,
       250,
     );
@@ -177,19 +215,51 @@ describe(`production profile on real servers, vector store: ${VECTOR_STORE}`, ()
   it('delete leaves nothing in the vector store, OpenSearch, S3 or Postgres', async () => {
     const documentId = docs.get('memo.docx') as string;
     expect(await deleteDocument({ client, config }, documentId)).toMatchObject({ documentId, existed: true });
-    const rows = async (table: 'documents' | 'parse_tasks' | 'pipelines' | 'chunks' | 'notifications' | 'keyword_entries' | 'dense_vectors' | 'sparse_vectors') => {
+    const rows = async (
+      table:
+        | 'documents'
+        | 'parse_tasks'
+        | 'pipelines'
+        | 'chunks'
+        | 'notifications'
+        | 'keyword_entries'
+        | 'dense_vectors'
+        | 'sparse_vectors',
+    ) => {
       const column = table === 'documents' ? 'id' : 'document_id';
-      return (await adapters.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where(column, '=', documentId).executeTakeFirstOrThrow()).n;
+      return (
+        await adapters.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where(column, '=', documentId)
+          .executeTakeFirstOrThrow()
+      ).n;
     };
-    const tables = ['documents', 'parse_tasks', 'pipelines', 'chunks', 'notifications', 'keyword_entries', 'dense_vectors', 'sparse_vectors'] as const;
+    const tables = [
+      'documents',
+      'parse_tasks',
+      'pipelines',
+      'chunks',
+      'notifications',
+      'keyword_entries',
+      'dense_vectors',
+      'sparse_vectors',
+    ] as const;
     const left: Record<string, unknown> = {};
     for (const table of tables) left[table] = Number(await rows(table));
     left.vectorStore = await adapters.vectors.countForDocument(documentId);
     left.openSearch = await adapters.keywords.countForDocument(documentId);
     // deletePrefix answers how many objects it found: 0 means S3 held nothing under the prefix.
     left.s3Objects = await adapters.objects.deletePrefix(objectKeys.documentPrefix(scope.userId, documentId));
-    expect(left).toEqual({ ...Object.fromEntries(tables.map((t) => [t, 0])), vectorStore: { dense: 0, sparse: 0 }, openSearch: 0, s3Objects: 0 });
-    expect(await hybridSearch(adapters, scope, 'jade abacus harvest', 5)).not.toContainEqual(expect.objectContaining({ documentId }));
+    expect(left).toEqual({
+      ...Object.fromEntries(tables.map((t) => [t, 0])),
+      vectorStore: { dense: 0, sparse: 0 },
+      openSearch: 0,
+      s3Objects: 0,
+    });
+    expect(await hybridSearch(adapters, scope, 'jade abacus harvest', 5)).not.toContainEqual(
+      expect.objectContaining({ documentId }),
+    );
     docs.delete('memo.docx');
   }, 120_000);
 
@@ -197,7 +267,11 @@ describe(`production profile on real servers, vector store: ${VECTOR_STORE}`, ()
     const probe = fakeVector('cobalt lantern', DIMENSION);
     expect((await adapters.vectors.searchDense(scope, probe, 100, 'fake-embed-a')).length).toBeGreaterThan(0);
 
-    await saveEmbeddingSettings({ db: adapters.db, config }, { userId: scope.userId }, { baseUrl: server.baseUrl, model: 'fake-embed-b', dimension: DIMENSION, apiKey: API_KEY });
+    await saveEmbeddingSettings(
+      { db: adapters.db, config },
+      { userId: scope.userId },
+      { baseUrl: server.baseUrl, model: 'fake-embed-b', dimension: DIMENSION, apiKey: API_KEY },
+    );
     // Before re-embedding, the new model finds nothing: no model-a vector answers a model-b query.
     expect(await adapters.vectors.searchDense(scope, probe, 100, 'fake-embed-b')).toEqual([]);
 

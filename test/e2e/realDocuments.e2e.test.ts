@@ -31,26 +31,50 @@ interface Passage {
 }
 
 const PASSAGES: Passage[] = [
-  { document: 'gnuplot.pdf', phrase: 'Gnuplot uses three forms of quote marks', path: ['Gnuplot', 'Syntax', 'Quote Marks'], query: 'three forms of quote marks for delimiting text strings' },
   {
     document: 'gnuplot.pdf',
-    phrase: 'The isoline density (grid) for plotting functions as surfaces may be changed by the set isosamples command',
+    phrase: 'Gnuplot uses three forms of quote marks',
+    path: ['Gnuplot', 'Syntax', 'Quote Marks'],
+    query: 'three forms of quote marks for delimiting text strings',
+  },
+  {
+    document: 'gnuplot.pdf',
+    phrase:
+      'The isoline density (grid) for plotting functions as surfaces may be changed by the set isosamples command',
     path: ['Commands', 'Set-show', 'Isosamples'],
     query: 'isoline density grid for surfaces isosamples',
   },
   {
     document: 'monitoring-stats.html',
-    phrase: 'view will have one row per server process, showing information related to the current activity of that process',
+    phrase:
+      'view will have one row per server process, showing information related to the current activity of that process',
     path: ['28.2. The Cumulative Statistics System', '28.2.3. `pg_stat_activity`'],
     query: 'pg_stat_activity one row per server process',
   },
-  { document: 'sql-createindex.html', phrase: 'constructs an index on the specified column(s) of the specified relation', path: ['CREATE INDEX', 'Description'], query: 'constructs an index on the specified column of the relation' },
-  { document: 'basic-defs.zh-cn.html', phrase: '本文档提供了关于 Debian 发行版', path: ['第 1 章 定义和概览', '1.1. 本 FAQ 文档是什么？'], query: 'Debian 发行版 常见问题 解答' },
-  { document: 'debian-faq.gb18030.txt', phrase: '本文档解答一些关于 Debian GNU/Linux 的常见问题', path: [], query: '本文档解答一些关于 Debian 的常见问题' },
+  {
+    document: 'sql-createindex.html',
+    phrase: 'constructs an index on the specified column(s) of the specified relation',
+    path: ['CREATE INDEX', 'Description'],
+    query: 'constructs an index on the specified column of the relation',
+  },
+  {
+    document: 'basic-defs.zh-cn.html',
+    phrase: '本文档提供了关于 Debian 发行版',
+    path: ['第 1 章 定义和概览', '1.1. 本 FAQ 文档是什么？'],
+    query: 'Debian 发行版 常见问题 解答',
+  },
+  {
+    document: 'debian-faq.gb18030.txt',
+    phrase: '本文档解答一些关于 Debian GNU/Linux 的常见问题',
+    path: [],
+    query: '本文档解答一些关于 Debian 的常见问题',
+  },
 ];
 
 beforeAll(async () => {
-  const faqText = gunzipSync(readFileSync(debianDocPath('debian-faq-zh-cn', `${FAQ}/debian-faq.zh-cn.txt.gz`))).toString('utf8');
+  const faqText = gunzipSync(
+    readFileSync(debianDocPath('debian-faq-zh-cn', `${FAQ}/debian-faq.zh-cn.txt.gz`)),
+  ).toString('utf8');
   const files: [string, Buffer][] = [
     ['gnuplot.pdf', readFileSync(debianDocPath('gnuplot-doc', GNUPLOT))],
     ['monitoring-stats.html', readFileSync(debianDocPath('postgresql-doc-15', `${PG_HTML}/monitoring-stats.html`))],
@@ -62,28 +86,45 @@ beforeAll(async () => {
   for (const [name, bytes] of files) documents.set(name, (await ingestBuffer(tw, bytes, name, scope)).documentId);
   for (const [name, documentId] of documents) {
     const progress = await waitTerminal(tw.client, documentId, 600_000);
-    if (progress.status !== 'SUCCESS') throw new Error(`${name} ended ${progress.status}: ${progress.failureCode} ${JSON.stringify(progress)}`);
+    if (progress.status !== 'SUCCESS')
+      throw new Error(`${name} ended ${progress.status}: ${progress.failureCode} ${JSON.stringify(progress)}`);
   }
 }, 900_000);
 afterAll(() => tw?.shutdown());
 
 async function childChunks(documentId: string): Promise<ChunkRow[]> {
-  return tw.adapters.db.selectFrom('chunks').selectAll().where('document_id', '=', documentId).where('kind', '=', 'child').orderBy('chunk_index').execute();
+  return tw.adapters.db
+    .selectFrom('chunks')
+    .selectAll()
+    .where('document_id', '=', documentId)
+    .where('kind', '=', 'child')
+    .orderBy('chunk_index')
+    .execute();
 }
 
-it.each(PASSAGES)('$document: "$phrase" lands under its section and search finds it', async ({ document, phrase, path, query }) => {
-  const documentId = documents.get(document)!;
-  const holders = (await childChunks(documentId)).filter((chunk) => chunk.text.includes(phrase));
-  expect(holders.length).toBeGreaterThan(0);
-  expect(holders.map((chunk) => chunk.section_path)).toEqual(expect.arrayContaining([path.map((title) => expect.stringContaining(title))]));
+it.each(PASSAGES)(
+  '$document: "$phrase" lands under its section and search finds it',
+  async ({ document, phrase, path, query }) => {
+    const documentId = documents.get(document)!;
+    const holders = (await childChunks(documentId)).filter((chunk) => chunk.text.includes(phrase));
+    expect(holders.length).toBeGreaterThan(0);
+    expect(holders.map((chunk) => chunk.section_path)).toEqual(
+      expect.arrayContaining([path.map((title) => expect.stringContaining(title))]),
+    );
 
-  const hits = await hybridSearch(tw.adapters, scope, query, 5);
-  expect(hits.some((hit) => hit.documentId === documentId && hit.text.includes(phrase))).toBe(true);
-});
+    const hits = await hybridSearch(tw.adapters, scope, query, 5);
+    expect(hits.some((hit) => hit.documentId === documentId && hit.text.includes(phrase))).toBe(true);
+  },
+);
 
 it('parses the 311-page manual into many sections, with parents recording their child ranges', async () => {
   const documentId = documents.get('gnuplot.pdf')!;
-  const parents = await tw.adapters.db.selectFrom('chunks').selectAll().where('document_id', '=', documentId).where('kind', '=', 'parent').execute();
+  const parents = await tw.adapters.db
+    .selectFrom('chunks')
+    .selectAll()
+    .where('document_id', '=', documentId)
+    .where('kind', '=', 'parent')
+    .execute();
   expect(parents.length).toBeGreaterThan(300);
   const children = await childChunks(documentId);
   expect(children.length).toBeGreaterThan(800);

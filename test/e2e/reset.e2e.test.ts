@@ -33,13 +33,23 @@ async function eventAfterActivity(client: Client, workflowId: string, activity: 
   const list = events ?? [];
   const marker = list.find((e) => localActivityType(e) === activity);
   if (marker) {
-    const task = list.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED && Number(e.eventId) < Number(marker.eventId)).pop();
+    const task = list
+      .filter(
+        (e) =>
+          e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED && Number(e.eventId) < Number(marker.eventId),
+      )
+      .pop();
     if (!task) throw new Error(`no workflow task before the ${activity} marker`);
     return Number(task.eventId);
   }
   const scheduled = list.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === activity);
-  const completed = list.find((e) => Number(e.activityTaskCompletedEventAttributes?.scheduledEventId) === Number(scheduled?.eventId));
-  const task = list.find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED && Number(e.eventId) > Number(completed?.eventId));
+  const completed = list.find(
+    (e) => Number(e.activityTaskCompletedEventAttributes?.scheduledEventId) === Number(scheduled?.eventId),
+  );
+  const task = list.find(
+    (e) =>
+      e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED && Number(e.eventId) > Number(completed?.eventId),
+  );
   if (!task) throw new Error(`no workflow task after ${activity}`);
   return Number(task.eventId);
 }
@@ -58,7 +68,11 @@ async function reset(client: Client, documentId: string, eventId: number): Promi
 }
 
 async function snapshot(documentId: string) {
-  const chunkRows = await tw.adapters.db.selectFrom('chunks').select((eb) => eb.fn.countAll<number>().as('n')).where('document_id', '=', documentId).executeTakeFirstOrThrow();
+  const chunkRows = await tw.adapters.db
+    .selectFrom('chunks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('document_id', '=', documentId)
+    .executeTakeFirstOrThrow();
   return {
     chunkRows: chunkRows.n,
     counts: await countChunks(tw.adapters.db, documentId),
@@ -73,7 +87,11 @@ it('a finished run reset to just after prepareTask ends SUCCESS with no duplicat
   const before = await snapshot(documentId);
   const pipelineBefore = await getPipeline(tw.adapters.db, taskId);
 
-  const runId = await reset(tw.client, documentId, await eventAfterActivity(tw.client, ingestWorkflowId(documentId), 'prepareTask'));
+  const runId = await reset(
+    tw.client,
+    documentId,
+    await eventAfterActivity(tw.client, ingestWorkflowId(documentId), 'prepareTask'),
+  );
   const result = await tw.client.workflow.getHandle(ingestWorkflowId(documentId), runId).result();
   expect(result).toMatchObject({ status: 'SUCCESS', taskId, chunkCount: 15 });
   expect(await snapshot(documentId)).toEqual(before);
@@ -95,7 +113,11 @@ it('a run failed at KEYWORD_INDEXING, reset to just after VECTORIZING, resumes t
   expect((await waitTerminal(tw.client, documentId)).status).toBe('FAILED');
   const denseBefore = await tw.adapters.vectors.countForDocument(documentId);
 
-  const runId = await reset(tw.client, documentId, await eventAfterActivity(tw.client, ingestWorkflowId(documentId), 'vectorizing'));
+  const runId = await reset(
+    tw.client,
+    documentId,
+    await eventAfterActivity(tw.client, ingestWorkflowId(documentId), 'vectorizing'),
+  );
   const result = await tw.client.workflow.getHandle(ingestWorkflowId(documentId), runId).result();
   expect(result).toMatchObject({ status: 'SUCCESS', taskId });
 
@@ -106,6 +128,11 @@ it('a run failed at KEYWORD_INDEXING, reset to just after VECTORIZING, resumes t
   expect(after.entries).toBe(15);
   expect(executions.get(`${documentId}:VECTORIZING`)).toBe(1);
   const pipeline = await getPipeline(tw.adapters.db, taskId);
-  expect(pipeline).toMatchObject({ pipeline_status: 'SUCCESS', failure_code: null, failed_stage: null, keyword_indexing_status: 'SUCCESS' });
+  expect(pipeline).toMatchObject({
+    pipeline_status: 'SUCCESS',
+    failure_code: null,
+    failed_stage: null,
+    keyword_indexing_status: 'SUCCESS',
+  });
   expect((await findDocument(tw.adapters.db, documentId))?.last_task_id).toBe(taskId);
 });

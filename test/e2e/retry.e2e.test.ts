@@ -26,11 +26,18 @@ const admin = () => ({ client: tw.client, db: tw.adapters.db, config: tw.config 
 describe.each(STAGES.map((s) => [s]))('a failure at %s', (stage) => {
   it('ends FAILED with that stage and code; a retry succeeds without re-running earlier stages', async () => {
     const content = sectionedMarkdown(12, `fail-${stage.toLowerCase()}`);
-    const { documentId, taskId } = await ingestBuffer(tw, content, 'doc.md', scope, { beforeStart: (id) => failOnce.set(id, stage) });
+    const { documentId, taskId } = await ingestBuffer(tw, content, 'doc.md', scope, {
+      beforeStart: (id) => failOnce.set(id, stage),
+    });
     const failed = await waitTerminal(tw.client, documentId);
     expect(failed).toMatchObject({ status: 'FAILED', failureCode: STAGE_DEFAULT_FAILURE[stage] });
     const old = await getPipeline(tw.adapters.db, taskId);
-    expect(old).toMatchObject({ pipeline_status: 'FAILED', failed_stage: stage, recover_from_stage: stage, failure_code: STAGE_DEFAULT_FAILURE[stage] });
+    expect(old).toMatchObject({
+      pipeline_status: 'FAILED',
+      failed_stage: stage,
+      recover_from_stage: stage,
+      failure_code: STAGE_DEFAULT_FAILURE[stage],
+    });
 
     const { taskId: newTaskId, via } = await retryDocument(admin(), documentId);
     expect(via).toBe('update');
@@ -44,7 +51,8 @@ describe.each(STAGES.map((s) => [s]))('a failure at %s', (stage) => {
     const statuses = stageStatusesOf(fresh);
     for (const s of STAGES) expect(statuses[s]).toBe('SUCCESS');
     // Inherited stages keep the durations they took in the failed task.
-    for (const earlier of STAGES.slice(0, index)) expect(fresh[stageColumns(earlier).ms]).toBe(old[stageColumns(earlier).ms]);
+    for (const earlier of STAGES.slice(0, index))
+      expect(fresh[stageColumns(earlier).ms]).toBe(old[stageColumns(earlier).ms]);
     expect((await getPipeline(tw.adapters.db, taskId)).superseded_by_task_id).toBe(newTaskId);
     const counts = await countChunks(tw.adapters.db, documentId);
     expect(counts).toMatchObject({ active: 12, dense: 12, sparse: 12, keyword: 12 });
@@ -71,7 +79,11 @@ it('20 concurrent retries: exactly one take-over, the others refused, the old ro
   const newTaskId = (accepted[0] as PromiseFulfilledResult<{ taskId: string }>).value.taskId;
   expect((await waitForTask(tw.client, documentId, newTaskId)).status).toBe('SUCCESS');
 
-  const takeOvers = await tw.adapters.db.selectFrom('parse_tasks').select('task_id').where('retry_of_task_id', '=', taskId).execute();
+  const takeOvers = await tw.adapters.db
+    .selectFrom('parse_tasks')
+    .select('task_id')
+    .where('retry_of_task_id', '=', taskId)
+    .execute();
   expect(takeOvers.map((t) => t.task_id)).toEqual([newTaskId]);
   const after = await getPipeline(tw.adapters.db, taskId);
   const { superseded_by_task_id: supersededBy, updated_at: _u1, ...afterRest } = after;

@@ -1,7 +1,15 @@
 import type { Readable } from 'node:stream';
 import { usageOf } from '../../db/repositories/documentCatalog';
 import type { ObjectStore } from '../../stores/ports';
-import { call, fileForm, newUser, objectFilesOf, startApi, type ApiHarness, type TestUser } from '../support/apiHarness';
+import {
+  call,
+  fileForm,
+  newUser,
+  objectFilesOf,
+  startApi,
+  type ApiHarness,
+  type TestUser,
+} from '../support/apiHarness';
 import { refusingInserts } from '../support/refuseInserts';
 
 // Uploads racing for one user's quota, and uploads whose row cannot be written: the quota is
@@ -46,7 +54,10 @@ function markdownOf(bytes: number, tag: string): string {
 async function uploadAll(baseUrl: string, user: TestUser, files: string[]) {
   const responses = await Promise.all(
     files.map((content, i) =>
-      call<UploadBody & ErrorBody>(baseUrl, 'POST', '/v1/datasets/race/documents', { user, body: fileForm([{ name: `f${i}.md`, content }]) }),
+      call<UploadBody & ErrorBody>(baseUrl, 'POST', '/v1/datasets/race/documents', {
+        user,
+        body: fileForm([{ name: `f${i}.md`, content }]),
+      }),
     ),
   );
   for (const r of responses) if (r.status === 202) h.tw.track(r.body.documentId);
@@ -120,7 +131,10 @@ it('removes the uploaded object when its document row cannot be written', async 
   const api = await h.variant((c) => c, { ...h.tw.adapters, db: refusingInserts(h.tw.adapters.db, 'documents') });
   try {
     const user = await newUser(h, 'no-row');
-    const r = await call<ErrorBody>(api.baseUrl, 'POST', '/v1/datasets/lost/documents', { user, body: fileForm([{ name: 'a.md', content: markdownOf(500, 'lost') }]) });
+    const r = await call<ErrorBody>(api.baseUrl, 'POST', '/v1/datasets/lost/documents', {
+      user,
+      body: fileForm([{ name: 'a.md', content: markdownOf(500, 'lost') }]),
+    });
     expect(r.status).toBe(500);
     expect(r.body.error.code).toBe('INTERNAL');
     expect(await objectFilesOf(h.tw.config, user.userId)).toEqual([]);

@@ -14,7 +14,11 @@ const receiver = http.createServer((req, res) => {
   let body = '';
   req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
   req.on('end', () => {
-    received.push({ body, signature: req.headers[SIGNATURE_HEADER] as string | undefined, delivery: req.headers['x-sluice-delivery'] as string | undefined });
+    received.push({
+      body,
+      signature: req.headers[SIGNATURE_HEADER] as string | undefined,
+      delivery: req.headers['x-sluice-delivery'] as string | undefined,
+    });
     res.writeHead(204).end();
   });
 });
@@ -31,7 +35,9 @@ let tw: TestWorker;
 let port: number;
 beforeAll(async () => {
   port = await freePort();
-  tw = await startTestWorker({ config: testConfig({ SLUICE_WEBHOOK_URL: `http://127.0.0.1:${port}/hooks/sluice`, SLUICE_WEBHOOK_SECRET: SECRET }) });
+  tw = await startTestWorker({
+    config: testConfig({ SLUICE_WEBHOOK_URL: `http://127.0.0.1:${port}/hooks/sluice`, SLUICE_WEBHOOK_SECRET: SECRET }),
+  });
 });
 afterAll(async () => {
   await tw.shutdown();
@@ -41,7 +47,8 @@ afterAll(async () => {
 it('delivers the result exactly once, signed, after the receiver comes back up', async () => {
   // The receiver is down while the pipeline finishes: the first deliveries are refused.
   const { documentId, taskId } = await ingestBuffer(tw, '# Hook\n\nNotify me when done.\n', 'hook.md', scope);
-  const outbox = () => tw.adapters.db.selectFrom('notifications').selectAll().where('document_id', '=', documentId).execute();
+  const outbox = () =>
+    tw.adapters.db.selectFrom('notifications').selectAll().where('document_id', '=', documentId).execute();
   await eventually(outbox, (rows) => rows.length === 1 && (rows[0]?.attempts ?? 0) >= 2, 30_000, 100);
   await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve));
 
@@ -53,7 +60,12 @@ it('delivers the result exactly once, signed, after the receiver comes back up',
   const [delivery] = received;
   expect(delivery?.signature).toBe(signBody(SECRET, delivery?.body ?? ''));
   expect(delivery?.delivery).toBe(String(row?.id));
-  expect(JSON.parse(delivery?.body ?? '{}')).toMatchObject({ event: 'ingest.succeeded', documentId, taskId, status: 'SUCCESS' });
+  expect(JSON.parse(delivery?.body ?? '{}')).toMatchObject({
+    event: 'ingest.succeeded',
+    documentId,
+    taskId,
+    status: 'SUCCESS',
+  });
   expect(row?.attempts).toBeGreaterThanOrEqual(3);
   // The secret signs; it never travels through workflow history.
   const history = await tw.client.workflow.getHandle(`ingest:${documentId}`).fetchHistory();

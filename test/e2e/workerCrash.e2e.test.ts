@@ -30,7 +30,11 @@ afterEach(async () => {
   for (const child of spawned) await killHard(child);
 });
 afterAll(async () => {
-  for (const id of started) await client.workflow.getHandle(ingestWorkflowId(id)).terminate('test done').catch(() => undefined);
+  for (const id of started)
+    await client.workflow
+      .getHandle(ingestWorkflowId(id))
+      .terminate('test done')
+      .catch(() => undefined);
   await client.connection.close();
   await adapters.close();
 });
@@ -41,7 +45,11 @@ function track(child: ChildProcess): ChildProcess {
 }
 
 async function ingest(): Promise<string> {
-  const doc = await registerDocument(adapters, { ...scope, fileName: 'big.md', body: Readable.from([Buffer.from(content)]) });
+  const doc = await registerDocument(adapters, {
+    ...scope,
+    fileName: 'big.md',
+    body: Readable.from([Buffer.from(content)]),
+  });
   started.push(doc.id);
   await startIngestion(client, config, { documentId: doc.id, ...scope });
   return doc.id;
@@ -100,8 +108,15 @@ it('a worker SIGKILLed in a local stage (KEYWORD_INDEXING) is replaced and the s
 
   track(spawnWorker(config, local));
   expect((await waitTerminal(client, crashed, 300_000)).status).toBe('SUCCESS');
-  console.log(`local KEYWORD_INDEXING killed at ${atKill.keyword}/${CHUNKS} entries; run finished ${Date.now() - killedAt} ms after SIGKILL`);
-  expect(await countChunks(adapters.db, crashed)).toMatchObject({ active: CHUNKS, dense: CHUNKS, sparse: CHUNKS, keyword: CHUNKS });
+  console.log(
+    `local KEYWORD_INDEXING killed at ${atKill.keyword}/${CHUNKS} entries; run finished ${Date.now() - killedAt} ms after SIGKILL`,
+  );
+  expect(await countChunks(adapters.db, crashed)).toMatchObject({
+    active: CHUNKS,
+    dense: CHUNKS,
+    sparse: CHUNKS,
+    keyword: CHUNKS,
+  });
   expect(await adapters.keywords.countForDocument(crashed)).toBe(CHUNKS);
   expect((await adapters.vectors.countForDocument(crashed)).dense).toBe(CHUNKS);
   const { events } = await client.workflow.getHandle(ingestWorkflowId(crashed)).fetchHistory();

@@ -42,13 +42,24 @@ it('exports stage durations, chunks and failures by code beside the Runtime metr
   );
   expect(series(text, 'sluice_stage_duration_count', ['stage="CLEANING"', 'outcome="success"', queue])).toBe(1);
   expect(series(text, 'sluice_stage_duration_count', ['stage="CLEANING"', 'outcome="failure"', queue])).toBe(1);
-  expect(series(text, 'sluice_stage_duration_sum', ['stage="CLEANING"', 'outcome="success"', queue])).toBeGreaterThan(0);
-  expect(series(text, 'sluice_chunks_processed', ['stage="VECTORIZING"', `taskQueue="${embeddingTaskQueue(tw.config.temporal.taskQueue)}"`])).toBe(12);
+  expect(series(text, 'sluice_stage_duration_sum', ['stage="CLEANING"', 'outcome="success"', queue])).toBeGreaterThan(
+    0,
+  );
+  expect(
+    series(text, 'sluice_chunks_processed', [
+      'stage="VECTORIZING"',
+      `taskQueue="${embeddingTaskQueue(tw.config.temporal.taskQueue)}"`,
+    ]),
+  ).toBe(12);
   expect(series(text, 'sluice_chunks_processed', ['stage="SPARSE_VECTORIZING"', queue])).toBe(12);
-  expect(series(text, 'sluice_stage_failures', ['stage="CLEANING"', 'code="EMPTY_DOCUMENT"', 'retryable="false"', queue])).toBe(1);
+  expect(
+    series(text, 'sluice_stage_failures', ['stage="CLEANING"', 'code="EMPTY_DOCUMENT"', 'retryable="false"', queue]),
+  ).toBe(1);
   expect(series(text, 'sluice_task_failures', ['stage="CLEANING"', 'code="EMPTY_DOCUMENT"', queue])).toBe(1);
   // Buckets reach the durations a large document's stage can take (the Runtime's default stops at 10 s).
-  expect(series(text, 'sluice_stage_duration_bucket', ['stage="CLEANING"', 'outcome="success"', 'le="900000"', queue])).toBe(1);
+  expect(
+    series(text, 'sluice_stage_duration_bucket', ['stage="CLEANING"', 'outcome="success"', 'le="900000"', queue]),
+  ).toBe(1);
   // The Runtime's own worker metrics are on the same endpoint.
   expect(text).toMatch(/^temporal_activity_execution_latency/m);
 });

@@ -1,7 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SluiceError } from '../../contracts/sluiceError';
 import { createDb } from '../../db/connection';
-import { deleteDefaultEmbeddingConfig, DEPLOYMENT_DEFAULT_OWNER, findEffectiveEmbeddingConfig, saveEmbeddingConfig } from '../../db/repositories/embeddingConfigs';
+import {
+  deleteDefaultEmbeddingConfig,
+  DEPLOYMENT_DEFAULT_OWNER,
+  findEffectiveEmbeddingConfig,
+  saveEmbeddingConfig,
+} from '../../db/repositories/embeddingConfigs';
 import { decryptSecret, encryptSecret } from '../../crypto/secretBox';
 import { createUserEmbedderResolver } from '../../embedders/userEmbedderResolver';
 import { fakeVector, startFakeEmbeddingServer, type FakeEmbeddingServer } from '../support/fakeEmbeddingServer';
@@ -55,16 +60,32 @@ async function withDeploymentDefault(check: (trx: typeof db) => Promise<void>): 
 }
 
 // Only resolved, never called: its model name shows which source won.
-const environmentDefault = { baseUrl: 'http://127.0.0.1:9/v1', model: 'environment-model', dimension: DIMENSION, apiKey: API_KEY };
+const environmentDefault = {
+  baseUrl: 'http://127.0.0.1:9/v1',
+  model: 'environment-model',
+  dimension: DIMENSION,
+  apiKey: API_KEY,
+};
 
 it("uses the user's own config over the deployment default, and the deployment default for others", async () => {
   const alice = `alice-${randomUUID()}`;
   const bob = `bob-${randomUUID()}`;
-  await saveEmbeddingConfig(db, alice, { provider: 'local', model: 'own', dimension: 16, baseUrl: null, apiKey: null }, encryptionKey);
+  await saveEmbeddingConfig(
+    db,
+    alice,
+    { provider: 'local', model: 'own', dimension: 16, baseUrl: null, apiKey: null },
+    encryptionKey,
+  );
   await withDeploymentDefault(async (trx) => {
     expect((await findEffectiveEmbeddingConfig(trx, alice))?.user_id).toBe(alice);
     expect((await findEffectiveEmbeddingConfig(trx, bob))?.user_id).toBe(DEPLOYMENT_DEFAULT_OWNER);
-    const resolver = createUserEmbedderResolver({ db: trx, encryptionKey, environmentDefault, outbound, options: { maxRetries: 0 } });
+    const resolver = createUserEmbedderResolver({
+      db: trx,
+      encryptionKey,
+      environmentDefault,
+      outbound,
+      options: { maxRetries: 0 },
+    });
     expect((await resolver.forUser(alice)).dimension).toBe(16);
     const forBob = await resolver.forUser(bob);
     expect(forBob.model).toBe('deployment-model');
@@ -89,12 +110,27 @@ it('falls back to the environment default, then to LLM_CONFIG_MISSING', async ()
 
 it('keeps the stored key when a replacement gives none, and deletes', async () => {
   const dave = `dave-${randomUUID()}`;
-  const first = await saveEmbeddingConfig(db, dave, { provider: 'openai', model: 'a', dimension: DIMENSION, baseUrl: server.baseUrl, apiKey: API_KEY }, encryptionKey);
-  const { saved, previous } = await saveEmbeddingConfig(db, dave, { provider: 'openai', model: 'b', dimension: DIMENSION, baseUrl: server.baseUrl }, encryptionKey);
+  const first = await saveEmbeddingConfig(
+    db,
+    dave,
+    { provider: 'openai', model: 'a', dimension: DIMENSION, baseUrl: server.baseUrl, apiKey: API_KEY },
+    encryptionKey,
+  );
+  const { saved, previous } = await saveEmbeddingConfig(
+    db,
+    dave,
+    { provider: 'openai', model: 'b', dimension: DIMENSION, baseUrl: server.baseUrl },
+    encryptionKey,
+  );
   expect(previous?.id).toBe(first.saved.id);
   expect(saved.model).toBe('b');
   expect(decryptSecret(encryptionKey, saved.api_key_encrypted as string)).toBe(API_KEY);
-  const cleared = await saveEmbeddingConfig(db, dave, { provider: 'openai', model: 'b', dimension: DIMENSION, baseUrl: server.baseUrl, apiKey: null }, encryptionKey);
+  const cleared = await saveEmbeddingConfig(
+    db,
+    dave,
+    { provider: 'openai', model: 'b', dimension: DIMENSION, baseUrl: server.baseUrl, apiKey: null },
+    encryptionKey,
+  );
   expect(cleared.saved.api_key_encrypted).toBeNull();
   expect(await deleteDefaultEmbeddingConfig(db, dave)).toBe(true);
   expect(await deleteDefaultEmbeddingConfig(db, dave)).toBe(false);

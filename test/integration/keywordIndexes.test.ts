@@ -42,7 +42,16 @@ describe('OpenSearch keyword index, OpenSearch only', () => {
     await Promise.all([store.ensureIndex(), store.ensureIndex(), store.ensureIndex(), store.ensureIndex()]);
     const { body } = await admin.indices.getMapping({ index });
     const properties = body[index]?.mappings?.properties ?? {};
-    expect(Object.keys(properties).sort()).toEqual(['chunk_id', 'dataset_id', 'document_id', 'file_name', 'tags', 'text', 'tokens', 'user_id']);
+    expect(Object.keys(properties).sort()).toEqual([
+      'chunk_id',
+      'dataset_id',
+      'document_id',
+      'file_name',
+      'tags',
+      'text',
+      'tokens',
+      'user_id',
+    ]);
     expect(properties.tokens).toMatchObject({ type: 'text', analyzer: 'sluice_pretokenized' });
     expect(properties.tags).toMatchObject({ type: 'keyword' });
   });
@@ -66,10 +75,17 @@ describe('OpenSearch keyword index, OpenSearch only', () => {
     // A keyword value longer than Lucene's 32,766-byte term limit is refused by the shard for
     // that document alone ("immense term"), while the request as a whole is valid.
     const bad = { ...keywordEntry(doc, 'bad', ['rejected']), documentId: 'x'.repeat(40_000) };
-    const result = await store.bulkIndex(scope, [keywordEntry(doc, 'good-1', ['accepted']), bad, keywordEntry(doc, 'good-2', ['accepted'])]);
+    const result = await store.bulkIndex(scope, [
+      keywordEntry(doc, 'good-1', ['accepted']),
+      bad,
+      keywordEntry(doc, 'good-2', ['accepted']),
+    ]);
     expect(result.failedChunkIds).toEqual([`${doc}-bad`]);
     expect(await store.countForDocument(doc)).toBe(2);
-    expect((await store.search(scope, ['accepted'], 10)).map((h) => h.chunkId).sort()).toEqual([`${doc}-good-1`, `${doc}-good-2`]);
+    expect((await store.search(scope, ['accepted'], 10)).map((h) => h.chunkId).sort()).toEqual([
+      `${doc}-good-1`,
+      `${doc}-good-2`,
+    ]);
     expect(await store.search(scope, ['rejected'], 10)).toEqual([]);
   });
 
@@ -79,7 +95,10 @@ describe('OpenSearch keyword index, OpenSearch only', () => {
     opened.push(store);
     const scope = newScope();
     const expectCode = async (promise: Promise<unknown>, code: string) => {
-      const err: unknown = await promise.then(() => undefined, (e: unknown) => e);
+      const err: unknown = await promise.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(SluiceError);
       expect(err).toMatchObject({ code, permanent: false });
     };

@@ -26,7 +26,10 @@ const ENGLISH: [string, string][] = [
   ['The train to the airport was cancelled this morning.', 'No rail service ran to the terminal early today.'],
   ['My laptop battery drains very quickly.', 'The notebook loses its charge in a short time.'],
   ['Where can I buy fresh vegetables nearby?', 'Is there a greengrocer close to here?'],
-  ['The doctor prescribed antibiotics for the infection.', 'A physician gave her medicine to treat the bacterial illness.'],
+  [
+    'The doctor prescribed antibiotics for the infection.',
+    'A physician gave her medicine to treat the bacterial illness.',
+  ],
   ['Swap the dimensions of a multi-dimensional array.', 'Permute the axes of a matrix, a generalized transpose.'],
 ];
 const CHINESE: [string, string][] = [
@@ -99,13 +102,19 @@ describe('the local model embedder (Universal Sentence Encoder multilingual, int
 
   it('keeps onnxruntime telemetry off (it would create its event log in /tmp)', async () => {
     await embedder.embed(['telemetry check']);
-    for (const dir of new Set(['/tmp', os.tmpdir()])) expect(fs.existsSync(path.join(dir, `mat-debug-${process.pid}.log`))).toBe(false);
+    for (const dir of new Set(['/tmp', os.tmpdir()]))
+      expect(fs.existsSync(path.join(dir, `mat-debug-${process.pid}.log`))).toBe(false);
   });
 });
 
 describe('start-up without the model', () => {
   it('stops with a message that says how to install it', () => {
-    const missing = testConfig({ SLUICE_EMBEDDER: 'local-model', SLUICE_MODEL_DIR: path.join(os.tmpdir(), 'sluice-no-model-here') });
-    expect(() => createAdapters(missing)).toThrow(/use-multilingual-v3-int8 is not installed.*bash scripts\/stack\.sh start/);
+    const missing = testConfig({
+      SLUICE_EMBEDDER: 'local-model',
+      SLUICE_MODEL_DIR: path.join(os.tmpdir(), 'sluice-no-model-here'),
+    });
+    expect(() => createAdapters(missing)).toThrow(
+      /use-multilingual-v3-int8 is not installed.*bash scripts\/stack\.sh start/,
+    );
   });
 });

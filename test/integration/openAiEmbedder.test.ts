@@ -22,7 +22,14 @@ beforeEach(async () => {
 afterEach(() => server.close());
 
 const embedder = (overrides: Partial<OpenAiEmbedderOptions> = {}) =>
-  createOpenAiEmbedder({ baseUrl: server.baseUrl, apiKey: API_KEY, model: 'test-embed', dimension: DIMENSION, outbound: ALLOW_PRIVATE, ...overrides });
+  createOpenAiEmbedder({
+    baseUrl: server.baseUrl,
+    apiKey: API_KEY,
+    model: 'test-embed',
+    dimension: DIMENSION,
+    outbound: ALLOW_PRIVATE,
+    ...overrides,
+  });
 
 const texts = (n: number) => Array.from({ length: n }, (_, i) => `text number ${i}`);
 
@@ -34,7 +41,12 @@ async function failureOf(promise: Promise<unknown>, secret = API_KEY): Promise<S
   );
   expect(err).toBeInstanceOf(SluiceError);
   const sluiceError = err as SluiceError;
-  for (const text of [sluiceError.message, sluiceError.stack ?? '', inspect(sluiceError, { depth: 10 }), JSON.stringify(sluiceError)]) {
+  for (const text of [
+    sluiceError.message,
+    sluiceError.stack ?? '',
+    inspect(sluiceError, { depth: 10 }),
+    JSON.stringify(sluiceError),
+  ]) {
     expect(text).not.toContain(secret);
   }
   return sluiceError;
@@ -141,7 +153,16 @@ describe('OpenAI-compatible embedder', () => {
     server = await startFakeEmbeddingServer({ apiKey: API_KEY, dimension: DIMENSION });
     await dead.close();
     const baseUrl = dead.baseUrl;
-    const err = await failureOf(createOpenAiEmbedder({ baseUrl, apiKey: API_KEY, model: 'm', dimension: DIMENSION, maxRetries: 1, outbound: ALLOW_PRIVATE }).embed(['t']));
+    const err = await failureOf(
+      createOpenAiEmbedder({
+        baseUrl,
+        apiKey: API_KEY,
+        model: 'm',
+        dimension: DIMENSION,
+        maxRetries: 1,
+        outbound: ALLOW_PRIVATE,
+      }).embed(['t']),
+    );
     expect(err.permanent).toBe(false);
     expect(err.message).toMatch(/network error \(ECONNREFUSED\)/);
     expect(err.message).not.toContain('127.0.0.1');
@@ -149,7 +170,9 @@ describe('OpenAI-compatible embedder', () => {
 });
 
 /** A one-route server answering every request with `answer`; counts what it received. */
-async function scriptedServer(answer: (res: http.ServerResponse) => void): Promise<{ baseUrl: string; port: number; hits: () => number; close(): Promise<void> }> {
+async function scriptedServer(
+  answer: (res: http.ServerResponse) => void,
+): Promise<{ baseUrl: string; port: number; hits: () => number; close(): Promise<void> }> {
   let hits = 0;
   const srv = http.createServer((req, res) => {
     hits += 1;
@@ -158,12 +181,19 @@ async function scriptedServer(answer: (res: http.ServerResponse) => void): Promi
   });
   await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
   const { port } = srv.address() as net.AddressInfo;
-  return { baseUrl: `http://127.0.0.1:${port}/v1`, port, hits: () => hits, close: () => new Promise((resolve) => srv.close(() => resolve())) };
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    port,
+    hits: () => hits,
+    close: () => new Promise((resolve) => srv.close(() => resolve())),
+  };
 }
 
 describe('outbound policy', () => {
   it('does not follow a redirect: a 307 would re-send the body and key elsewhere', async () => {
-    const redirecting = await scriptedServer((res) => res.writeHead(307, { location: `${server.baseUrl}/embeddings` }).end());
+    const redirecting = await scriptedServer((res) =>
+      res.writeHead(307, { location: `${server.baseUrl}/embeddings` }).end(),
+    );
     try {
       const err = await failureOf(embedder({ baseUrl: redirecting.baseUrl }).embed(['r']));
       expect(err.code).toBe('VECTORIZING_FAILED');
@@ -194,14 +224,25 @@ describe('outbound policy', () => {
   });
 
   it('reaches a private address when the setting allows it: by default on the local profile, not on production', async () => {
-    const onlyLocalPorts = { SLUICE_OBJECT_STORE: 'local', SLUICE_VECTOR_STORE: 'postgres', SLUICE_KEYWORD_INDEX: 'postgres', SLUICE_EMBEDDER: 'local' };
+    const onlyLocalPorts = {
+      SLUICE_OBJECT_STORE: 'local',
+      SLUICE_VECTOR_STORE: 'postgres',
+      SLUICE_KEYWORD_INDEX: 'postgres',
+      SLUICE_EMBEDDER: 'local',
+    };
     expect(loadConfig({}).outbound).toEqual({ allowPrivate: true });
     expect(loadConfig({ ...onlyLocalPorts, SLUICE_PROFILE: 'production' }).outbound).toEqual({ allowPrivate: false });
-    const allowed = loadConfig({ ...onlyLocalPorts, SLUICE_PROFILE: 'production', SLUICE_OUTBOUND_ALLOW_PRIVATE: 'true' }).outbound;
+    const allowed = loadConfig({
+      ...onlyLocalPorts,
+      SLUICE_PROFILE: 'production',
+      SLUICE_OUTBOUND_ALLOW_PRIVATE: 'true',
+    }).outbound;
     expect(allowed).toEqual({ allowPrivate: true });
     expect(loadConfig({ SLUICE_OUTBOUND_ALLOW_PRIVATE: 'false' }).outbound).toEqual({ allowPrivate: false });
     const port = Number(new URL(server.baseUrl).port);
-    expect(await embedder({ baseUrl: `http://localhost:${port}/v1`, outbound: allowed }).embed(['ok'])).toEqual([fakeVector('ok', DIMENSION)]);
+    expect(await embedder({ baseUrl: `http://localhost:${port}/v1`, outbound: allowed }).embed(['ok'])).toEqual([
+      fakeVector('ok', DIMENSION),
+    ]);
   });
 
   it('refuses a base URL that is not http(s) or not a URL at all, permanently', async () => {
@@ -218,9 +259,14 @@ describe('outbound policy', () => {
 
   it("keeps a provider's error body, secrets and internal hosts out of the message", async () => {
     const leaky = await scriptedServer((res) =>
-      res
-        .writeHead(500, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ error: { message: 'upstream http://admin:hunter2@vault.internal.corp:8200/v1 said token sk-live-9f8e7d6c5b4a3f2e1d0c failed' } })),
+      res.writeHead(500, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          error: {
+            message:
+              'upstream http://admin:hunter2@vault.internal.corp:8200/v1 said token sk-live-9f8e7d6c5b4a3f2e1d0c failed',
+          },
+        }),
+      ),
     );
     try {
       const err = await failureOf(embedder({ baseUrl: leaky.baseUrl, maxRetries: 0 }).embed(['s']));

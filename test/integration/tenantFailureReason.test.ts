@@ -24,7 +24,9 @@ import { testConfig, TEST_DATABASE_URL } from '../support/testConfig';
 const SECRETS = ['hunter2', 'sk-live-9f8e7d6c5b4a3f2e1d0c'];
 const INTERNAL = ['vault.internal.corp', '10.20.30.40'];
 const PROVIDER_BODY = JSON.stringify({
-  error: { message: `upstream http://admin:${SECRETS[0]}@${INTERNAL[0]}:8200/v1 (${INTERNAL[1]}:8200) rejected token ${SECRETS[1]}` },
+  error: {
+    message: `upstream http://admin:${SECRETS[0]}@${INTERNAL[0]}:8200/v1 (${INTERNAL[1]}:8200) rejected token ${SECRETS[1]}`,
+  },
 });
 
 const db = createDb(TEST_DATABASE_URL, 2);
@@ -56,16 +58,43 @@ async function seedTaskAtVectorizing() {
     source_object_key: `sources/${input.documentId}`,
   });
   await replaceChunks(db, input, [
-    { chunkId: `${input.documentId}:0`, chunkIndex: 0, kind: 'child', parentId: null, childRange: null, sectionPath: [], text: 'hello', charCount: 5, tokenCount: 1 },
+    {
+      chunkId: `${input.documentId}:0`,
+      chunkIndex: 0,
+      kind: 'child',
+      parentId: null,
+      childRange: null,
+      sectionPath: [],
+      text: 'hello',
+      charCount: 5,
+      tokenCount: 1,
+    },
   ]);
-  await insertTaskWithPipeline(db, { taskId: input.taskId, documentId: input.documentId, ownerRunChain: randomUUID(), inherited: { CLEANING: 1, CHUNKING: 1 } });
+  await insertTaskWithPipeline(db, {
+    taskId: input.taskId,
+    documentId: input.documentId,
+    ownerRunChain: randomUUID(),
+    inherited: { CLEANING: 1, CHUNKING: 1 },
+  });
   return input;
 }
 
 it('records a provider 500 as the code and a safe message, with the details only in the worker log', async () => {
   const input = await seedTaskAtVectorizing();
-  const embedder = createOpenAiEmbedder({ baseUrl, apiKey: 'sk-tenant-key-000', model: 'm', dimension: 4, maxRetries: 0, outbound: { allowPrivate: true } });
-  const deps = { db, vectors: createPostgresVectorStore(db), embedders: singleEmbedderResolver(embedder), settings: { embedBatchSize: 8 } } as unknown as ActivityDeps;
+  const embedder = createOpenAiEmbedder({
+    baseUrl,
+    apiKey: 'sk-tenant-key-000',
+    model: 'm',
+    dimension: 4,
+    maxRetries: 0,
+    outbound: { allowPrivate: true },
+  });
+  const deps = {
+    db,
+    vectors: createPostgresVectorStore(db),
+    embedders: singleEmbedderResolver(embedder),
+    settings: { embedBatchSize: 8 },
+  } as unknown as ActivityDeps;
   const logged: LogEntry[] = [];
   const env = new MockActivityEnvironment({}, { logger: new DefaultLogger('WARN', (entry) => logged.push(entry)) });
 
@@ -76,9 +105,17 @@ it('records a provider 500 as the code and a safe message, with the details only
   // What the workflow does with the activity's final failure.
   const classified = classifyFailure(failure, 'VECTORIZING');
   expect(classified.code).toBe('VECTORIZING_FAILED');
-  await new MockActivityEnvironment().run(createRecordTaskFailureActivity(deps), { taskId: input.taskId, stage: 'VECTORIZING' as const, ...classified });
+  await new MockActivityEnvironment().run(createRecordTaskFailureActivity(deps), {
+    taskId: input.taskId,
+    stage: 'VECTORIZING' as const,
+    ...classified,
+  });
 
-  const { failure_reason: reason } = await db.selectFrom('pipelines').select('failure_reason').where('task_id', '=', input.taskId).executeTakeFirstOrThrow();
+  const { failure_reason: reason } = await db
+    .selectFrom('pipelines')
+    .select('failure_reason')
+    .where('task_id', '=', input.taskId)
+    .executeTakeFirstOrThrow();
   expect(reason).toMatch(/^VECTORIZING_FAILED: .*HTTP 500/);
   const view = await loadDocumentView(db, testConfig(), input.userId, input.documentId);
   expect(view?.failure).toEqual({ stage: 'VECTORIZING', code: 'VECTORIZING_FAILED', reason });

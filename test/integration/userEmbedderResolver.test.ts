@@ -28,13 +28,23 @@ afterAll(async () => {
 // The fake provider listens on loopback, which only an allowing policy may reach.
 const LOCAL_OUTBOUND = { allowPrivate: true };
 const newUser = () => `u-${randomUUID()}`;
-const openAiConfig = () => ({ provider: 'openai', model: 'test-embed', dimension: DIMENSION, baseUrl: server.baseUrl, apiKey: API_KEY });
+const openAiConfig = () => ({
+  provider: 'openai',
+  model: 'test-embed',
+  dimension: DIMENSION,
+  baseUrl: server.baseUrl,
+  apiKey: API_KEY,
+});
 
 describe('per-user embedding configs', () => {
   it('stores only the encrypted key', async () => {
     const userId = newUser();
     const saved = await setDefaultEmbeddingConfig(db, userId, openAiConfig(), encryptionKey);
-    const row = await db.selectFrom('embedding_configs').selectAll().where('id', '=', saved.id).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('embedding_configs')
+      .selectAll()
+      .where('id', '=', saved.id)
+      .executeTakeFirstOrThrow();
     expect(row.is_default).toBe(true);
     expect(row.api_key_encrypted).not.toBeNull();
     expect(row.api_key_encrypted).not.toContain(API_KEY);
@@ -58,15 +68,28 @@ describe('per-user embedding configs', () => {
   it('resolves a user to a working embedder with the decrypted key, cached until the config changes', async () => {
     const userId = newUser();
     await setDefaultEmbeddingConfig(db, userId, openAiConfig(), encryptionKey);
-    const resolver = createUserEmbedderResolver({ db, encryptionKey, options: { maxRetries: 0 }, outbound: LOCAL_OUTBOUND });
+    const resolver = createUserEmbedderResolver({
+      db,
+      encryptionKey,
+      options: { maxRetries: 0 },
+      outbound: LOCAL_OUTBOUND,
+    });
     const embedder = await resolver.forUser(userId);
     expect(embedder.model).toBe('test-embed');
     expect(embedder.dimension).toBe(DIMENSION);
-    expect(await embedder.embed(['hello', 'world'])).toEqual([fakeVector('hello', DIMENSION), fakeVector('world', DIMENSION)]);
+    expect(await embedder.embed(['hello', 'world'])).toEqual([
+      fakeVector('hello', DIMENSION),
+      fakeVector('world', DIMENSION),
+    ]);
     expect(server.requests.at(-1)?.authorization).toBe(`Bearer ${API_KEY}`);
     expect(await resolver.forUser(userId)).toBe(embedder);
 
-    await setDefaultEmbeddingConfig(db, userId, { provider: 'local', model: 'ignored', dimension: 16, baseUrl: null, apiKey: null }, encryptionKey);
+    await setDefaultEmbeddingConfig(
+      db,
+      userId,
+      { provider: 'local', model: 'ignored', dimension: 16, baseUrl: null, apiKey: null },
+      encryptionKey,
+    );
     const local = await resolver.forUser(userId);
     expect(local).not.toBe(embedder);
     expect(local.model).toBe(LOCAL_HASH_MODEL);
@@ -86,14 +109,24 @@ describe('per-user embedding configs', () => {
     expect((err as SluiceError).code).toBe('LLM_CONFIG_MISSING');
     expect((err as SluiceError).permanent).toBe(true);
 
-    const fallback: Embedder = { model: 'fallback', dimension: 1, embed: (texts) => Promise.resolve(texts.map(() => [1])) };
-    expect(await createUserEmbedderResolver({ db, encryptionKey, fallback, outbound: LOCAL_OUTBOUND }).forUser(userId)).toBe(fallback);
+    const fallback: Embedder = {
+      model: 'fallback',
+      dimension: 1,
+      embed: (texts) => Promise.resolve(texts.map(() => [1])),
+    };
+    expect(
+      await createUserEmbedderResolver({ db, encryptionKey, fallback, outbound: LOCAL_OUTBOUND }).forUser(userId),
+    ).toBe(fallback);
   });
 
   it('fails with LLM_CONFIG_MISSING when the stored key cannot be decrypted, without revealing it', async () => {
     const userId = newUser();
     await setDefaultEmbeddingConfig(db, userId, openAiConfig(), encryptionKey);
-    const err: unknown = await createUserEmbedderResolver({ db, encryptionKey: randomBytes(32), outbound: LOCAL_OUTBOUND })
+    const err: unknown = await createUserEmbedderResolver({
+      db,
+      encryptionKey: randomBytes(32),
+      outbound: LOCAL_OUTBOUND,
+    })
       .forUser(userId)
       .then(
         () => null,

@@ -25,12 +25,21 @@ if (QDRANT_URL) {
   const qdrantStore = async () => {
     const collection = `sluice_test_${randomUUID().replaceAll('-', '')}`;
     collections.push(collection);
-    const store = createQdrantVectorStore({ url: QDRANT_URL, ...(QDRANT_API_KEY ? { apiKey: QDRANT_API_KEY } : {}), collection, dimension: 3 });
+    const store = createQdrantVectorStore({
+      url: QDRANT_URL,
+      ...(QDRANT_API_KEY ? { apiKey: QDRANT_API_KEY } : {}),
+      collection,
+      dimension: 3,
+    });
     await store.ensureCollection();
     return store;
   };
   afterAll(async () => {
-    const admin = new QdrantClient({ url: QDRANT_URL, ...(QDRANT_API_KEY ? { apiKey: QDRANT_API_KEY } : {}), checkCompatibility: false });
+    const admin = new QdrantClient({
+      url: QDRANT_URL,
+      ...(QDRANT_API_KEY ? { apiKey: QDRANT_API_KEY } : {}),
+      checkCompatibility: false,
+    });
     for (const collection of collections) await admin.deleteCollection(collection);
   });
 
@@ -41,13 +50,20 @@ if (QDRANT_URL) {
       const store = await qdrantStore();
       await store.ensureCollection();
       const collection = collections[collections.length - 1] as string;
-      const wrong = createQdrantVectorStore({ url: QDRANT_URL, ...(QDRANT_API_KEY ? { apiKey: QDRANT_API_KEY } : {}), collection, dimension: 4 });
+      const wrong = createQdrantVectorStore({
+        url: QDRANT_URL,
+        ...(QDRANT_API_KEY ? { apiKey: QDRANT_API_KEY } : {}),
+        collection,
+        dimension: 4,
+      });
       await expect(wrong.ensureCollection()).rejects.toThrow(/3-dimensional.*4 dimensions/);
     });
 
     it('refuses a query vector of the wrong dimension', async () => {
       const store = await qdrantStore();
-      await expect(store.searchDense({ userId: 'u', datasetId: 'd' }, [1, 0], 5)).rejects.toThrow(/2 dimensions.*expects 3/);
+      await expect(store.searchDense({ userId: 'u', datasetId: 'd' }, [1, 0], 5)).rejects.toThrow(
+        /2 dimensions.*expects 3/,
+      );
     });
   });
 } else {

@@ -7,7 +7,13 @@ import { createWebhookNotifier, signBody, SIGNATURE_HEADER } from '../../stores/
 // The webhook client against real local receivers: no redirect followed, private addresses only when allowed.
 
 const SECRET = 'webhook-secret-0123456789';
-const notification: ResultNotification = { event: 'ingest.succeeded', deliveryId: '7', documentId: 'd', taskId: 't', payload: { documentId: 'd', status: 'SUCCESS' } };
+const notification: ResultNotification = {
+  event: 'ingest.succeeded',
+  deliveryId: '7',
+  documentId: 'd',
+  taskId: 't',
+  payload: { documentId: 'd', status: 'SUCCESS' },
+};
 
 async function receiver(answer: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
   const bodies: { url: string | undefined; body: string; signature: string | undefined }[] = [];
@@ -21,7 +27,12 @@ async function receiver(answer: (req: http.IncomingMessage, res: http.ServerResp
   });
   await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
   const { port } = srv.address() as net.AddressInfo;
-  return { port, url: `http://127.0.0.1:${port}/hook`, bodies, close: () => new Promise<void>((resolve) => srv.close(() => resolve())) };
+  return {
+    port,
+    url: `http://127.0.0.1:${port}/hook`,
+    bodies,
+    close: () => new Promise<void>((resolve) => srv.close(() => resolve())),
+  };
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<SluiceError> {
@@ -37,7 +48,9 @@ describe('webhook delivery', () => {
   it('posts the signed body when private addresses are allowed', async () => {
     const r = await receiver((_req, res) => res.writeHead(204).end());
     try {
-      await createWebhookNotifier({ url: r.url, secret: SECRET, outbound: { allowPrivate: true } }).deliver(notification);
+      await createWebhookNotifier({ url: r.url, secret: SECRET, outbound: { allowPrivate: true } }).deliver(
+        notification,
+      );
       expect(r.bodies).toHaveLength(1);
       expect(r.bodies[0]?.signature).toBe(signBody(SECRET, r.bodies[0]?.body ?? ''));
     } finally {
@@ -49,7 +62,11 @@ describe('webhook delivery', () => {
     const elsewhere = await receiver((_req, res) => res.writeHead(204).end());
     const redirecting = await receiver((_req, res) => res.writeHead(307, { location: elsewhere.url }).end());
     try {
-      const err = await failureOf(createWebhookNotifier({ url: redirecting.url, secret: SECRET, outbound: { allowPrivate: true } }).deliver(notification));
+      const err = await failureOf(
+        createWebhookNotifier({ url: redirecting.url, secret: SECRET, outbound: { allowPrivate: true } }).deliver(
+          notification,
+        ),
+      );
       expect(err.code).toBe('RESULT_NOTIFY_FAILED');
       expect(err.permanent).toBe(true);
       expect(err.message).toMatch(/redirect/);
@@ -65,7 +82,9 @@ describe('webhook delivery', () => {
     const r = await receiver((_req, res) => res.writeHead(204).end());
     try {
       for (const url of [r.url, `http://localhost:${r.port}/hook`]) {
-        const err = await failureOf(createWebhookNotifier({ url, secret: SECRET, outbound: { allowPrivate: false } }).deliver(notification));
+        const err = await failureOf(
+          createWebhookNotifier({ url, secret: SECRET, outbound: { allowPrivate: false } }).deliver(notification),
+        );
         expect(err.code).toBe('RESULT_NOTIFY_FAILED');
         expect(err.permanent).toBe(true);
         expect(err.message).toMatch(/private, loopback or link-local/);
@@ -80,7 +99,9 @@ describe('webhook delivery', () => {
   it('fails transiently on a 5xx answer, naming only the status', async () => {
     const r = await receiver((_req, res) => res.writeHead(503).end('db.internal.corp is down'));
     try {
-      const err = await failureOf(createWebhookNotifier({ url: r.url, secret: SECRET, outbound: { allowPrivate: true } }).deliver(notification));
+      const err = await failureOf(
+        createWebhookNotifier({ url: r.url, secret: SECRET, outbound: { allowPrivate: true } }).deliver(notification),
+      );
       expect(err.permanent).toBe(false);
       expect(err.message).toBe('webhook answered HTTP 503');
     } finally {

@@ -36,9 +36,18 @@ async function main(): Promise<void> {
   await migrateToLatest(adapters.db);
   await adapters.ensureReady();
   // The workflow code as it is now (workflowsPath), not the test runs' cached bundle.
-  const running = await createSluiceWorker(config, adapters, { wrapActivities: injectStageFaults(failOnce, new Map()) });
+  const running = await createSluiceWorker(config, adapters, {
+    wrapActivities: injectStageFaults(failOnce, new Map()),
+  });
   const done = running.worker.run();
-  const tw: TestWorker = { config, adapters, client: running.client, worker: running.worker, track: () => undefined, shutdown: async () => undefined };
+  const tw: TestWorker = {
+    config,
+    adapters,
+    client: running.client,
+    worker: running.worker,
+    track: () => undefined,
+    shutdown: async () => undefined,
+  };
   try {
     await fs.mkdir(HISTORIES_DIR, { recursive: true });
 

@@ -8,7 +8,10 @@ import { HISTORIES_DIR, historyFromJson } from './histories';
 // code as it is now, offline: a change that would make a running workflow take another path
 // (reordered or added commands, a removed activity call) fails here instead of in production.
 
-const files = fs.readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort();
+const files = fs
+  .readdirSync(HISTORIES_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const results = new Map<string, Error | undefined>();
 
 beforeAll(async () => {
@@ -27,7 +30,14 @@ beforeAll(async () => {
 });
 
 it('has the recorded histories to replay', () => {
-  expect(files).toEqual(expect.arrayContaining(['failed-then-retried.json', 'retry-success.json', 'small-success.json', 'source-started.json']));
+  expect(files).toEqual(
+    expect.arrayContaining([
+      'failed-then-retried.json',
+      'retry-success.json',
+      'small-success.json',
+      'source-started.json',
+    ]),
+  );
 });
 
 it.each(files.map((f) => [f]))('replays %s without a non-determinism error', (file) => {

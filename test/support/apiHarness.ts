@@ -14,7 +14,10 @@ export interface ApiHarness {
   api: ApiServer;
   baseUrl: string;
   /** Another API server over the same worker and stores, with a different config (limits, quotas). */
-  variant(change: (config: Readonly<SluiceConfig>) => SluiceConfig, adapters?: TestWorker['adapters']): Promise<{ baseUrl: string; close(): Promise<void> }>;
+  variant(
+    change: (config: Readonly<SluiceConfig>) => SluiceConfig,
+    adapters?: TestWorker['adapters'],
+  ): Promise<{ baseUrl: string; close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -61,7 +64,10 @@ export async function newUser(h: ApiHarness, prefix = 'user'): Promise<TestUser>
   return { userId, apiKey, auth: { authorization: `Bearer ${apiKey}` } };
 }
 
-export function fileForm(files: { name: string; content: Buffer | string }[], field = files.length === 1 ? 'file' : 'files'): FormData {
+export function fileForm(
+  files: { name: string; content: Buffer | string }[],
+  field = files.length === 1 ? 'file' : 'files',
+): FormData {
   const form = new FormData();
   for (const f of files) form.append(field, new Blob([Buffer.from(f.content)]), f.name);
   return form;
@@ -108,10 +114,18 @@ export type DocumentBody = {
 };
 
 /** Polls GET /v1/documents/{id} until the pipeline is SUCCESS or FAILED (optionally of a given task). */
-export async function waitForDocument(h: ApiHarness, user: TestUser, documentId: string, taskId?: string): Promise<DocumentBody> {
+export async function waitForDocument(
+  h: ApiHarness,
+  user: TestUser,
+  documentId: string,
+  taskId?: string,
+): Promise<DocumentBody> {
   const response = await eventually(
     () => call<DocumentBody>(h.baseUrl, 'GET', `/v1/documents/${documentId}`, { user }),
-    (r) => r.status === 200 && (taskId === undefined || r.body.taskId === taskId) && ['SUCCESS', 'FAILED'].includes(r.body.pipelineStatus),
+    (r) =>
+      r.status === 200 &&
+      (taskId === undefined || r.body.taskId === taskId) &&
+      ['SUCCESS', 'FAILED'].includes(r.body.pipelineStatus),
     120_000,
     200,
   );

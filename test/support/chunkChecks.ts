@@ -12,7 +12,9 @@ export const parentsOf = (chunks: ChunkDraft[]): ChunkDraft[] => chunks.filter((
  * names anything.
  */
 export function childBody(child: ChunkDraft): string {
-  return child.sectionPath.some((title) => title !== '') ? child.text.slice(child.text.indexOf('\n\n') + 2) : child.text;
+  return child.sectionPath.some((title) => title !== '')
+    ? child.text.slice(child.text.indexOf('\n\n') + 2)
+    : child.text;
 }
 
 /** Indexes of the children over `maxTokens`, by their recorded count or by a fresh one. */

@@ -1,7 +1,15 @@
 import { chunkMarkdown, DEFAULT_CHUNKER_OPTIONS } from '../../chunker/chunkMarkdown';
 import { countTokens } from '../../tokenizer/countTokens';
 import type { ChunkDraft } from '../../contracts/chunk';
-import { childBody, childrenOf, overBudget, parentsOf, saneChildCount, sectionsUncovered, uncoveredAt } from './chunkChecks';
+import {
+  childBody,
+  childrenOf,
+  overBudget,
+  parentsOf,
+  saneChildCount,
+  sectionsUncovered,
+  uncoveredAt,
+} from './chunkChecks';
 
 /**
  * What the adversarial tests check of chunkMarkdown's output, computed where it runs (a worker
@@ -46,13 +54,17 @@ export function summarizeChunks(markdown: string, wrapper?: Wrapper): ChunkSumma
     sectionPaths: parents.map((parent) => parent.sectionPath),
     children: children.length,
     overBudget: overBudget(chunks, maxTokens),
-    uncovered: wrapper ? wrappedUncovered(markdown, children, wrapper) : indexesWhere(sectionsUncovered(chunks), (at) => at !== null),
+    uncovered: wrapper
+      ? wrappedUncovered(markdown, children, wrapper)
+      : indexesWhere(sectionsUncovered(chunks), (at) => at !== null),
     fragmented: indexesWhere(parents, (parent) => {
       const count = parent.childRange ? parent.childRange.last - parent.childRange.first + 1 : 0;
       return count > saneChildCount(countTokens(parent.text), maxTokens, overlapTokens);
     }),
     brokenPairs: children.filter((child) => LONE_SURROGATE.test(child.text)).map((child) => child.chunkIndex),
-    unwrapped: wrapper ? children.filter((child) => !isWrapped(childBody(child), wrapper)).map((child) => child.chunkIndex) : [],
+    unwrapped: wrapper
+      ? children.filter((child) => !isWrapped(childBody(child), wrapper)).map((child) => child.chunkIndex)
+      : [],
     lastChild: children.at(-1) ? childBody(children.at(-1)!) : '',
   };
 }
@@ -64,5 +76,10 @@ function isWrapped(text: string, { start, end }: Wrapper): boolean {
 /** [0] when the unwrapped children leave part of the one section of a wrapped block out. */
 function wrappedUncovered(markdown: string, children: ChunkDraft[], wrapper: Wrapper): number[] {
   const inner = (text: string): string => text.slice(wrapper.start.length, text.length - wrapper.end.length);
-  return uncoveredAt(inner(markdown), children.map((child) => inner(childBody(child)).trim())) === null ? [] : [0];
+  return uncoveredAt(
+    inner(markdown),
+    children.map((child) => inner(childBody(child)).trim()),
+  ) === null
+    ? []
+    : [0];
 }

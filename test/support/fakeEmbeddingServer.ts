@@ -40,7 +40,11 @@ export function fakeVector(text: string, dimension: number): number[] {
   return Array.from({ length: dimension }, (_, i) => ((digest[i % digest.length] ?? 0) - 127.5) / 128);
 }
 
-export async function startFakeEmbeddingServer(options: { apiKey: string | null; dimension: number; delayMs?: number }): Promise<FakeEmbeddingServer> {
+export async function startFakeEmbeddingServer(options: {
+  apiKey: string | null;
+  dimension: number;
+  delayMs?: number;
+}): Promise<FakeEmbeddingServer> {
   const faults: Fault[] = [];
   let standing: Fault | null = null;
   let inFlight = 0;
@@ -53,7 +57,8 @@ export async function startFakeEmbeddingServer(options: { apiKey: string | null;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    if (req.method !== 'POST' || req.url !== '/v1/embeddings') return send(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
+    if (req.method !== 'POST' || req.url !== '/v1/embeddings')
+      return send(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ReceivedRequest['body'];
     const inputs = Array.isArray(body.input) ? body.input.map(String) : [String(body.input)];
     server.requests.push({ at: Date.now(), authorization: req.headers.authorization, body, inputs });
@@ -61,7 +66,9 @@ export async function startFakeEmbeddingServer(options: { apiKey: string | null;
     if (options.apiKey !== null && req.headers.authorization !== `Bearer ${options.apiKey}`) {
       // Like some providers, echo the key that was sent: the client must not let it through.
       const sent = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-      return send(res, 401, { error: { message: `Incorrect API key provided: ${sent}`, type: 'invalid_request_error' } });
+      return send(res, 401, {
+        error: { message: `Incorrect API key provided: ${sent}`, type: 'invalid_request_error' },
+      });
     }
     const fault = faults.shift() ?? standing;
     if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
@@ -76,8 +83,15 @@ export async function startFakeEmbeddingServer(options: { apiKey: string | null;
         return send(res, 400, { error: { message: "'input' is invalid" } });
       default: {
         const dimension = fault?.kind === 'wrong-dimension' ? options.dimension + 1 : options.dimension;
-        const data = inputs.map((text, index) => ({ object: 'embedding', index, embedding: fakeVector(text, dimension) })).reverse();
-        return send(res, 200, { object: 'list', data, model: body.model, usage: { prompt_tokens: 0, total_tokens: 0 } });
+        const data = inputs
+          .map((text, index) => ({ object: 'embedding', index, embedding: fakeVector(text, dimension) }))
+          .reverse();
+        return send(res, 200, {
+          object: 'list',
+          data,
+          model: body.model,
+          usage: { prompt_tokens: 0, total_tokens: 0 },
+        });
       }
     }
   };

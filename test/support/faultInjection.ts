@@ -26,7 +26,11 @@ export function injectStageFaults(failOnce: Map<string, Stage>, executions: Map<
         const wrapped = async (input: StageInput): Promise<StageResult> => {
           if (failOnce.get(input.documentId) === stage) {
             failOnce.delete(input.documentId);
-            throw ApplicationFailure.create({ type: STAGE_DEFAULT_FAILURE[stage], message: `injected failure at ${stage}`, nonRetryable: true });
+            throw ApplicationFailure.create({
+              type: STAGE_DEFAULT_FAILURE[stage],
+              message: `injected failure at ${stage}`,
+              nonRetryable: true,
+            });
           }
           const key = `${input.documentId}:${stage}`;
           executions.set(key, (executions.get(key) ?? 0) + 1);

@@ -24,7 +24,11 @@ export interface FaultyKeywordIndex extends KeywordIndex {
  * call over the wrapper's life (so "call 2" is the second batch of the first attempt). `onBulk`
  * runs before each call, e.g. to advance a simulated clock.
  */
-export function faultyKeywordIndex(real: KeywordIndex, faults: Map<number, BulkFault>, onBulk: () => void = () => undefined): FaultyKeywordIndex {
+export function faultyKeywordIndex(
+  real: KeywordIndex,
+  faults: Map<number, BulkFault>,
+  onBulk: () => void = () => undefined,
+): FaultyKeywordIndex {
   const calls: string[][] = [];
   let signalCrashed: () => void = () => undefined;
   const crashed = new Promise<void>((resolve) => (signalCrashed = resolve));

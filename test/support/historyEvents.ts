@@ -19,7 +19,9 @@ export function localActivityType(event: HistoryEvent): string | undefined {
   const marker = event.markerRecordedEventAttributes;
   if (marker?.markerName !== 'core_local_activity') return undefined;
   const data = marker.details?.data?.payloads?.[0]?.data;
-  return data ? (JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type?: string }).activity_type : undefined;
+  return data
+    ? (JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type?: string }).activity_type
+    : undefined;
 }
 
 export function localActivityTypes(events: HistoryEvent[]): string[] {

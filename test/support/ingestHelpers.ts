@@ -33,23 +33,35 @@ export async function historyBytes(client: Client, documentId: string): Promise<
 }
 
 /** Waits until the document's current run is the given task and has reached a terminal state. */
-export async function waitForTask(client: Client, documentId: string, taskId: string, timeoutMs = 180_000): Promise<IngestProgress> {
+export async function waitForTask(
+  client: Client,
+  documentId: string,
+  taskId: string,
+  timeoutMs = 180_000,
+): Promise<IngestProgress> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const progress = await queryProgress(client, documentId).catch(() => null);
     if (progress?.taskId === taskId && (progress.status === 'SUCCESS' || progress.status === 'FAILED')) return progress;
-    if (Date.now() > deadline) throw new Error(`task ${taskId} did not finish in time (last: ${JSON.stringify(progress)})`);
+    if (Date.now() > deadline)
+      throw new Error(`task ${taskId} did not finish in time (last: ${JSON.stringify(progress)})`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
 /** Polls until `check` holds; for conditions on rows that a running pipeline writes. */
-export async function eventually<T>(probe: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 60_000, everyMs = 50): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T>,
+  check: (value: T) => boolean,
+  timeoutMs = 60_000,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not reached in ${timeoutMs} ms (last: ${JSON.stringify(value)})`);
+    if (Date.now() > deadline)
+      throw new Error(`condition not reached in ${timeoutMs} ms (last: ${JSON.stringify(value)})`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }

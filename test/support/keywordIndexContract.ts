@@ -84,14 +84,20 @@ export function describeKeywordIndexContract(name: string, make: () => Promise<K
       await keywords.bulkIndex(scope, [keywordEntry(doc, 'a', ['alpha']), keywordEntry(doc, 'b', ['bravo'])]);
       expect(await keywords.countForDocument(doc)).toBe(2);
 
-      const again = await keywords.bulkIndex(scope, [keywordEntry(doc, 'a', ['charlie']), keywordEntry(doc, 'b', ['bravo'])]);
+      const again = await keywords.bulkIndex(scope, [
+        keywordEntry(doc, 'a', ['charlie']),
+        keywordEntry(doc, 'b', ['bravo']),
+      ]);
       expect(again.failedChunkIds).toEqual([]);
       expect(await keywords.countForDocument(doc)).toBe(2);
       expect(await keywords.search(scope, ['alpha'], 10)).toEqual([]);
       expect(ids(await keywords.search(scope, ['charlie'], 10))).toEqual([`${doc}-a`]);
 
       // The same chunk id twice in one call: one entry, the last one written.
-      const twice = await keywords.bulkIndex(scope, [keywordEntry(doc, 'c', ['delta']), keywordEntry(doc, 'c', ['echo'])]);
+      const twice = await keywords.bulkIndex(scope, [
+        keywordEntry(doc, 'c', ['delta']),
+        keywordEntry(doc, 'c', ['echo']),
+      ]);
       expect(twice.failedChunkIds).toEqual([]);
       expect(await keywords.countForDocument(doc)).toBe(3);
       expect(await keywords.search(scope, ['delta'], 10)).toEqual([]);
@@ -104,7 +110,11 @@ export function describeKeywordIndexContract(name: string, make: () => Promise<K
       // A document id far past what an index keeps as one term or one index row (OpenSearch:
       // 32,766 bytes; Postgres: 8,191), random so that no compression saves it.
       const bad = { ...keywordEntry(doc, 'bad', ['rejected']), documentId: randomBytes(20_000).toString('hex') };
-      const result = await keywords.bulkIndex(scope, [keywordEntry(doc, 'good-1', ['accepted']), bad, keywordEntry(doc, 'good-2', ['accepted'])]);
+      const result = await keywords.bulkIndex(scope, [
+        keywordEntry(doc, 'good-1', ['accepted']),
+        bad,
+        keywordEntry(doc, 'good-2', ['accepted']),
+      ]);
       expect(result.failedChunkIds).toEqual([`${doc}-bad`]);
       expect(await keywords.countForDocument(doc)).toBe(2);
       expect(ids(await keywords.search(scope, ['accepted'], 10)).sort()).toEqual([`${doc}-good-1`, `${doc}-good-2`]);
@@ -116,7 +126,11 @@ export function describeKeywordIndexContract(name: string, make: () => Promise<K
       const stranger = { ...scope, userId: `u-${randomUUID()}` };
       const doc = randomUUID();
       const sibling = randomUUID();
-      await keywords.bulkIndex(scope, [keywordEntry(doc, 'kept', ['shared']), keywordEntry(doc, 'dropped-1', ['shared']), keywordEntry(doc, 'dropped-2', ['shared'])]);
+      await keywords.bulkIndex(scope, [
+        keywordEntry(doc, 'kept', ['shared']),
+        keywordEntry(doc, 'dropped-1', ['shared']),
+        keywordEntry(doc, 'dropped-2', ['shared']),
+      ]);
       await keywords.bulkIndex(scope, [keywordEntry(sibling, '1', ['shared'])]);
       await keywords.bulkIndex(stranger, [{ ...keywordEntry(doc, 'x', ['shared']), chunkId: `${doc}-stranger` }]);
 
@@ -139,7 +153,9 @@ export function describeKeywordIndexContract(name: string, make: () => Promise<K
       await keywords.bulkIndex(scope, [keywordEntry(doc, '1', ['向量', 'shared']), keywordEntry(doc, '2', ['检索'])]);
       await keywords.bulkIndex(scope, [keywordEntry(sibling, '1', ['向量', 'shared'])]);
       // Another tenant's entry of a document with the same id (chunk ids are unique per tenant).
-      await keywords.bulkIndex(stranger, [{ ...keywordEntry(doc, 'x', ['向量', 'shared']), chunkId: `${doc}-stranger` }]);
+      await keywords.bulkIndex(stranger, [
+        { ...keywordEntry(doc, 'x', ['向量', 'shared']), chunkId: `${doc}-stranger` },
+      ]);
       expect(await keywords.countForDocument(doc)).toBe(3);
 
       await keywords.deleteDocument(scope, doc);
@@ -158,7 +174,11 @@ export function describeKeywordIndexContract(name: string, make: () => Promise<K
       const doc = randomUUID();
       const a = newScope();
       const b = newScope();
-      await keywords.bulkIndex(a, [keywordEntry(doc, '1', ['one']), keywordEntry(doc, '2', ['two']), keywordEntry(doc, '3', ['three'])]);
+      await keywords.bulkIndex(a, [
+        keywordEntry(doc, '1', ['one']),
+        keywordEntry(doc, '2', ['two']),
+        keywordEntry(doc, '3', ['three']),
+      ]);
       await keywords.bulkIndex(b, [{ ...keywordEntry(doc, '1', ['one']), chunkId: `${doc}-b1` }]);
       expect(await keywords.countForDocument(doc)).toBe(4);
       expect(await keywords.countForDocument(randomUUID())).toBe(0);

@@ -6,7 +6,8 @@ const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships
 const esc = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Paragraph kinds a test document is made of; headings use localized style ids on purpose. */
-export type DocxBlock = { heading: number; text: string } | { bullet: string } | { text: string } | { table: string[][] };
+export type DocxBlock =
+  { heading: number; text: string } | { bullet: string } | { text: string } | { table: string[][] };
 
 export function docxFixture(blocks: DocxBlock[], extra: ZipFixtureEntry[] = []): Buffer {
   const styles = `<?xml version="1.0" encoding="UTF-8"?><w:styles ${W}>${[1, 2, 3]
@@ -16,10 +17,14 @@ export function docxFixture(blocks: DocxBlock[], extra: ZipFixtureEntry[] = []):
   const run = (text: string): string => `<w:r><w:t xml:space="preserve">${esc(text)}</w:t></w:r>`;
   const body = blocks
     .map((block) => {
-      if ('heading' in block) return `<w:p><w:pPr><w:pStyle w:val="berschrift${block.heading}"/></w:pPr>${run(block.text)}</w:p>`;
-      if ('bullet' in block) return `<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr>${run(block.bullet)}</w:p>`;
+      if ('heading' in block)
+        return `<w:p><w:pPr><w:pStyle w:val="berschrift${block.heading}"/></w:pPr>${run(block.text)}</w:p>`;
+      if ('bullet' in block)
+        return `<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr>${run(block.bullet)}</w:p>`;
       if ('table' in block) {
-        const rows = block.table.map((row) => `<w:tr>${row.map((cell) => `<w:tc><w:p>${run(cell)}</w:p></w:tc>`).join('')}</w:tr>`);
+        const rows = block.table.map(
+          (row) => `<w:tr>${row.map((cell) => `<w:tc><w:p>${run(cell)}</w:p></w:tc>`).join('')}</w:tr>`,
+        );
         return `<w:tbl>${rows.join('')}</w:tbl>`;
       }
       // Split runs and a field code: the text must be joined, the field code left out.
@@ -28,8 +33,14 @@ export function docxFixture(blocks: DocxBlock[], extra: ZipFixtureEntry[] = []):
     })
     .join('');
   return zipFixture([
-    { name: '[Content_Types].xml', data: '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>' },
-    { name: 'word/document.xml', data: `<?xml version="1.0" encoding="UTF-8"?><w:document ${W}><w:body>${body}</w:body></w:document>` },
+    {
+      name: '[Content_Types].xml',
+      data: '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+    },
+    {
+      name: 'word/document.xml',
+      data: `<?xml version="1.0" encoding="UTF-8"?><w:document ${W}><w:body>${body}</w:body></w:document>`,
+    },
     { name: 'word/styles.xml', data: styles },
     { name: 'word/numbering.xml', data: numbering },
     ...extra,
@@ -71,14 +82,25 @@ export function pptxFixture(slides: { title: string; bullets: string[]; notes?: 
   const count = slides.length;
   slides.forEach((slide, i) => {
     const file = count - i;
-    entries.push({ name: `ppt/slides/slide${file}.xml`, data: `<p:sld ${P}><p:cSld><p:spTree>${shape('title', [slide.title])}${shape(null, slide.bullets)}${shape('sldNum', ['7'])}</p:spTree></p:cSld></p:sld>` });
+    entries.push({
+      name: `ppt/slides/slide${file}.xml`,
+      data: `<p:sld ${P}><p:cSld><p:spTree>${shape('title', [slide.title])}${shape(null, slide.bullets)}${shape('sldNum', ['7'])}</p:spTree></p:cSld></p:sld>`,
+    });
     if (slide.notes) {
-      entries.push({ name: `ppt/slides/_rels/slide${file}.xml.rels`, data: `<Relationships><Relationship Id="rId1" Type="${REL}/notesSlide" Target="../notesSlides/notesSlide${file}.xml"/></Relationships>` });
-      entries.push({ name: `ppt/notesSlides/notesSlide${file}.xml`, data: `<p:notes ${P}><p:cSld><p:spTree>${shape('body', [slide.notes])}</p:spTree></p:cSld></p:notes>` });
+      entries.push({
+        name: `ppt/slides/_rels/slide${file}.xml.rels`,
+        data: `<Relationships><Relationship Id="rId1" Type="${REL}/notesSlide" Target="../notesSlides/notesSlide${file}.xml"/></Relationships>`,
+      });
+      entries.push({
+        name: `ppt/notesSlides/notesSlide${file}.xml`,
+        data: `<p:notes ${P}><p:cSld><p:spTree>${shape('body', [slide.notes])}</p:spTree></p:cSld></p:notes>`,
+      });
     }
   });
   const ids = slides.map((_, i) => `<p:sldId id="${256 + i}" r:id="rId${i + 1}"/>`).join('');
-  const rels = slides.map((_, i) => `<Relationship Id="rId${i + 1}" Type="${REL}/slide" Target="slides/slide${count - i}.xml"/>`).join('');
+  const rels = slides
+    .map((_, i) => `<Relationship Id="rId${i + 1}" Type="${REL}/slide" Target="slides/slide${count - i}.xml"/>`)
+    .join('');
   return zipFixture([
     { name: 'ppt/presentation.xml', data: `<p:presentation ${P}><p:sldIdLst>${ids}</p:sldIdLst></p:presentation>` },
     { name: 'ppt/_rels/presentation.xml.rels', data: `<Relationships>${rels}</Relationships>` },

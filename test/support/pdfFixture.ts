@@ -48,7 +48,14 @@ export function fixturePdf(
       ),
     );
   }
-  const outline = options.outline ? addOutline({ add, set: (id, body) => (objects[id - 1] = body) }, options.outline, kids, options.namedDestinations === true) : '';
+  const outline = options.outline
+    ? addOutline(
+        { add, set: (id, body) => (objects[id - 1] = body) },
+        options.outline,
+        kids,
+        options.namedDestinations === true,
+      )
+    : '';
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R${outline} >>`;
   objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
   const encrypt = options.encrypted
@@ -72,11 +79,15 @@ export function fixturePdf(
 /** Writes the outline items (PDF 32000 §12.3.3); returns the catalog entries that point at them. */
 function addOutline(
   { add, set }: { add: (body: string) => number; set: (id: number, body: string) => void },
-  roots: FixtureBookmark[], kids: number[], named: boolean): string {
+  roots: FixtureBookmark[],
+  kids: number[],
+  named: boolean,
+): string {
   const names: string[] = [];
   const destination = (mark: FixtureBookmark): string => {
     const page = kids[mark.page];
-    if (page === undefined) throw new Error(`bookmark ${mark.title} points at page ${mark.page}, which the fixture lacks`);
+    if (page === undefined)
+      throw new Error(`bookmark ${mark.title} points at page ${mark.page}, which the fixture lacks`);
     const explicit = mark.top === undefined ? `[${page} 0 R /Fit]` : `[${page} 0 R /XYZ 72 ${mark.top} null]`;
     if (!named) return explicit;
     const name = `d${String(names.length).padStart(5, '0')}`;
@@ -91,7 +102,9 @@ function addOutline(
       const links = [
         i > 0 ? `/Prev ${ids[i - 1]} 0 R` : '',
         i < ids.length - 1 ? `/Next ${ids[i + 1]} 0 R` : '',
-        children.length > 0 ? `/First ${children[0]} 0 R /Last ${children[children.length - 1]} 0 R /Count ${children.length}` : '',
+        children.length > 0
+          ? `/First ${children[0]} 0 R /Last ${children[children.length - 1]} 0 R /Count ${children.length}`
+          : '',
       ].join(' ');
       set(ids[i]!, `<< /Title (${escapePdf(mark.title)}) /Parent ${parent} 0 R /Dest ${destination(mark)} ${links} >>`);
     });
@@ -112,7 +125,9 @@ function contentStream(lines: FixtureLine[]): string {
       y -= size;
       continue;
     }
-    ops.push(`BT /${line.mono ? 'F2' : 'F1'} ${size} Tf ${line.x ?? 72} ${y.toFixed(1)} Td (${escapePdf(line.text)}) Tj ET`);
+    ops.push(
+      `BT /${line.mono ? 'F2' : 'F1'} ${size} Tf ${line.x ?? 72} ${y.toFixed(1)} Td (${escapePdf(line.text)}) Tj ET`,
+    );
     y -= size * 1.2;
   }
   return ops.join('\n');

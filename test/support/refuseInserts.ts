@@ -8,7 +8,8 @@ import type { Database } from '../../db/database';
 export function refusingInserts(db: Kysely<Database>, table: keyof Database): Kysely<Database> {
   const plugin: KyselyPlugin = {
     transformQuery({ node }) {
-      if (InsertQueryNode.is(node) && node.into?.table.identifier.name === table) throw new Error(`insert into ${table} refused by the test`);
+      if (InsertQueryNode.is(node) && node.into?.table.identifier.name === table)
+        throw new Error(`insert into ${table} refused by the test`);
       return node;
     },
     transformResult: async ({ result }) => result,

@@ -50,7 +50,10 @@ export async function registerDocument(
     } catch (error) {
       // Node's own errors may come from another realm (a vm context): no instanceof Error.
       const message = (error as { message?: unknown } | null)?.message;
-      readError = new SourceReadError(`could not read ${input.fileName}: ${typeof message === 'string' ? message : String(error)}`, { cause: error });
+      readError = new SourceReadError(
+        `could not read ${input.fileName}: ${typeof message === 'string' ? message : String(error)}`,
+        { cause: error },
+      );
       throw readError;
     }
   }

@@ -27,7 +27,11 @@ export function partialDeps(given: Partial<ActivityDeps>): ActivityDeps {
 export async function newKeywordTask(deps: ActivityDeps, doc: Omit<StageInput, 'taskId'>): Promise<StageInput> {
   const input = { ...doc, taskId: randomUUID() };
   const chunks = await listActiveChunks(deps.db, doc.documentId);
-  const tokenPlanObjectKey = await storeTokenPlan(deps, input, new Map(chunks.map((c) => [c.chunk_id, c.text.split(' ')])));
+  const tokenPlanObjectKey = await storeTokenPlan(
+    deps,
+    input,
+    new Map(chunks.map((c) => [c.chunk_id, c.text.split(' ')])),
+  );
   await insertTaskWithPipeline(deps.db, {
     taskId: input.taskId,
     documentId: doc.documentId,
@@ -39,7 +43,11 @@ export async function newKeywordTask(deps: ActivityDeps, doc: Omit<StageInput, '
 }
 
 /** Writes the document's chunk set as CHUNKING would: `count` children with ids `${doc}:${i}`. */
-export async function writeChunks(db: Kysely<Database>, input: Omit<StageInput, 'taskId'>, count: number): Promise<string[]> {
+export async function writeChunks(
+  db: Kysely<Database>,
+  input: Omit<StageInput, 'taskId'>,
+  count: number,
+): Promise<string[]> {
   const drafts = Array.from({ length: count }, (_, i) => ({
     chunkId: `${input.documentId}:${i}`,
     chunkIndex: i,
@@ -56,7 +64,10 @@ export async function writeChunks(db: Kysely<Database>, input: Omit<StageInput, 
 }
 
 /** A new document of a new user and dataset, with `chunks` active chunks (writeChunks). */
-export async function seedDocument(db: Kysely<Database>, chunks: number): Promise<{ doc: Omit<StageInput, 'taskId'>; chunkIds: string[] }> {
+export async function seedDocument(
+  db: Kysely<Database>,
+  chunks: number,
+): Promise<{ doc: Omit<StageInput, 'taskId'>; chunkIds: string[] }> {
   const doc = { documentId: randomUUID(), userId: `u-${randomUUID()}`, datasetId: `ds-${randomUUID()}` };
   await insertDocument(db, {
     id: doc.documentId,
@@ -71,7 +82,10 @@ export async function seedDocument(db: Kysely<Database>, chunks: number): Promis
 }
 
 /** A document with `chunks` active chunks and a task that is about to run KEYWORD_INDEXING. */
-export async function seedKeywordDocument(deps: ActivityDeps, chunks: number): Promise<{ input: StageInput; chunkIds: string[] }> {
+export async function seedKeywordDocument(
+  deps: ActivityDeps,
+  chunks: number,
+): Promise<{ input: StageInput; chunkIds: string[] }> {
   const { doc, chunkIds } = await seedDocument(deps.db, chunks);
   return { input: await newKeywordTask(deps, doc), chunkIds };
 }
@@ -84,7 +98,11 @@ export interface Attempt {
 }
 
 /** One attempt of an activity in its own MockActivityEnvironment (its own Context), as a retry gets. */
-export function runAttempt(activity: (input: StageInput) => Promise<StageResult>, input: StageInput, details?: BatchProgress): Attempt {
+export function runAttempt(
+  activity: (input: StageInput) => Promise<StageResult>,
+  input: StageInput,
+  details?: BatchProgress,
+): Attempt {
   const env = new MockActivityEnvironment({ heartbeatDetails: details, heartbeatTimeoutMs: 30_000 });
   let recorded = details;
   env.on('heartbeat', (d: BatchProgress) => (recorded = d));

@@ -29,18 +29,20 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     upstream.on('error', () => client.destroy());
     client.pipe(upstream).pipe(client);
   });
-  const listen = (port: number) => new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
-  const stop = () => new Promise<void>((resolve) => {
-    for (const socket of sockets) socket.destroy();
-    if (!server.listening) return resolve();
-    server.close(() => resolve());
-  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+    });
   await listen(0);
   const { port } = server.address() as net.AddressInfo;
   return { url: `http://127.0.0.1:${port}`, cut: stop, restore: () => listen(port), close: stop };

@@ -6,7 +6,9 @@ import { loadConfig, type SluiceConfig } from '../../config/config';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:54329/sluice_test';
 
 /** Where `bash scripts/stack.sh start` installed the local embedding model (its `env` exports this). */
-export const STACK_MODEL_DIR = process.env.SLUICE_MODEL_DIR ?? path.join(process.env.SLUICE_DATA_DIR ?? path.resolve(__dirname, '..', '..', '.sluice'), 'models');
+export const STACK_MODEL_DIR =
+  process.env.SLUICE_MODEL_DIR ??
+  path.join(process.env.SLUICE_DATA_DIR ?? path.resolve(__dirname, '..', '..', '.sluice'), 'models');
 
 /**
  * A config for one test suite: the test database, a private data dir and task queue. The

@@ -31,8 +31,12 @@ export function describeVectorStoreContract(name: string, make: () => Promise<Ve
         { chunkId: `${doc}-b`, documentId: doc, vector: unitVector([0, 1, 0]) },
       ]);
       // Writing the same chunk again replaces it rather than adding a second vector.
-      await vectors.upsertDense(scope, model, [{ chunkId: `${doc}-a`, documentId: doc, vector: unitVector([1, 1, 0]) }]);
-      await vectors.upsertDense(other, model, [{ chunkId: `${doc}-x`, documentId: doc, vector: unitVector([1, 0, 0]) }]);
+      await vectors.upsertDense(scope, model, [
+        { chunkId: `${doc}-a`, documentId: doc, vector: unitVector([1, 1, 0]) },
+      ]);
+      await vectors.upsertDense(other, model, [
+        { chunkId: `${doc}-x`, documentId: doc, vector: unitVector([1, 0, 0]) },
+      ]);
 
       expect((await vectors.countForDocument(doc)).dense).toBe(3);
       const hits = await vectors.searchDense(scope, unitVector([0, 1, 0]), 10);
@@ -53,19 +57,29 @@ export function describeVectorStoreContract(name: string, make: () => Promise<Ve
       const otherDataset = { ...scope, datasetId: `ds-${randomUUID()}` };
       const otherUser = { ...scope, userId: `u-${randomUUID()}` };
       const doc = randomUUID();
-      await vectors.upsertDense(scope, model, [{ chunkId: `${doc}-mine`, documentId: doc, vector: unitVector([0, 0, 1]) }]);
-      await vectors.upsertSparse(scope, [{ chunkId: `${doc}-mine`, documentId: doc, sparse: { indices: [11], values: [1] } }]);
+      await vectors.upsertDense(scope, model, [
+        { chunkId: `${doc}-mine`, documentId: doc, vector: unitVector([0, 0, 1]) },
+      ]);
+      await vectors.upsertSparse(scope, [
+        { chunkId: `${doc}-mine`, documentId: doc, sparse: { indices: [11], values: [1] } },
+      ]);
       for (const stranger of [otherDataset, otherUser]) {
         expect(await vectors.searchDense(stranger, unitVector([0, 0, 1]), 10)).toEqual([]);
         expect(await vectors.searchSparse(stranger, { indices: [11], values: [1] }, 10)).toEqual([]);
       }
-      expect((await vectors.searchDense(scope, unitVector([0, 0, 1]), 10)).map((h) => h.chunkId)).toEqual([`${doc}-mine`]);
-      expect((await vectors.searchSparse(scope, { indices: [11], values: [1] }, 10)).map((h) => h.chunkId)).toEqual([`${doc}-mine`]);
+      expect((await vectors.searchDense(scope, unitVector([0, 0, 1]), 10)).map((h) => h.chunkId)).toEqual([
+        `${doc}-mine`,
+      ]);
+      expect((await vectors.searchSparse(scope, { indices: [11], values: [1] }, 10)).map((h) => h.chunkId)).toEqual([
+        `${doc}-mine`,
+      ]);
     });
 
     it('refuses a vector whose dimension differs from the model', async () => {
       const scope = newScope();
-      await expect(vectors.upsertDense(scope, model, [{ chunkId: `c-${randomUUID()}`, documentId: 'd', vector: [1, 0] }])).rejects.toThrow(/2 dimensions/);
+      await expect(
+        vectors.upsertDense(scope, model, [{ chunkId: `c-${randomUUID()}`, documentId: 'd', vector: [1, 0] }]),
+      ).rejects.toThrow(/2 dimensions/);
     });
 
     it('ranks sparse matches with IDF so a rare shared term outweighs a common one', async () => {
@@ -88,8 +102,15 @@ export function describeVectorStoreContract(name: string, make: () => Promise<Ve
       const stranger = newScope();
       const doc = randomUUID();
       const sparse = { indices: [5], values: [1] };
-      await vectors.upsertSparse(scope, ['a', 'b', 'c'].map((id) => ({ chunkId: `${doc}-${id}`, documentId: doc, sparse })));
-      await vectors.upsertDense(scope, model, ['a', 'b', 'c'].map((id) => ({ chunkId: `${doc}-${id}`, documentId: doc, vector: unitVector([1, 0, 0]) })));
+      await vectors.upsertSparse(
+        scope,
+        ['a', 'b', 'c'].map((id) => ({ chunkId: `${doc}-${id}`, documentId: doc, sparse })),
+      );
+      await vectors.upsertDense(
+        scope,
+        model,
+        ['a', 'b', 'c'].map((id) => ({ chunkId: `${doc}-${id}`, documentId: doc, vector: unitVector([1, 0, 0]) })),
+      );
 
       // A stranger naming our chunk ids deletes nothing.
       await vectors.deleteChunks(stranger, [`${doc}-a`]);
@@ -115,11 +136,17 @@ export function describeVectorStoreContract(name: string, make: () => Promise<Ve
       await vectors.upsertDense(scope, model, [{ chunkId: b, documentId: doc, vector: unitVector([0, 1, 0]) }]);
       // Re-writing one kind again (a retry, a re-embedding) must not drop the other kind either.
       await vectors.upsertDense(scope, model, [{ chunkId: a, documentId: doc, vector: unitVector([1, 0.1, 0]) }]);
-      await vectors.upsertSparse(scope, [{ chunkId: b, documentId: doc, sparse: { indices: [22, 23], values: [1, 1] } }]);
+      await vectors.upsertSparse(scope, [
+        { chunkId: b, documentId: doc, sparse: { indices: [22, 23], values: [1, 1] } },
+      ]);
 
       expect(await vectors.countForDocument(doc)).toEqual({ dense: 2, sparse: 2 });
-      expect((await vectors.searchSparse(scope, { indices: [21], values: [1] }, 10)).map((h) => h.chunkId)).toEqual([a]);
-      expect((await vectors.searchSparse(scope, { indices: [23], values: [1] }, 10)).map((h) => h.chunkId)).toEqual([b]);
+      expect((await vectors.searchSparse(scope, { indices: [21], values: [1] }, 10)).map((h) => h.chunkId)).toEqual([
+        a,
+      ]);
+      expect((await vectors.searchSparse(scope, { indices: [23], values: [1] }, 10)).map((h) => h.chunkId)).toEqual([
+        b,
+      ]);
       expect((await vectors.searchDense(scope, unitVector([1, 0, 0]), 10)).map((h) => h.chunkId)).toEqual([a, b]);
       expect((await vectors.searchDense(scope, unitVector([0, 1, 0]), 10)).map((h) => h.chunkId)).toEqual([b, a]);
     });
@@ -129,9 +156,17 @@ export function describeVectorStoreContract(name: string, make: () => Promise<Ve
       const doc = randomUUID();
       const otherDoc = randomUUID();
       expect(await vectors.countForDocument(doc)).toEqual({ dense: 0, sparse: 0 });
-      await vectors.upsertDense(scope, model, [1, 2, 3].map((i) => ({ chunkId: `${doc}-${i}`, documentId: doc, vector: unitVector([i, 1, 0]) })));
-      await vectors.upsertSparse(scope, [{ chunkId: `${doc}-1`, documentId: doc, sparse: { indices: [31], values: [1] } }]);
-      await vectors.upsertDense(scope, model, [{ chunkId: `${otherDoc}-1`, documentId: otherDoc, vector: unitVector([1, 1, 1]) }]);
+      await vectors.upsertDense(
+        scope,
+        model,
+        [1, 2, 3].map((i) => ({ chunkId: `${doc}-${i}`, documentId: doc, vector: unitVector([i, 1, 0]) })),
+      );
+      await vectors.upsertSparse(scope, [
+        { chunkId: `${doc}-1`, documentId: doc, sparse: { indices: [31], values: [1] } },
+      ]);
+      await vectors.upsertDense(scope, model, [
+        { chunkId: `${otherDoc}-1`, documentId: otherDoc, vector: unitVector([1, 1, 1]) },
+      ]);
       expect(await vectors.countForDocument(doc)).toEqual({ dense: 3, sparse: 1 });
       expect(await vectors.countForDocument(otherDoc)).toEqual({ dense: 1, sparse: 0 });
       await vectors.deleteDocument(scope, doc);

@@ -5,7 +5,10 @@ import { Parser } from 'htmlparser2';
  * as multisets (a word the source has five times must be in the markdown five times), so a line
  * lost on every page shows even when its words occur elsewhere in the document.
  */
-export function wordCoverage(sourceWords: readonly string[], markdown: string): { coverage: number; missing: Map<string, number> } {
+export function wordCoverage(
+  sourceWords: readonly string[],
+  markdown: string,
+): { coverage: number; missing: Map<string, number> } {
   const available = countWords(words(markdown));
   const missing = new Map<string, number>();
   for (const word of sourceWords) {
@@ -36,21 +39,29 @@ const PAGE_NUMBER = /^(\d{1,4}|[ivxlc]{1,6})$/i;
  * number), and words hyphenated across a line end joined again, as the markdown joins them.
  * `leftOut`: 1-based numbers of pages the parser drops as table of contents or index.
  */
-export function pdfSourceWords(allPages: readonly (readonly string[])[], leftOut: ReadonlySet<number> = new Set()): string[] {
+export function pdfSourceWords(
+  allPages: readonly (readonly string[])[],
+  leftOut: ReadonlySet<number> = new Set(),
+): string[] {
   const pages = allPages.filter((_lines, i) => !leftOut.has(i + 1));
   const key = (line: string): string => line.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().toLowerCase();
-  const edges = (lines: readonly string[]): string[] => (lines.length <= 2 ? [...lines] : [lines[0]!, lines[lines.length - 1]!]);
+  const edges = (lines: readonly string[]): string[] =>
+    lines.length <= 2 ? [...lines] : [lines[0]!, lines[lines.length - 1]!];
   const pagesByKey = new Map<string, number>();
-  for (const lines of pages) for (const k of new Set(edges(lines).map(key))) pagesByKey.set(k, (pagesByKey.get(k) ?? 0) + 1);
+  for (const lines of pages)
+    for (const k of new Set(edges(lines).map(key))) pagesByKey.set(k, (pagesByKey.get(k) ?? 0) + 1);
   const running = (line: string, i: number, lines: readonly string[], page: number): boolean =>
     (i === 0 || i === lines.length - 1) &&
-    (PAGE_NUMBER.test(line.trim()) || (pagesByKey.get(key(line)) ?? 0) >= 3 || numberedLikeNeighbours(pages, page, i === 0 ? 'first' : 'last'));
+    (PAGE_NUMBER.test(line.trim()) ||
+      (pagesByKey.get(key(line)) ?? 0) >= 3 ||
+      numberedLikeNeighbours(pages, page, i === 0 ? 'first' : 'last'));
 
   const body = pages.flatMap((lines, page) => lines.filter((line, i) => !running(line, i, lines, page)));
   const joined: string[] = [];
   for (const line of body) {
     const previous = joined[joined.length - 1];
-    if (previous !== undefined && /\p{Ll}-$/u.test(previous) && /^\p{Ll}/u.test(line)) joined[joined.length - 1] = previous.slice(0, -1) + line;
+    if (previous !== undefined && /\p{Ll}-$/u.test(previous) && /^\p{Ll}/u.test(line))
+      joined[joined.length - 1] = previous.slice(0, -1) + line;
     else joined.push(line);
   }
   return joined.flatMap(words);
@@ -89,8 +100,37 @@ const UNSEEN_TAGS = new Set(['head', 'script', 'style', 'template', 'noscript', 
 const NAVIGATION_CLASS = /(?:^|\s)(?:navheader|navfooter|toc)(?:\s|$)/;
 /** Inline elements: text on either side of their tags runs on ("<acronym>TID</acronym>s" is one word). */
 const INLINE_TAGS = new Set([
-  'a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'ins', 'kbd',
-  'mark', 'q', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var',
+  'a',
+  'abbr',
+  'acronym',
+  'b',
+  'bdi',
+  'bdo',
+  'big',
+  'cite',
+  'code',
+  'data',
+  'del',
+  'dfn',
+  'em',
+  'font',
+  'i',
+  'ins',
+  'kbd',
+  'mark',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strike',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'tt',
+  'u',
+  'var',
 ]);
 
 /** The words of an HTML page's text as a reader sees it, the navigation left out (one linear pass). */

@@ -12,9 +12,12 @@ describe('loadConfig', () => {
   });
 
   it('names every wrong setting in one message', () => {
-    const load = () => loadConfig({ DATABASE_URL: 'mysql://x', SLUICE_EMBED_DIMENSION: 'lots', SLUICE_RETRY_WAIT: 'forever' });
+    const load = () =>
+      loadConfig({ DATABASE_URL: 'mysql://x', SLUICE_EMBED_DIMENSION: 'lots', SLUICE_RETRY_WAIT: 'forever' });
     expect(load).toThrow(ConfigError);
-    expect(load).toThrow(/DATABASE_URL: must be a postgres:\/\/ connection URL.*SLUICE_EMBED_DIMENSION.*SLUICE_RETRY_WAIT/);
+    expect(load).toThrow(
+      /DATABASE_URL: must be a postgres:\/\/ connection URL.*SLUICE_EMBED_DIMENSION.*SLUICE_RETRY_WAIT/,
+    );
   });
 
   it('sizes the two workers of a process and caps the embedding queue only when asked', () => {
@@ -28,10 +31,19 @@ describe('loadConfig', () => {
     });
     expect(loadConfig({ SLUICE_CPU_THREADS: '3' }).worker.cpuThreads).toBe(3);
     expect(() => loadConfig({ SLUICE_CPU_THREADS: '0' })).toThrow(/SLUICE_CPU_THREADS/);
-    expect(loadConfig({ SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES: '0', SLUICE_LOCAL_STAGE_MAX_CHUNKS: '20' }).worker.localStages).toEqual({ maxSourceBytes: 0, maxChunks: 20 });
+    expect(
+      loadConfig({ SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES: '0', SLUICE_LOCAL_STAGE_MAX_CHUNKS: '20' }).worker.localStages,
+    ).toEqual({ maxSourceBytes: 0, maxChunks: 20 });
     expect(() => loadConfig({ SLUICE_LOCAL_STAGE_MAX_CHUNKS: '-1' })).toThrow(/SLUICE_LOCAL_STAGE_MAX_CHUNKS/);
-    const tuned = loadConfig({ SLUICE_WORKER_ACTIVITY_SLOTS: '3', SLUICE_EMBED_ACTIVITY_SLOTS: '2', SLUICE_EMBED_ACTIVITIES_PER_SECOND: '0' });
-    expect(tuned.worker).toMatchObject({ activitySlots: 3, embedding: { activitySlots: 2, activitiesPerSecond: null } });
+    const tuned = loadConfig({
+      SLUICE_WORKER_ACTIVITY_SLOTS: '3',
+      SLUICE_EMBED_ACTIVITY_SLOTS: '2',
+      SLUICE_EMBED_ACTIVITIES_PER_SECOND: '0',
+    });
+    expect(tuned.worker).toMatchObject({
+      activitySlots: 3,
+      embedding: { activitySlots: 2, activitiesPerSecond: null },
+    });
     expect(() => loadConfig({ SLUICE_WORKER_ACTIVITY_SLOTS: '0' })).toThrow(/SLUICE_WORKER_ACTIVITY_SLOTS/);
     expect(loadConfig({ SLUICE_WORKER_QUEUES: 'embedding' }).worker.queues).toBe('embedding');
     expect(() => loadConfig({ SLUICE_WORKER_QUEUES: 'vectorizing' })).toThrow(/SLUICE_WORKER_QUEUES/);
@@ -41,14 +53,32 @@ describe('loadConfig', () => {
     const local = loadConfig({});
     expect(local.stores.embedder).toEqual({ kind: 'local-model' });
     expect(local.embedding.dimension).toBe(512);
-    expect(local.embedding.localModel).toEqual({ dir: expect.stringMatching(/\/\.sluice\/models$/), threads: Math.max(1, os.availableParallelism()), maxTokens: 512 });
-    expect(loadConfig({ SLUICE_DATA_DIR: '/srv/sluice', SLUICE_MODEL_THREADS: '3' }).embedding.localModel).toMatchObject({ dir: '/srv/sluice/models', threads: 3 });
+    expect(local.embedding.localModel).toEqual({
+      dir: expect.stringMatching(/\/\.sluice\/models$/),
+      threads: Math.max(1, os.availableParallelism()),
+      maxTokens: 512,
+    });
+    expect(
+      loadConfig({ SLUICE_DATA_DIR: '/srv/sluice', SLUICE_MODEL_THREADS: '3' }).embedding.localModel,
+    ).toMatchObject({ dir: '/srv/sluice/models', threads: 3 });
     expect(loadConfig({ SLUICE_EMBED_DIMENSION: '512' }).embedding.dimension).toBe(512);
-    expect(() => loadConfig({ SLUICE_EMBED_DIMENSION: '256' })).toThrow(/SLUICE_EMBED_DIMENSION: the local model use-multilingual-v3-int8 makes 512-dimensional vectors/);
+    expect(() => loadConfig({ SLUICE_EMBED_DIMENSION: '256' })).toThrow(
+      /SLUICE_EMBED_DIMENSION: the local model use-multilingual-v3-int8 makes 512-dimensional vectors/,
+    );
     // The hashing embedder (tests) and per-user providers take the setting, 256 by default.
     expect(loadConfig({ SLUICE_EMBEDDER: 'local' }).embedding.dimension).toBe(256);
     expect(loadConfig({ SLUICE_EMBEDDER: 'local', SLUICE_EMBED_DIMENSION: '128' }).embedding.dimension).toBe(128);
-    expect(loadConfig({ SLUICE_PROFILE: 'production', SLUICE_SECRET_KEY: 'a'.repeat(64), S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', QDRANT_URL: 'http://q:6333', OPENSEARCH_URL: 'http://o:9200' }).stores.embedder.kind).toBe('user-config');
+    expect(
+      loadConfig({
+        SLUICE_PROFILE: 'production',
+        SLUICE_SECRET_KEY: 'a'.repeat(64),
+        S3_BUCKET: 'b',
+        S3_ACCESS_KEY_ID: 'k',
+        S3_SECRET_ACCESS_KEY: 's',
+        QDRANT_URL: 'http://q:6333',
+        OPENSEARCH_URL: 'http://o:9200',
+      }).stores.embedder.kind,
+    ).toBe('user-config');
     expect(() => loadConfig({ SLUICE_EMBEDDER: 'bert' })).toThrow(/SLUICE_EMBEDDER/);
   });
 

@@ -63,13 +63,20 @@ describe('SLUICE_DEFAULT_EMBEDDING_*', () => {
       SLUICE_DEFAULT_EMBEDDING_DIMENSION: '12',
       SLUICE_DEFAULT_EMBEDDING_API_KEY: 'sk-env',
     });
-    expect(config.embedding.environmentDefault).toEqual({ baseUrl: 'https://env.example/v1', model: 'm', dimension: 12, apiKey: 'sk-env' });
+    expect(config.embedding.environmentDefault).toEqual({
+      baseUrl: 'https://env.example/v1',
+      model: 'm',
+      dimension: 12,
+      apiKey: 'sk-env',
+    });
     expect(loadConfig(base).embedding.environmentDefault).toBeNull();
   });
 
   it('refuses a partial one, without echoing the key', () => {
     expect(() => loadConfig({ ...base, SLUICE_DEFAULT_EMBEDDING_MODEL: 'm' })).toThrow(/set all three, or none/);
-    expect(() => loadConfig({ ...base, SLUICE_DEFAULT_EMBEDDING_API_KEY: 'sk-env-SECRET' })).toThrow(/SLUICE_DEFAULT_EMBEDDING_API_KEY: set/);
+    expect(() => loadConfig({ ...base, SLUICE_DEFAULT_EMBEDDING_API_KEY: 'sk-env-SECRET' })).toThrow(
+      /SLUICE_DEFAULT_EMBEDDING_API_KEY: set/,
+    );
     expect(() => loadConfig({ ...base, SLUICE_DEFAULT_EMBEDDING_API_KEY: 'sk-env-SECRET' })).not.toThrow(/SECRET/);
   });
 });

@@ -13,7 +13,11 @@ describe('failure text', () => {
   });
 
   it('leaves ordinary messages alone', () => {
-    for (const text of ['the document has no text', 'model m returned 5-dimensional vectors, but the embedding config says 4', 'timed out (START_TO_CLOSE)']) {
+    for (const text of [
+      'the document has no text',
+      'model m returned 5-dimensional vectors, but the embedding config says 4',
+      'timed out (START_TO_CLOSE)',
+    ]) {
       expect(safeForTenant(text)).toBe(text);
     }
   });
@@ -27,7 +31,9 @@ describe('failure text', () => {
 
   it('describes an error with its causes for the log', () => {
     const error = new Error('embedding failed', { cause: new Error('HTTP 500 from http://u:p@provider.internal/v1') });
-    expect(describeForLog(error)).toBe('Error: embedding failed\n  caused by Error: HTTP 500 from http://[redacted]@provider.internal/v1');
+    expect(describeForLog(error)).toBe(
+      'Error: embedding failed\n  caused by Error: HTTP 500 from http://[redacted]@provider.internal/v1',
+    );
   });
 
   it('scans a huge message in bounded time and length', () => {

@@ -19,5 +19,7 @@ const report: DocumentStatusReport = {
 it('ends `sluice status` with the run in the Web UI at TEMPORAL_UI_URL', () => {
   const config = loadConfig({ TEMPORAL_UI_URL: 'https://temporal.example.com/', TEMPORAL_NAMESPACE: 'prod' });
   const lines = formatStatus(report, workflowUrl(config, report.documentId)).split('\n');
-  expect(lines.at(-1)).toBe(`web UI    https://temporal.example.com/namespaces/prod/workflows/ingest:${report.documentId}`);
+  expect(lines.at(-1)).toBe(
+    `web UI    https://temporal.example.com/namespaces/prod/workflows/ingest:${report.documentId}`,
+  );
 });

@@ -9,6 +9,9 @@ describe('localStagePlan', () => {
   });
 
   it('turns the early stages off with a zero limit, even for an empty source', () => {
-    expect(localStagePlan(0, { maxSourceBytes: 0, maxChunks: 0 })).toEqual({ beforeEmbedding: false, maxChunksAfterEmbedding: 0 });
+    expect(localStagePlan(0, { maxSourceBytes: 0, maxChunks: 0 })).toEqual({
+      beforeEmbedding: false,
+      maxChunksAfterEmbedding: 0,
+    });
   });
 });

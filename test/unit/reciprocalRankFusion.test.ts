@@ -6,7 +6,10 @@ describe('reciprocalRankFusion', () => {
   it('rewards chunks that several retrievers agree on over a single first place', () => {
     const fused = reciprocalRankFusion(
       {
-        dense: [{ chunkId: 'solo', score: 0.99 }, { chunkId: 'shared', score: 0.5 }],
+        dense: [
+          { chunkId: 'solo', score: 0.99 },
+          { chunkId: 'shared', score: 0.5 },
+        ],
         keyword: [{ chunkId: 'shared', score: 3 }],
         sparse: [{ chunkId: 'shared', score: 1 }],
       },
@@ -18,7 +21,11 @@ describe('reciprocalRankFusion', () => {
   });
 
   it('multiplies each list by its weight; a list without a weight counts 1', () => {
-    const lists = { dense: [{ chunkId: 'a', score: 0.9 }], sparse: [{ chunkId: 'b', score: 2 }], other: [{ chunkId: 'c', score: 1 }] };
+    const lists = {
+      dense: [{ chunkId: 'a', score: 0.9 }],
+      sparse: [{ chunkId: 'b', score: 2 }],
+      other: [{ chunkId: 'c', score: 1 }],
+    };
     const fused = reciprocalRankFusion(lists, { k: 10, weights: { dense: 3, sparse: 0.5 } });
     expect(fused.map((f) => [f.chunkId, f.score])).toEqual([
       ['a', 3 / 11],
@@ -29,12 +36,17 @@ describe('reciprocalRankFusion', () => {
 
   it('lets a heavier list keep its first place against two lighter lists that agree', () => {
     const lists = {
-      dense: [{ chunkId: 'semantic', score: 0.9 }, { chunkId: 'lexical', score: 0.2 }],
+      dense: [
+        { chunkId: 'semantic', score: 0.9 },
+        { chunkId: 'lexical', score: 0.2 },
+      ],
       sparse: [{ chunkId: 'lexical', score: 5 }],
       keyword: [{ chunkId: 'lexical', score: 5 }],
     };
     expect(reciprocalRankFusion(lists, plain)[0]?.chunkId).toBe('lexical');
-    expect(reciprocalRankFusion(lists, { k: 1, weights: { dense: 1, sparse: 0.1, keyword: 0.1 } })[0]?.chunkId).toBe('semantic');
+    expect(reciprocalRankFusion(lists, { k: 1, weights: { dense: 1, sparse: 0.1, keyword: 0.1 } })[0]?.chunkId).toBe(
+      'semantic',
+    );
   });
 
   it('defaults to the tuned setting, which weights the three retrievers search fuses', () => {

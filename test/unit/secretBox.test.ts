@@ -50,7 +50,14 @@ describe('secret box (AES-256-GCM)', () => {
     });
 
     it('refuses anything else with a clear message that does not echo the value', () => {
-      const wrong = ['', 'too-short', randomBytes(16).toString('base64'), randomBytes(33).toString('base64'), 'g'.repeat(64), key.toString('hex').slice(2)];
+      const wrong = [
+        '',
+        'too-short',
+        randomBytes(16).toString('base64'),
+        randomBytes(33).toString('base64'),
+        'g'.repeat(64),
+        key.toString('hex').slice(2),
+      ];
       for (const value of wrong) {
         let message = '';
         try {

@@ -16,13 +16,22 @@ it('names the file, its size, the dataset and the user, and what kind of start i
     '**Document:** d-1',
     '**Task:** t-1',
   ]);
-  expect(runDescription({ ...runOf(doc), taskId: 't-2', retryOfTaskId: 't-1' }).staticSummary).toMatch(/^retry report\.pdf/);
-  expect(runDescription({ ...runOf(doc), taskId: 't-3', reembedOfTaskId: 't-1' }).staticDetails).toContain('**Re-embed of task:** t-1');
-  expect(runDescription({ documentId: 'd-2', userId: 'bob', datasetId: 'x', taskId: 't' }).staticSummary).toBe('ingest document d-2 in x');
+  expect(runDescription({ ...runOf(doc), taskId: 't-2', retryOfTaskId: 't-1' }).staticSummary).toMatch(
+    /^retry report\.pdf/,
+  );
+  expect(runDescription({ ...runOf(doc), taskId: 't-3', reembedOfTaskId: 't-1' }).staticDetails).toContain(
+    '**Re-embed of task:** t-1',
+  );
+  expect(runDescription({ documentId: 'd-2', userId: 'bob', datasetId: 'x', taskId: 't' }).staticSummary).toBe(
+    'ingest document d-2 in x',
+  );
 });
 
 it('keeps the summary one line however the file is named', () => {
-  const { staticSummary } = runDescription({ ...runOf({ ...doc, file_name: `a\nb\r\u0007${'x'.repeat(300)}` }), taskId: 't' });
+  const { staticSummary } = runDescription({
+    ...runOf({ ...doc, file_name: `a\nb\r\u0007${'x'.repeat(300)}` }),
+    taskId: 't',
+  });
   expect([...staticSummary].filter((c) => c.charCodeAt(0) < 0x20)).toEqual([]);
   expect(staticSummary.length).toBeLessThan(160);
 });

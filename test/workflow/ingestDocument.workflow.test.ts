@@ -5,7 +5,14 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type { IngestActivities } from '../../activities';
 import type { PrepareInput } from '../../activities/prepareTask';
 import type { TaskFailure } from '../../activities/recordTaskFailure';
-import { ingestWorkflowId, type IngestInput, type IngestResult, type LocalStagePlan, type PrepareResult, type StageInput } from '../../contracts/ingest';
+import {
+  ingestWorkflowId,
+  type IngestInput,
+  type IngestResult,
+  type LocalStagePlan,
+  type PrepareResult,
+  type StageInput,
+} from '../../contracts/ingest';
 import { progressQuery, retrySignal } from '../../contracts/ingestApi';
 import { allPending, STAGES, type Stage, type StageStatuses } from '../../contracts/stages';
 import { embeddingTaskQueue } from '../../contracts/taskQueues';
@@ -60,7 +67,14 @@ function stubActivities(): Partial<IngestActivities> {
       const statuses: StageStatuses = allPending();
       const inherited = script.inherited(input);
       for (const s of inherited) statuses[s] = 'SUCCESS';
-      return { kind: 'run', taskId: input.taskId, stages: statuses, inherited, chunkCount: 0, ...(script.localStages ? { localStages: script.localStages } : {}) };
+      return {
+        kind: 'run',
+        taskId: input.taskId,
+        stages: statuses,
+        inherited,
+        chunkCount: 0,
+        ...(script.localStages ? { localStages: script.localStages } : {}),
+      };
     },
     async recordTaskFailure(failure: TaskFailure) {
       scriptOf(failure.taskId.split('|')[0] ?? '').failures.push(failure);
@@ -87,12 +101,23 @@ beforeAll(async () => {
   nativeConnection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
   const stubs = stubActivities();
   workers = [
-    await Worker.create({ connection: nativeConnection, taskQueue, workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH }, activities: stubs }),
+    await Worker.create({
+      connection: nativeConnection,
+      taskQueue,
+      workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
+      activities: stubs,
+    }),
     // VECTORIZING goes to the embedding queue next to the run's own, as in production.
-    await Worker.create({ connection: nativeConnection, taskQueue: embeddingTaskQueue(taskQueue), activities: { vectorizing: stubs.vectorizing } }),
+    await Worker.create({
+      connection: nativeConnection,
+      taskQueue: embeddingTaskQueue(taskQueue),
+      activities: { vectorizing: stubs.vectorizing },
+    }),
   ];
   running = Promise.all(workers.map((w) => w.run()));
-  client = new Client({ connection: await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' }) });
+  client = new Client({
+    connection: await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' }),
+  });
 });
 
 afterAll(async () => {
@@ -102,13 +127,37 @@ afterAll(async () => {
   await client.connection.close();
 });
 
-function start(script: Partial<Script>): { documentId: string; handle: Promise<WorkflowHandle<typeof ingestDocument>>; script: Script } {
+function start(script: Partial<Script>): {
+  documentId: string;
+  handle: Promise<WorkflowHandle<typeof ingestDocument>>;
+  script: Script;
+} {
   const documentId = randomUUID();
-  const full: Script = { calls: [], prepares: [], failures: [], notified: [], inherited: () => [], failAt: () => null, chunks: 7, notifyFailures: 0, ...script };
+  const full: Script = {
+    calls: [],
+    prepares: [],
+    failures: [],
+    notified: [],
+    inherited: () => [],
+    failAt: () => null,
+    chunks: 7,
+    notifyFailures: 0,
+    ...script,
+  };
   scripts.set(documentId, full);
   // Task ids carry the document id so the failure stub can find the script.
-  const input: IngestInput = { documentId, userId: 'u', datasetId: 'ds', taskId: `${documentId}|first`, retryWait: '1 hour' };
-  const handle = client.workflow.start<typeof ingestDocument>('ingestDocument', { workflowId: ingestWorkflowId(documentId), taskQueue, args: [input] });
+  const input: IngestInput = {
+    documentId,
+    userId: 'u',
+    datasetId: 'ds',
+    taskId: `${documentId}|first`,
+    retryWait: '1 hour',
+  };
+  const handle = client.workflow.start<typeof ingestDocument>('ingestDocument', {
+    workflowId: ingestWorkflowId(documentId),
+    taskQueue,
+    args: [input],
+  });
   return { documentId, handle, script: full };
 }
 
@@ -133,7 +182,12 @@ it('runs the six stages in order, once each, and notifies once', async () => {
 it('skips inherited stages but still runs the last one so the pipeline can succeed', async () => {
   const { handle, script } = start({ inherited: () => ['CLEANING', 'CHUNKING', 'SPARSE_VECTORIZING'] });
   expect((await (await handle).result()).status).toBe('SUCCESS');
-  expect(script.calls.map((c) => c.split(':')[0])).toEqual(['VECTORIZING', 'PRETOKENIZE', 'KEYWORD_INDEXING', 'SPARSE_VECTORIZING']);
+  expect(script.calls.map((c) => c.split(':')[0])).toEqual([
+    'VECTORIZING',
+    'PRETOKENIZE',
+    'KEYWORD_INDEXING',
+    'SPARSE_VECTORIZING',
+  ]);
 });
 
 it('records a classified failure once, waits for retry, and continues as new as a take-over', async () => {
@@ -142,7 +196,11 @@ it('records a classified failure once, waits for retry, and continues as new as 
     failAt: (stage) => {
       if (stage !== 'VECTORIZING' || failed) return null;
       failed = true;
-      return ApplicationFailure.create({ type: 'EMBEDDING_DIMENSION_UNSUPPORTED', message: 'model returned 3 dims', nonRetryable: true });
+      return ApplicationFailure.create({
+        type: 'EMBEDDING_DIMENSION_UNSUPPORTED',
+        message: 'model returned 3 dims',
+        nonRetryable: true,
+      });
     },
     // The retry run inherits what the first run finished.
     inherited: (input) => (input.retryOfTaskId ? ['CLEANING', 'CHUNKING'] : []),
@@ -154,7 +212,12 @@ it('records a classified failure once, waits for retry, and continues as new as 
   expect(progress.failureCode).toBe('EMBEDDING_DIMENSION_UNSUPPORTED');
   expect(progress.stages.VECTORIZING).toBe('FAILED');
   expect(script.failures).toEqual([
-    { taskId: `${documentId}|first`, stage: 'VECTORIZING', code: 'EMBEDDING_DIMENSION_UNSUPPORTED', message: 'model returned 3 dims' },
+    {
+      taskId: `${documentId}|first`,
+      stage: 'VECTORIZING',
+      code: 'EMBEDDING_DIMENSION_UNSUPPORTED',
+      message: 'model returned 3 dims',
+    },
   ]);
   expect(script.notified.map((n) => n.status)).toEqual(['FAILED']);
 
@@ -172,16 +235,24 @@ it('records a classified failure once, waits for retry, and continues as new as 
 
 it('classifies an error with no known code as INTERNAL_UNKNOWN_ERROR, keeping its message', async () => {
   const { handle, script } = start({
-    failAt: (stage) => (stage === 'PRETOKENIZE' ? ApplicationFailure.create({ type: 'TypeError', message: 'x is undefined', nonRetryable: true }) : null),
+    failAt: (stage) =>
+      stage === 'PRETOKENIZE'
+        ? ApplicationFailure.create({ type: 'TypeError', message: 'x is undefined', nonRetryable: true })
+        : null,
   });
   const h = await handle;
   await waitUntil(async () => (await h.query(progressQuery)).waitingForRetry);
-  expect(script.failures[0]).toMatchObject({ stage: 'PRETOKENIZE', code: 'INTERNAL_UNKNOWN_ERROR', message: 'x is undefined' });
+  expect(script.failures[0]).toMatchObject({
+    stage: 'PRETOKENIZE',
+    code: 'INTERNAL_UNKNOWN_ERROR',
+    message: 'x is undefined',
+  });
   await h.terminate('test done');
 });
 
 describe('where stages run', () => {
-  const history = async (documentId: string) => (await client.workflow.getHandle(ingestWorkflowId(documentId)).fetchHistory()).events ?? [];
+  const history = async (documentId: string) =>
+    (await client.workflow.getHandle(ingestWorkflowId(documentId)).fetchHistory()).events ?? [];
   const small: LocalStagePlan = { beforeEmbedding: true, maxChunksAfterEmbedding: 500 };
 
   it('runs a small document in the worker: only VECTORIZING is an activity task on the server', async () => {
@@ -190,20 +261,45 @@ describe('where stages run', () => {
     expect(script.calls.map((c) => c.split(':')[0])).toEqual([...STAGES]);
     const events = await history(documentId);
     expect(scheduledActivityTypes(events)).toEqual(['vectorizing']);
-    expect(localActivityTypes(events)).toEqual(['prepareTask', 'cleaning', 'chunking', 'pretokenize', 'keywordIndexing', 'sparseVectorizing', 'notifyResult']);
+    expect(localActivityTypes(events)).toEqual([
+      'prepareTask',
+      'cleaning',
+      'chunking',
+      'pretokenize',
+      'keywordIndexing',
+      'sparseVectorizing',
+      'notifyResult',
+    ]);
   });
 
   it('keeps normal activities for a large source, and after embedding for more chunks than the plan allows', async () => {
-    const { handle, documentId } = start({ localStages: { beforeEmbedding: false, maxChunksAfterEmbedding: 500 }, chunks: 501 });
+    const { handle, documentId } = start({
+      localStages: { beforeEmbedding: false, maxChunksAfterEmbedding: 500 },
+      chunks: 501,
+    });
     expect((await (await handle).result()).status).toBe('SUCCESS');
     const events = await history(documentId);
-    expect(scheduledActivityTypes(events)).toEqual(['cleaning', 'chunking', 'vectorizing', 'pretokenize', 'keywordIndexing', 'sparseVectorizing']);
+    expect(scheduledActivityTypes(events)).toEqual([
+      'cleaning',
+      'chunking',
+      'vectorizing',
+      'pretokenize',
+      'keywordIndexing',
+      'sparseVectorizing',
+    ]);
   });
 
   it('runs every stage as a normal activity when prepareTask gives no plan', async () => {
     const { handle, documentId } = start({});
     expect((await (await handle).result()).status).toBe('SUCCESS');
-    expect(scheduledActivityTypes(await history(documentId))).toEqual(['cleaning', 'chunking', 'vectorizing', 'pretokenize', 'keywordIndexing', 'sparseVectorizing']);
+    expect(scheduledActivityTypes(await history(documentId))).toEqual([
+      'cleaning',
+      'chunking',
+      'vectorizing',
+      'pretokenize',
+      'keywordIndexing',
+      'sparseVectorizing',
+    ]);
   });
 
   it('hands a notification whose quick local try failed to a normal activity, which delivers it once', async () => {

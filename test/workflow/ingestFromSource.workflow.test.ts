@@ -4,7 +4,13 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { IngestActivities } from '../../activities';
 import type { PrepareInput } from '../../activities/prepareTask';
-import { ingestWorkflowId, type IngestInput, type IngestResult, type PrepareResult, type StageInput } from '../../contracts/ingest';
+import {
+  ingestWorkflowId,
+  type IngestInput,
+  type IngestResult,
+  type PrepareResult,
+  type StageInput,
+} from '../../contracts/ingest';
 import { progressQuery, requestRetryUpdate } from '../../contracts/ingestApi';
 import { allPending, STAGES, type Stage } from '../../contracts/stages';
 import { embeddingTaskQueue } from '../../contracts/taskQueues';
@@ -22,7 +28,13 @@ const notified: IngestResult[] = [];
 /** Per document id: what prepareTask does on each call, in turn. */
 const answers = new Map<string, Array<(input: PrepareInput) => PrepareResult>>();
 
-const run = (input: PrepareInput): PrepareResult => ({ kind: 'run', taskId: input.taskId, stages: allPending(), inherited: [], chunkCount: 0 });
+const run = (input: PrepareInput): PrepareResult => ({
+  kind: 'run',
+  taskId: input.taskId,
+  stages: allPending(),
+  inherited: [],
+  chunkCount: 0,
+});
 const notFound = (): PrepareResult => {
   throw ApplicationFailure.create({ type: 'SOURCE_FILE_NOT_FOUND', message: 'no object', nonRetryable: true });
 };
@@ -60,11 +72,22 @@ beforeAll(async () => {
   nativeConnection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
   const activities = stubs();
   workers = [
-    await Worker.create({ connection: nativeConnection, taskQueue, workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH }, activities }),
-    await Worker.create({ connection: nativeConnection, taskQueue: embeddingTaskQueue(taskQueue), activities: { vectorizing: activities.vectorizing } }),
+    await Worker.create({
+      connection: nativeConnection,
+      taskQueue,
+      workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
+      activities,
+    }),
+    await Worker.create({
+      connection: nativeConnection,
+      taskQueue: embeddingTaskQueue(taskQueue),
+      activities: { vectorizing: activities.vectorizing },
+    }),
   ];
   running = Promise.all(workers.map((w) => w.run()));
-  client = new Client({ connection: await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' }) });
+  client = new Client({
+    connection: await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' }),
+  });
 });
 
 afterAll(async () => {
@@ -75,8 +98,17 @@ afterAll(async () => {
 });
 
 function startFromSource(documentId: string) {
-  const input: IngestInput = { source: { objectKey: `inbox/${documentId}.md` }, fileName: 'a.md', userId: 'u', datasetId: 'ds' };
-  return client.workflow.start<typeof ingestDocument>('ingestDocument', { workflowId: ingestWorkflowId(documentId), taskQueue, args: [input] });
+  const input: IngestInput = {
+    source: { objectKey: `inbox/${documentId}.md` },
+    fileName: 'a.md',
+    userId: 'u',
+    datasetId: 'ds',
+  };
+  return client.workflow.start<typeof ingestDocument>('ingestDocument', {
+    workflowId: ingestWorkflowId(documentId),
+    taskQueue,
+    args: [input],
+  });
 }
 
 it('takes the document id from the workflow id, fails unregistered without notifying, and a retry registers and runs', async () => {
@@ -88,7 +120,12 @@ it('takes the document id from the workflow id, fails unregistered without notif
     await new Promise((r) => setTimeout(r, 100));
     progress = await handle.query(progressQuery);
   }
-  expect(progress).toMatchObject({ documentId, status: 'FAILED', failureCode: 'SOURCE_FILE_NOT_FOUND', waitingForRetry: true });
+  expect(progress).toMatchObject({
+    documentId,
+    status: 'FAILED',
+    failureCode: 'SOURCE_FILE_NOT_FOUND',
+    waitingForRetry: true,
+  });
   const first = prepares.find((p) => p.documentId === documentId);
   // The run chain is the first task's id: stable across activity retries and resets.
   expect(first?.taskId).toBe(first?.ownerRunChain);
@@ -97,9 +134,20 @@ it('takes the document id from the workflow id, fails unregistered without notif
   const accepted = await handle.executeUpdate(requestRetryUpdate);
   expect(accepted.retryOfTaskId).toBe(first?.taskId);
   const result = await handle.result();
-  expect(result).toMatchObject({ documentId, taskId: accepted.taskId, status: 'SUCCESS', chunkCount: 3, duplicate: false });
+  expect(result).toMatchObject({
+    documentId,
+    taskId: accepted.taskId,
+    status: 'SUCCESS',
+    chunkCount: 3,
+    duplicate: false,
+  });
   const second = prepares.filter((p) => p.documentId === documentId)[1];
-  expect(second).toMatchObject({ documentId, taskId: accepted.taskId, retryOfTaskId: first?.taskId, source: { objectKey: `inbox/${documentId}.md` } });
+  expect(second).toMatchObject({
+    documentId,
+    taskId: accepted.taskId,
+    retryOfTaskId: first?.taskId,
+    source: { objectKey: `inbox/${documentId}.md` },
+  });
   expect(stageCalls.filter((c) => c.documentId === documentId)).toHaveLength(STAGES.length);
   // Only the run that registered a document notifies.
   expect(notified.filter((n) => n.documentId === documentId).map((n) => n.status)).toEqual(['SUCCESS']);
@@ -108,7 +156,15 @@ it('takes the document id from the workflow id, fails unregistered without notif
 it('answers content the dataset already has with that document, running nothing', async () => {
   const documentId = randomUUID();
   const existing = randomUUID();
-  answers.set(documentId, [(input) => ({ kind: 'duplicate', taskId: input.taskId, documentId: existing, status: 'SUCCESS', failureCode: null })]);
+  answers.set(documentId, [
+    (input) => ({
+      kind: 'duplicate',
+      taskId: input.taskId,
+      documentId: existing,
+      status: 'SUCCESS',
+      failureCode: null,
+    }),
+  ]);
   const result = await (await startFromSource(documentId)).result();
   expect(result).toMatchObject({ documentId: existing, status: 'SUCCESS', duplicate: true, failureCode: null });
   expect(stageCalls.filter((c) => c.documentId === documentId || c.documentId === existing)).toHaveLength(0);

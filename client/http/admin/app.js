@@ -38,7 +38,9 @@
   if (login) {
     login.addEventListener('submit', async (event) => {
       event.preventDefault();
-      const { status, data } = await api('POST', '/admin/session', { apiKey: login.elements.namedItem('apiKey').value.trim() });
+      const { status, data } = await api('POST', '/admin/session', {
+        apiKey: login.elements.namedItem('apiKey').value.trim(),
+      });
       if (status === 204) window.location.reload();
       else $('#login-error').textContent = errorText(data);
     });
@@ -77,7 +79,13 @@
   async function listAsFailed(id) {
     const table = $('#failed');
     const inDocuments = $(`#documents tr[data-document-id="${id}"]`);
-    if (!table || !inDocuments || inDocuments.dataset.status !== 'FAILED' || table.querySelector(`tr[data-document-id="${id}"]`)) return;
+    if (
+      !table ||
+      !inDocuments ||
+      inDocuments.dataset.status !== 'FAILED' ||
+      table.querySelector(`tr[data-document-id="${id}"]`)
+    )
+      return;
     const { status, data } = await api('GET', `/admin/rows/${id}?showDataset=1`);
     if (status !== 200) return;
     const template = document.createElement('template');
@@ -208,15 +216,35 @@
       try {
         const { status, data } = await api('POST', url, form);
         const outcomes = single
-          ? [{ fileName: files[0].name, httpStatus: status, document: status < 300 ? data : null, error: status < 300 ? null : data.error }]
+          ? [
+              {
+                fileName: files[0].name,
+                httpStatus: status,
+                document: status < 300 ? data : null,
+                error: status < 300 ? null : data.error,
+              },
+            ]
           : data.results || [{ fileName: '(batch)', httpStatus: status, document: null, error: data.error }];
         for (const o of outcomes) {
-          if (o.document) note(results, `${o.fileName}: ${o.document.duplicate ? 'already in the dataset' : 'accepted'} (${o.document.documentId})`, 'ok');
-          else note(results, `${o.fileName}: refused — ${o.error ? `${o.error.code}: ${o.error.message}` : o.httpStatus}`, 'error');
+          if (o.document)
+            note(
+              results,
+              `${o.fileName}: ${o.document.duplicate ? 'already in the dataset' : 'accepted'} (${o.document.documentId})`,
+              'ok',
+            );
+          else
+            note(
+              results,
+              `${o.fileName}: refused — ${o.error ? `${o.error.code}: ${o.error.message}` : o.httpStatus}`,
+              'error',
+            );
         }
         if (outcomes.some((o) => o.document)) {
           const target = new URLSearchParams({ dataset });
-          window.setTimeout(() => window.location.assign(`/admin?${target.toString()}`), outcomes.every((o) => o.document) ? 300 : 2500);
+          window.setTimeout(
+            () => window.location.assign(`/admin?${target.toString()}`),
+            outcomes.every((o) => o.document) ? 300 : 2500,
+          );
         }
       } catch (error) {
         note(results, String(error), 'error');
@@ -234,7 +262,10 @@
       const list = $('#search-results');
       list.textContent = '';
       const query = new URLSearchParams({ q: search.elements.namedItem('q').value, limit: '10' });
-      const { status, data } = await api('GET', `/v1/datasets/${encodeURIComponent(search.dataset.dataset)}/search?${query.toString()}`);
+      const { status, data } = await api(
+        'GET',
+        `/v1/datasets/${encodeURIComponent(search.dataset.dataset)}/search?${query.toString()}`,
+      );
       if (status !== 200) {
         note(list, errorText(data), 'error');
         return;
@@ -293,7 +324,10 @@
         button.addEventListener('click', async () => {
           button.disabled = true;
           const { status: code, data } = await api('POST', `/v1/datasets/${encodeURIComponent(dataset)}/reembed`);
-          item.textContent = code === 202 ? `${dataset}: ${data.started.length} documents re-embedding with ${data.model}, ${data.skipped.length} skipped` : errorText(data);
+          item.textContent =
+            code === 202
+              ? `${dataset}: ${data.started.length} documents re-embedding with ${data.model}, ${data.skipped.length} skipped`
+              : errorText(data);
         });
         item.appendChild(button);
         list.appendChild(item);
@@ -307,7 +341,12 @@
       if (field('apiKey').value) body.apiKey = field('apiKey').value;
       const { status: code, data } = await api('PUT', '/v1/embedding-config', body);
       field('apiKey').value = '';
-      status.textContent = code === 200 ? (data.reembedSuggested ? 'Saved. The model changed: re-embed your datasets.' : 'Saved.') : errorText(data);
+      status.textContent =
+        code === 200
+          ? data.reembedSuggested
+            ? 'Saved. The model changed: re-embed your datasets.'
+            : 'Saved.'
+          : errorText(data);
       if (code === 200 && data.reembedSuggested) offerReembed(data.datasets);
       await loadEmbedding();
     });
@@ -318,7 +357,8 @@
     });
     $('#embedding-delete').addEventListener('click', async () => {
       const { status: code, data } = await api('DELETE', '/v1/embedding-config');
-      status.textContent = code === 200 ? (data.deleted ? 'Deleted.' : 'You had no configuration of your own.') : errorText(data);
+      status.textContent =
+        code === 200 ? (data.deleted ? 'Deleted.' : 'You had no configuration of your own.') : errorText(data);
       await loadEmbedding();
     });
     void loadEmbedding();

@@ -47,7 +47,10 @@ export function renderDocumentRow(doc: DocumentView, options: { showDataset: boo
 </tr>`;
 }
 
-export function documentTable(docs: DocumentView[], options: { showDataset: boolean; empty: string; id: string }): string {
+export function documentTable(
+  docs: DocumentView[],
+  options: { showDataset: boolean; empty: string; id: string },
+): string {
   // Rendered even when empty (hidden), so the page can add rows that appear while it is open.
   const empty = docs.length === 0;
   return `<p class="muted" id="${esc(options.id)}-empty"${empty ? '' : ' hidden'}>${esc(options.empty)}</p>

@@ -90,7 +90,13 @@ export function adminRoutes(router: Router, ctx: ApiContext, sessions: AdminSess
       const PAGE = 50;
       const [page, failed] = await Promise.all([
         dataset
-          ? loadDocumentViews(db, ctx.config, { userId, datasetId: dataset, status: query.status, after, limit: PAGE + 1 })
+          ? loadDocumentViews(db, ctx.config, {
+              userId,
+              datasetId: dataset,
+              status: query.status,
+              after,
+              limit: PAGE + 1,
+            })
           : Promise.resolve({ rows: [], views: [] }),
         loadDocumentViews(db, ctx.config, { userId, status: 'FAILED', lifecycle: 'ACTIVE', limit: 50 }),
       ]);
@@ -158,7 +164,11 @@ export function adminRoutes(router: Router, ctx: ApiContext, sessions: AdminSess
     auth: false,
     hidden: true,
     responses: { 204: { description: 'signed out' } },
-    handler: async ({ request, reply }) => reply.code(204).header('set-cookie', sessionCookie(request, '', 0)).send(),
+    handler: async ({ request, reply }) =>
+      reply
+        .code(204)
+        .header('set-cookie', sessionCookie(request, '', 0))
+        .send(),
   });
 
   for (const [name, type] of [

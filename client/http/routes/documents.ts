@@ -40,7 +40,10 @@ export function documentRoutes(router: Router, ctx: ApiContext): void {
     handler: async ({ principal }) => {
       const { userId } = principal();
       const [datasets, usage] = await Promise.all([listDatasets(db, userId), usageOf(db, userId)]);
-      return { datasets, usage: { ...usage, maxDocuments: ctx.config.quota.maxDocuments, maxBytes: ctx.config.quota.maxBytes } };
+      return {
+        datasets,
+        usage: { ...usage, maxDocuments: ctx.config.quota.maxDocuments, maxBytes: ctx.config.quota.maxBytes },
+      };
     },
   });
 
@@ -53,7 +56,10 @@ export function documentRoutes(router: Router, ctx: ApiContext): void {
     auth: true,
     params: datasetParams,
     querystring: listDocumentsQuery,
-    responses: { 200: { description: 'a page of documents', schema: documentPageSchema }, 400: errors('bad cursor or filter') },
+    responses: {
+      200: { description: 'a page of documents', schema: documentPageSchema },
+      400: errors('bad cursor or filter'),
+    },
     handler: async ({ params, query, principal }) => {
       const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
       if (after === null) throw new ApiError(400, 'VALIDATION_FAILED', 'cursor is not one this server issued');
@@ -78,7 +84,10 @@ export function documentRoutes(router: Router, ctx: ApiContext): void {
     tags: ['documents'],
     auth: true,
     params: documentParams,
-    responses: { 200: { description: 'the document', schema: documentViewSchema }, 404: errors('no such document for this user') },
+    responses: {
+      200: { description: 'the document', schema: documentViewSchema },
+      404: errors('no such document for this user'),
+    },
     handler: async ({ params, principal }) => {
       const view = await loadDocumentView(db, ctx.config, principal().userId, params.id);
       if (!view) throw notFound();
@@ -119,7 +128,10 @@ export function documentRoutes(router: Router, ctx: ApiContext): void {
     tags: ['documents'],
     auth: true,
     params: documentParams,
-    responses: { 202: { description: 'deletion started (or already running)', schema: deleteAcceptedSchema }, 404: errors('no such document for this user') },
+    responses: {
+      202: { description: 'deletion started (or already running)', schema: deleteAcceptedSchema },
+      404: errors('no such document for this user'),
+    },
     handler: async ({ reply, params, principal }) => {
       await ownedDocument(principal().userId, params.id);
       const started = await startDeletion(ctx.client, ctx.config, params.id);

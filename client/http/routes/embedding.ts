@@ -12,7 +12,15 @@ import { reembedDataset } from '../../reembed';
 import type { ApiContext } from '../context';
 import { ApiError } from '../errors';
 import type { Router } from '../router';
-import { datasetParams, embeddingConfigBody, embeddingConfigResponse, embeddingConfigSaved, embeddingTestResult, errorResponseSchema, reembedResultSchema } from '../schemas';
+import {
+  datasetParams,
+  embeddingConfigBody,
+  embeddingConfigResponse,
+  embeddingConfigSaved,
+  embeddingTestResult,
+  errorResponseSchema,
+  reembedResultSchema,
+} from '../schemas';
 
 /** Caller mistakes (a bad URL, no SLUICE_SECRET_KEY) and undecryptable keys answer 4xx with their safe message. */
 async function answering<T>(run: () => Promise<T>): Promise<T> {
@@ -40,7 +48,10 @@ export function embeddingRoutes(router: Router, ctx: ApiContext): void {
     auth: true,
     responses: { 200: { description: 'the configuration', schema: embeddingConfigResponse }, 409: problem },
     handler: ({ principal }) =>
-      answering(async () => ({ config: await showEmbeddingConfig(deps, { userId: principal().userId }), applies: configsApply(ctx.config) })),
+      answering(async () => ({
+        config: await showEmbeddingConfig(deps, { userId: principal().userId }),
+        applies: configsApply(ctx.config),
+      })),
   });
 
   router.route({
@@ -48,14 +59,19 @@ export function embeddingRoutes(router: Router, ctx: ApiContext): void {
     path: '/v1/embedding-config',
     operationId: 'putEmbeddingConfig',
     summary: "Replace the caller's own embedding configuration",
-    description: 'The API key is write-only: sent, it is stored encrypted; omitted, the stored key is kept. A changed model or dimension makes earlier vectors stale: see reembedSuggested.',
+    description:
+      'The API key is write-only: sent, it is stored encrypted; omitted, the stored key is kept. A changed model or dimension makes earlier vectors stale: see reembedSuggested.',
     tags,
     auth: true,
     body: embeddingConfigBody,
     responses: { 200: { description: 'saved', schema: embeddingConfigSaved }, 400: problem },
     handler: ({ body, principal }) =>
       answering(async () => {
-        const outcome = await saveEmbeddingSettings(deps, { userId: principal().userId }, { ...body, baseUrl: body.baseUrl ?? null });
+        const outcome = await saveEmbeddingSettings(
+          deps,
+          { userId: principal().userId },
+          { ...body, baseUrl: body.baseUrl ?? null },
+        );
         return { config: outcome.view, reembedSuggested: outcome.reembedSuggested, datasets: outcome.datasets };
       }),
   });
@@ -68,7 +84,9 @@ export function embeddingRoutes(router: Router, ctx: ApiContext): void {
     tags,
     auth: true,
     responses: { 200: { description: 'whether there was one', schema: z.object({ deleted: z.boolean() }) } },
-    handler: async ({ principal }) => ({ deleted: await deleteEmbeddingSettings(deps, { userId: principal().userId }) }),
+    handler: async ({ principal }) => ({
+      deleted: await deleteEmbeddingSettings(deps, { userId: principal().userId }),
+    }),
   });
 
   router.route({
@@ -76,10 +94,15 @@ export function embeddingRoutes(router: Router, ctx: ApiContext): void {
     path: '/v1/embedding-config/test',
     operationId: 'testEmbeddingConfig',
     summary: "Embed one sentence with the caller's configuration and check the vector's dimension",
-    description: 'ok is false, with a message, when the provider refuses, cannot be reached (or its address is not allowed), or returns vectors of another dimension.',
+    description:
+      'ok is false, with a message, when the provider refuses, cannot be reached (or its address is not allowed), or returns vectors of another dimension.',
     tags,
     auth: true,
-    responses: { 200: { description: 'the outcome', schema: embeddingTestResult }, 404: { description: 'no configuration reaches the caller', schema: errorResponseSchema }, 409: problem },
+    responses: {
+      200: { description: 'the outcome', schema: embeddingTestResult },
+      404: { description: 'no configuration reaches the caller', schema: errorResponseSchema },
+      409: problem,
+    },
     handler: ({ principal }) =>
       answering(async () => {
         const result = await testEmbeddingSettings(deps, { userId: principal().userId });
@@ -93,11 +116,15 @@ export function embeddingRoutes(router: Router, ctx: ApiContext): void {
     path: '/v1/datasets/{datasetId}/reembed',
     operationId: 'reembedDataset',
     summary: "Re-embed a dataset's documents whose vectors another model or dimension made",
-    description: 'A durable take-over of each succeeded document: parse, chunks and keyword entries are kept; VECTORIZING and SPARSE_VECTORIZING run again.',
+    description:
+      'A durable take-over of each succeeded document: parse, chunks and keyword entries are kept; VECTORIZING and SPARSE_VECTORIZING run again.',
     tags,
     auth: true,
     params: datasetParams,
-    responses: { 202: { description: 'the runs started and the documents skipped', schema: reembedResultSchema }, 409: problem },
+    responses: {
+      202: { description: 'the runs started and the documents skipped', schema: reembedResultSchema },
+      409: problem,
+    },
     handler: ({ params, principal, reply }) =>
       answering(async () => {
         const report = await reembedDataset(

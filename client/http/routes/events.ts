@@ -76,7 +76,9 @@ export const eventsQuery = z.object({
   until: z
     .enum(['terminal', 'deleted'])
     .default('terminal')
-    .describe('`terminal` (default): end when the followed task is SUCCESS or FAILED; `deleted`: end only when the document is gone'),
+    .describe(
+      '`terminal` (default): end when the followed task is SUCCESS or FAILED; `deleted`: end only when the document is gone',
+    ),
 });
 
 export function eventRoutes(router: Router, ctx: ApiContext): void {
@@ -88,7 +90,7 @@ export function eventRoutes(router: Router, ctx: ApiContext): void {
     operationId: 'documentEvents',
     summary: "Server-sent events: the document's stage transitions as they happen",
     description:
-      'The server polls the workflow\'s `progress` query and emits on change: `progress` (the full state, first event included), ' +
+      "The server polls the workflow's `progress` query and emits on change: `progress` (the full state, first event included), " +
       '`stage` (one stage changed status), then `end` once the followed task is SUCCESS or FAILED, or `deleted` when the document ' +
       'is gone (`until=deleted` waits for that). A comment line is sent every 15 s to keep proxies from closing the stream. ' +
       'An API key may hold SLUICE_API_MAX_STREAMS_PER_KEY streams at once (default 8); beyond that the answer is 429.',
@@ -184,7 +186,13 @@ async function streamEvents(
       if (last) {
         for (const stage of STAGES) {
           if (last.stages[stage] !== snap.stages[stage]) {
-            send('stage', { documentId: snap.documentId, taskId: snap.taskId, stage, from: last.stages[stage], to: snap.stages[stage] });
+            send('stage', {
+              documentId: snap.documentId,
+              taskId: snap.taskId,
+              stage,
+              from: last.stages[stage],
+              to: snap.stages[stage],
+            });
           }
         }
       }
@@ -192,7 +200,12 @@ async function streamEvents(
       last = snap;
       const followed = query.until === 'terminal' && (query.taskId === undefined || snap.taskId === query.taskId);
       if (followed && (snap.status === 'SUCCESS' || snap.status === 'FAILED')) {
-        send('end', { documentId: snap.documentId, taskId: snap.taskId, status: snap.status, failureCode: snap.failureCode });
+        send('end', {
+          documentId: snap.documentId,
+          taskId: snap.taskId,
+          status: snap.status,
+          failureCode: snap.failureCode,
+        });
         break;
       }
       if (Date.now() - startedAt > MAX_STREAM_MS) break;

@@ -9,16 +9,29 @@ export function searchRoutes(router: Router, ctx: ApiContext): void {
     path: '/v1/datasets/{datasetId}/search',
     operationId: 'search',
     summary: "Hybrid search (dense + sparse + keyword, fused by rank) over the caller's documents in a dataset",
-    description: 'Only the query is embedded here; documents are embedded by the worker. Documents being deleted are never returned.',
+    description:
+      'Only the query is embedded here; documents are embedded by the worker. Documents being deleted are never returned.',
     tags: ['search'],
     auth: true,
     params: datasetParams,
     querystring: searchQuery,
     responses: { 200: { description: 'hits, best first', schema: searchResponseSchema } },
     handler: async ({ params, query, principal }) => {
-      const hits = await hybridSearch(ctx.adapters, { userId: principal().userId, datasetId: params.datasetId }, query.q, query.limit);
+      const hits = await hybridSearch(
+        ctx.adapters,
+        { userId: principal().userId, datasetId: params.datasetId },
+        query.q,
+        query.limit,
+      );
       return {
-        hits: hits.map((h) => ({ chunkId: h.chunkId, documentId: h.documentId, fileName: h.fileName, sectionPath: h.sectionPath, text: h.text, score: h.score })),
+        hits: hits.map((h) => ({
+          chunkId: h.chunkId,
+          documentId: h.documentId,
+          fileName: h.fileName,
+          sectionPath: h.sectionPath,
+          text: h.text,
+          score: h.score,
+        })),
       };
     },
   });

@@ -25,7 +25,12 @@ function checkMetricsToken(request: FastifyRequest, token: string | null): void 
   const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(request.headers.authorization ?? '');
   // Hashes have one length, so the comparison takes the same time whatever was sent.
   if (!match?.[1] || !timingSafeEqual(digest(match[1]), digest(token))) {
-    throw new ApiError(401, 'UNAUTHENTICATED', 'the metrics token is required (Authorization: Bearer <SLUICE_METRICS_TOKEN>)', { 'www-authenticate': 'Bearer' });
+    throw new ApiError(
+      401,
+      'UNAUTHENTICATED',
+      'the metrics token is required (Authorization: Bearer <SLUICE_METRICS_TOKEN>)',
+      { 'www-authenticate': 'Bearer' },
+    );
   }
 }
 
@@ -37,7 +42,10 @@ export function systemRoutes(router: Router, ctx: ApiContext, openApiDocument: (
     summary: 'Liveness and readiness: Postgres and the Temporal frontend answer',
     tags: ['system'],
     auth: false,
-    responses: { 200: { description: 'healthy', schema: healthSchema }, 503: { description: 'a dependency is failing', schema: healthSchema } },
+    responses: {
+      200: { description: 'healthy', schema: healthSchema },
+      503: { description: 'a dependency is failing', schema: healthSchema },
+    },
     handler: async ({ reply }) => {
       const [database, temporal] = await Promise.all([
         withTimeout(pingDatabase(ctx.adapters.db), CHECK_DEADLINE_MS).then(

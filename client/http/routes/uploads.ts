@@ -4,7 +4,13 @@ import { usageOf } from '../../../db/repositories/documentCatalog';
 import type { ApiContext } from '../context';
 import { ApiError } from '../errors';
 import type { Router } from '../router';
-import { batchResultSchema, datasetParams, errorResponseSchema, uploadResultSchema, type BatchResult } from '../schemas';
+import {
+  batchResultSchema,
+  datasetParams,
+  errorResponseSchema,
+  uploadResultSchema,
+  type BatchResult,
+} from '../schemas';
 import { cleanFileName } from '../../../registration/fileName';
 import { budgetFor, currentBudget, discardPart, receiveFile, type UploadDeps } from '../uploads';
 
@@ -63,7 +69,10 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
     streamedBody: { contentType: 'multipart/form-data', schema: fileBodySchema(false), description: 'one file part' },
     responses: {
       202: { description: 'stored; ingestion started', schema: uploadResultSchema },
-      200: { description: 'the same content is already in the dataset: the existing document', schema: uploadResultSchema },
+      200: {
+        description: 'the same content is already in the dataset: the existing document',
+        schema: uploadResultSchema,
+      },
       400: errors('no file part'),
       403: errors('per-user quota exceeded (QUOTA_EXCEEDED)'),
       413: errors('file over the upload limit (FILE_TOO_LARGE)'),
@@ -74,10 +83,12 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
     handler: async ({ request, reply, params, principal }) => {
       const { userId } = principal();
       requireMultipart(request);
-      const budget = await currentBudget({ db: ctx.adapters.db, config: ctx.config }, userId).catch((error: unknown) => {
-        if (error instanceof ApiError) ctx.metrics.uploads.inc({ outcome: 'refused_quota' });
-        throw error;
-      });
+      const budget = await currentBudget({ db: ctx.adapters.db, config: ctx.config }, userId).catch(
+        (error: unknown) => {
+          if (error instanceof ApiError) ctx.metrics.uploads.inc({ outcome: 'refused_quota' });
+          throw error;
+        },
+      );
       const part = await request.file({ limits: multipartLimits(ctx.config, 1) });
       if (!part) throw new ApiError(400, 'NO_FILE', 'the request has no file part');
       const outcome = await receiveFile(deps(request), { userId, datasetId: params.datasetId }, part, budget);
@@ -114,7 +125,14 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
       for await (const part of request.parts({ limits: multipartLimits(ctx.config, max + 1) })) {
         if (part.type !== 'file') continue;
         const fileName = cleanFileName(part.filename);
-        const refused = (error: ApiError) => results.push({ index, fileName, httpStatus: error.statusCode, document: null, error: { code: error.code, message: error.message } });
+        const refused = (error: ApiError) =>
+          results.push({
+            index,
+            fileName,
+            httpStatus: error.statusCode,
+            document: null,
+            error: { code: error.code, message: error.message },
+          });
         if (index >= max) {
           refused(new ApiError(413, 'TOO_MANY_FILES', `a batch takes at most ${max} files`));
           complete = false;
@@ -122,7 +140,12 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
         }
         let outcome;
         try {
-          outcome = await receiveFile(deps(request), { userId, datasetId: params.datasetId }, part, budgetFor(ctx.config, usage));
+          outcome = await receiveFile(
+            deps(request),
+            { userId, datasetId: params.datasetId },
+            part,
+            budgetFor(ctx.config, usage),
+          );
         } catch (error) {
           if (!(error instanceof ApiError) || error.statusCode >= 500) throw error;
           // Quota used up before this file: nothing of it was read.

@@ -64,7 +64,11 @@ interface Case {
 const cases: Case[] = [
   { name: 'a million-character word', make: () => giantWord(MILLION), check: oneSection('xxz') },
   { name: 'a million sentence stops', make: () => dotRun(MILLION), check: oneSection('...') },
-  { name: 'a million mixed punctuation marks', make: () => punctuationRun(MILLION), check: oneSection(punctuationRun(MILLION).slice(-3)) },
+  {
+    name: 'a million mixed punctuation marks',
+    make: () => punctuationRun(MILLION),
+    check: oneSection(punctuationRun(MILLION).slice(-3)),
+  },
   { name: 'a million digits', make: () => digitRun(MILLION), check: oneSection('777') },
   { name: 'a million Han characters', make: () => hanRun(MILLION), check: oneSection('数数数') },
   { name: 'half a million emoji', make: () => emojiRun(MILLION), check: oneSection('\u{1F600}') },
@@ -97,14 +101,46 @@ const cases: Case[] = [
     },
   },
   { name: 'a million heading marks in one line', make: () => headingMarks(MILLION), check: oneSection('### end') },
-  { name: 'a million backticks before a line separator', make: () => backtickLine(MILLION), check: oneSection('`\u2028after') },
+  {
+    name: 'a million backticks before a line separator',
+    make: () => backtickLine(MILLION),
+    check: oneSection('`\u2028after'),
+  },
   { name: 'a blockquote 10,000 levels deep', make: () => deepBlockquote(10_000), check: oneSection('> deeper') },
-  { name: '4,000 list items nested up to 1,000 levels', make: () => nestedList(4_000), check: oneSection('- item 3999') },
-  { name: '150,000 lines without a blank line', make: () => linesWithoutBlank(150_000), check: oneSection('line 149999 of the paragraph') },
-  { name: 'a table row of 100,000 cells', make: () => wideTableRow(100_000), check: endsWith('c99999 |'), wrapper: TABLE },
-  { name: 'a table cell of 200,000 sentences', make: () => giantTableCell(200_000), check: endsWith('Fact. |'), wrapper: TABLE },
-  { name: 'a table of 100,000 rows', make: () => tableRows(100_000), check: endsWith('| 99999 | name 99999 |'), wrapper: TABLE },
-  { name: 'a code line of 200,000 statements', make: () => giantCodeLine(200_000), check: endsWith('x = 1;\n```'), wrapper: CODE },
+  {
+    name: '4,000 list items nested up to 1,000 levels',
+    make: () => nestedList(4_000),
+    check: oneSection('- item 3999'),
+  },
+  {
+    name: '150,000 lines without a blank line',
+    make: () => linesWithoutBlank(150_000),
+    check: oneSection('line 149999 of the paragraph'),
+  },
+  {
+    name: 'a table row of 100,000 cells',
+    make: () => wideTableRow(100_000),
+    check: endsWith('c99999 |'),
+    wrapper: TABLE,
+  },
+  {
+    name: 'a table cell of 200,000 sentences',
+    make: () => giantTableCell(200_000),
+    check: endsWith('Fact. |'),
+    wrapper: TABLE,
+  },
+  {
+    name: 'a table of 100,000 rows',
+    make: () => tableRows(100_000),
+    check: endsWith('| 99999 | name 99999 |'),
+    wrapper: TABLE,
+  },
+  {
+    name: 'a code line of 200,000 statements',
+    make: () => giantCodeLine(200_000),
+    check: endsWith('x = 1;\n```'),
+    wrapper: CODE,
+  },
 ];
 
 describe('chunkMarkdown on generated hostile markdown', () => {

@@ -43,7 +43,11 @@ const word = giantWord(MILLION).toString();
 describe('detectFileType on hostile heads', () => {
   it.each([
     ['a million empty comments then text', emptyCommentsThenText(MILLION), 'txt'],
-    ['a million empty comments then <html>', Buffer.concat([emptyCommentsThenText(MILLION).subarray(0, -1), Buffer.from('<html>')]), 'html'],
+    [
+      'a million empty comments then <html>',
+      Buffer.concat([emptyCommentsThenText(MILLION).subarray(0, -1), Buffer.from('<html>')]),
+      'html',
+    ],
     ['a punctuation run', punctuationRun(MILLION), 'txt'],
     ['a giant word', giantWord(MILLION), 'txt'],
     ['nested divs without a document tag', Buffer.from('<div>'.repeat(MILLION)), 'txt'],

@@ -39,7 +39,10 @@ async function convert(bytes: Buffer, type: SourceFileType): Promise<string> {
 describe('DOCX', () => {
   it('refuses XML nested 300,000 deep, with stray end tags, as CORRUPT_DOCUMENT', async () => {
     // The SAX parser's open-element stack made each open and stray end tag cost the depth.
-    await expect(convert(docxDeepNesting(300_000), 'docx')).rejects.toMatchObject({ code: 'CORRUPT_DOCUMENT', message: expect.stringContaining('nested') });
+    await expect(convert(docxDeepNesting(300_000), 'docx')).rejects.toMatchObject({
+      code: 'CORRUPT_DOCUMENT',
+      message: expect.stringContaining('nested'),
+    });
   });
 
   it('reads a paragraph inside moderate nesting', async () => {
@@ -93,9 +96,12 @@ describe('XLSX', () => {
     await expect(convert(xlsxRepeatedSharedString(300), 'xlsx')).rejects.toMatchObject({ code: 'FILE_TOO_LARGE' });
   });
 
-  it.each([3, 100_000])('refuses a cell reference %d letters long (beyond column XFD) as CORRUPT_DOCUMENT', async (letters) => {
-    await expect(convert(xlsxImpossibleColumn(letters), 'xlsx')).rejects.toMatchObject({ code: 'CORRUPT_DOCUMENT' });
-  });
+  it.each([3, 100_000])(
+    'refuses a cell reference %d letters long (beyond column XFD) as CORRUPT_DOCUMENT',
+    async (letters) => {
+      await expect(convert(xlsxImpossibleColumn(letters), 'xlsx')).rejects.toMatchObject({ code: 'CORRUPT_DOCUMENT' });
+    },
+  );
 });
 
 describe('PPTX', () => {

@@ -28,7 +28,15 @@ async function convertPdf(bytes: Buffer): Promise<string> {
   const file = path.join(dir, 'hostile.pdf');
   await writeFile(file, bytes);
   const run = promisify(execFile);
-  return inTime(async () => (await run(process.execPath, ['--require', 'tsx/cjs', '-e', CONVERT, file], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 })).stdout);
+  return inTime(
+    async () =>
+      (
+        await run(process.execPath, ['--require', 'tsx/cjs', '-e', CONVERT, file], {
+          cwd: repoRoot,
+          maxBuffer: 64 * 1024 * 1024,
+        })
+      ).stdout,
+  );
 }
 
 describe('PDF', () => {

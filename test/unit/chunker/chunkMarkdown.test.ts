@@ -13,7 +13,9 @@ const children = (chunks: ChunkDraft[]): ChunkDraft[] => chunks.filter((chunk) =
 const parents = (chunks: ChunkDraft[]): ChunkDraft[] => chunks.filter((chunk) => chunk.kind === 'parent');
 
 function sentences(count: number, prefix: string): string {
-  return Array.from({ length: count }, (_, i) => `${prefix} sentence number ${i} talks about durable retries.`).join(' ');
+  return Array.from({ length: count }, (_, i) => `${prefix} sentence number ${i} talks about durable retries.`).join(
+    ' ',
+  );
 }
 
 /** Longest prefix of `next` that `previous` ends with. */
@@ -29,7 +31,9 @@ describe('chunkMarkdown', () => {
   const sample = readFileSync(path.join(__dirname, '../../../samples/temporal-durable-execution.md'), 'utf8');
 
   it('gives the same chunks and ids for the same document and markdown', () => {
-    expect(chunkMarkdown('doc-a', sample, DEFAULT_CHUNKER_OPTIONS)).toEqual(chunkMarkdown('doc-a', sample, DEFAULT_CHUNKER_OPTIONS));
+    expect(chunkMarkdown('doc-a', sample, DEFAULT_CHUNKER_OPTIONS)).toEqual(
+      chunkMarkdown('doc-a', sample, DEFAULT_CHUNKER_OPTIONS),
+    );
   });
 
   it('gives a different document different ids for the same text', () => {
@@ -42,7 +46,10 @@ describe('chunkMarkdown', () => {
 
   it('derives ids as 32 hex chars of sha256(documentId, chunkIndex, text)', () => {
     for (const chunk of chunkMarkdown('doc-a', sample, DEFAULT_CHUNKER_OPTIONS)) {
-      const expected = createHash('sha256').update(`doc-a\u0000${chunk.chunkIndex}\u0000${chunk.text}`).digest('hex').slice(0, 32);
+      const expected = createHash('sha256')
+        .update(`doc-a\u0000${chunk.chunkIndex}\u0000${chunk.text}`)
+        .digest('hex')
+        .slice(0, 32);
       expect(chunk.chunkId).toBe(expected);
     }
   });
@@ -64,7 +71,9 @@ describe('chunkMarkdown', () => {
       'Appendix body.',
     ].join('\n\n');
     // minTokens 0: every body here is a one-liner that would otherwise be folded into its subsection.
-    const paths = parents(chunkMarkdown('doc', markdown, { ...DEFAULT_CHUNKER_OPTIONS, minTokens: 0 })).map((chunk) => chunk.sectionPath);
+    const paths = parents(chunkMarkdown('doc', markdown, { ...DEFAULT_CHUNKER_OPTIONS, minTokens: 0 })).map(
+      (chunk) => chunk.sectionPath,
+    );
     expect(paths).toEqual([
       [],
       ['Guide'],
@@ -77,7 +86,11 @@ describe('chunkMarkdown', () => {
   });
 
   it('skips heading-only sections but still uses them in the path', () => {
-    const chunks = chunkMarkdown('doc', '# Empty\n\n## Also empty\n\n### Filled\n\nText here.\n', DEFAULT_CHUNKER_OPTIONS);
+    const chunks = chunkMarkdown(
+      'doc',
+      '# Empty\n\n## Also empty\n\n### Filled\n\nText here.\n',
+      DEFAULT_CHUNKER_OPTIONS,
+    );
     expect(chunks.map((chunk) => [chunk.kind, chunk.sectionPath])).toEqual([
       ['parent', ['Empty', 'Also empty', 'Filled']],
       ['child', ['Empty', 'Also empty', 'Filled']],
@@ -88,7 +101,8 @@ describe('chunkMarkdown', () => {
   });
 
   it('does not treat # lines inside fenced code as headings', () => {
-    const markdown = '# Setup\n\nRun this:\n\n```sh\n# install deps\nnpm ci\n~~~\n## still code\n```\n\nAfter the code.\n\n~~~~\n# tilde fence\n~~~~\n';
+    const markdown =
+      '# Setup\n\nRun this:\n\n```sh\n# install deps\nnpm ci\n~~~\n## still code\n```\n\nAfter the code.\n\n~~~~\n# tilde fence\n~~~~\n';
     const chunks = chunkMarkdown('doc', markdown, DEFAULT_CHUNKER_OPTIONS);
     expect(parents(chunks)).toHaveLength(1);
     expect(chunks.every((chunk) => chunk.sectionPath.join('/') === 'Setup')).toBe(true);
@@ -119,7 +133,11 @@ describe('chunkMarkdown', () => {
   });
 
   it('keeps children within maxTokens and reports their counts', () => {
-    const chunks = chunkMarkdown('doc', `# Long\n\n${sentences(200, 'Long')}\n\n${'文档切分与向量检索。'.repeat(300)}`, SMALL);
+    const chunks = chunkMarkdown(
+      'doc',
+      `# Long\n\n${sentences(200, 'Long')}\n\n${'文档切分与向量检索。'.repeat(300)}`,
+      SMALL,
+    );
     expect(children(chunks).length).toBeGreaterThan(20);
     for (const chunk of chunks) {
       expect(chunk.text.trim()).not.toBe('');

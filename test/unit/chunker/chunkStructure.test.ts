@@ -8,7 +8,11 @@ const OPTIONS: ChunkerOptions = { maxTokens: 60, overlapTokens: 9 };
 
 describe('chunkMarkdown structure', () => {
   it('records on each parent the chunk_index range of its children', () => {
-    const chunks = chunkMarkdown('doc', `# A\n\n${'Alpha words go here. '.repeat(40)}\n\n# B\n\nShort section body that stands alone.`, OPTIONS);
+    const chunks = chunkMarkdown(
+      'doc',
+      `# A\n\n${'Alpha words go here. '.repeat(40)}\n\n# B\n\nShort section body that stands alone.`,
+      OPTIONS,
+    );
     for (const parent of chunks.filter((chunk) => chunk.kind === 'parent')) {
       const range = parent.childRange!;
       const mine = chunks.filter((chunk) => chunk.parentId === parent.chunkId).map((chunk) => chunk.chunkIndex);
@@ -32,7 +36,9 @@ describe('chunkMarkdown structure', () => {
 
   it('balances children so the last one is not a scrap', () => {
     const body = Array.from({ length: 13 }, (_, i) => `Sentence ${i} about retries.`).join(' ');
-    const sizes = children(chunkMarkdown('doc', body, { maxTokens: 60, overlapTokens: 0 })).map((chunk) => chunk.tokenCount);
+    const sizes = children(chunkMarkdown('doc', body, { maxTokens: 60, overlapTokens: 0 })).map(
+      (chunk) => chunk.tokenCount,
+    );
     expect(sizes.length).toBe(2);
     expect(Math.min(...sizes) / Math.max(...sizes)).toBeGreaterThan(0.6);
   });
@@ -40,12 +46,18 @@ describe('chunkMarkdown structure', () => {
   it('cuts a large table between rows and repeats the header row in every part', () => {
     const rows = Array.from({ length: 40 }, (_, i) => `| item-${i} | ${i * 10} EUR |`);
     const table = ['| Item | Price |', '| --- | --- |', ...rows].join('\n');
-    const kids = children(chunkMarkdown('doc', `# Prices\n\nThe list follows.\n\n${table}\n\nAll prices include tax.`, OPTIONS));
+    const kids = children(
+      chunkMarkdown('doc', `# Prices\n\nThe list follows.\n\n${table}\n\nAll prices include tax.`, OPTIONS),
+    );
     const parts = kids.filter((chunk) => chunk.text.includes('item-'));
     expect(parts.length).toBeGreaterThan(3);
     for (const part of parts) {
       expect(part.text.startsWith('Prices\n\n| Item | Price |\n| --- | --- |\n| item-')).toBe(true);
-      expect(childBody(part).split('\n').every((line) => /^\| .* \|$/.test(line))).toBe(true);
+      expect(
+        childBody(part)
+          .split('\n')
+          .every((line) => /^\| .* \|$/.test(line)),
+      ).toBe(true);
       expect(part.tokenCount).toBeLessThanOrEqual(OPTIONS.maxTokens);
     }
     const seen = parts.flatMap((part) => childBody(part).split('\n').slice(2));

@@ -15,7 +15,9 @@ describe('section path in the text of every child', () => {
   const markdown = `# Guide\n\nHow to use it.\n\n## Installing on Linux\n\n${body}`;
 
   it('leads every child of a long section, the ones far from the heading too', () => {
-    const kids = childrenOf(chunkMarkdown('doc', markdown, { ...OPTIONS, minTokens: 0 })).filter((kid) => kid.sectionPath.length === 2);
+    const kids = childrenOf(chunkMarkdown('doc', markdown, { ...OPTIONS, minTokens: 0 })).filter(
+      (kid) => kid.sectionPath.length === 2,
+    );
     expect(kids.length).toBeGreaterThan(3);
     for (const kid of kids) {
       expect(kid.text.startsWith('Guide › Installing on Linux\n\n')).toBe(true);
@@ -31,8 +33,18 @@ describe('section path in the text of every child', () => {
   });
 
   it('keeps the innermost titles of a deep path within a quarter of the budget', () => {
-    const titles = ['Reference manual of every function', 'Base package and its many helpers', 'Arithmetic operators', 'Examples'];
-    const deep = titles.map((title, i) => `${'#'.repeat(i + 1)} ${title}\n\nIntro ${i} of some length to keep it a section of its own here.`).join('\n\n');
+    const titles = [
+      'Reference manual of every function',
+      'Base package and its many helpers',
+      'Arithmetic operators',
+      'Examples',
+    ];
+    const deep = titles
+      .map(
+        (title, i) =>
+          `${'#'.repeat(i + 1)} ${title}\n\nIntro ${i} of some length to keep it a section of its own here.`,
+      )
+      .join('\n\n');
     const last = childrenOf(chunkMarkdown('doc', deep, { maxTokens: 40, overlapTokens: 5 })).at(-1)!;
     const context = last.text.slice(0, last.text.indexOf('\n\n'));
     expect(context.endsWith('Arithmetic operators › Examples')).toBe(true);

@@ -17,11 +17,30 @@ describe('published contract', () => {
   });
 
   it('accepts both input forms and refuses one with neither a document nor a source', () => {
-    expect(IngestInputSchema.safeParse({ documentId: DOC, userId: 'u', datasetId: 'd', taskId: 't', retryWait: '1h' }).success).toBe(true);
-    expect(IngestInputSchema.safeParse({ source: { uri: 's3://sluice/inbox/a.md' }, fileName: 'a.md', userId: 'u', datasetId: 'd' }).success).toBe(true);
+    expect(
+      IngestInputSchema.safeParse({ documentId: DOC, userId: 'u', datasetId: 'd', taskId: 't', retryWait: '1h' })
+        .success,
+    ).toBe(true);
+    expect(
+      IngestInputSchema.safeParse({
+        source: { uri: 's3://sluice/inbox/a.md' },
+        fileName: 'a.md',
+        userId: 'u',
+        datasetId: 'd',
+      }).success,
+    ).toBe(true);
     expect(IngestInputSchema.safeParse({ userId: 'u', datasetId: 'd' }).success).toBe(false);
-    expect(IngestInputSchema.safeParse({ source: { objectKey: 'inbox/a.md' }, userId: 'u', datasetId: 'd' }).success).toBe(false);
-    expect(IngestInputSchema.safeParse({ source: { objectKey: 'a', uri: 's3://b/k' }, fileName: 'a', userId: 'u', datasetId: 'd' }).success).toBe(false);
+    expect(
+      IngestInputSchema.safeParse({ source: { objectKey: 'inbox/a.md' }, userId: 'u', datasetId: 'd' }).success,
+    ).toBe(false);
+    expect(
+      IngestInputSchema.safeParse({
+        source: { objectKey: 'a', uri: 's3://b/k' },
+        fileName: 'a',
+        userId: 'u',
+        datasetId: 'd',
+      }).success,
+    ).toBe(false);
   });
 
   it('reads the document id from the workflow id ingest:<uuid> only', () => {
@@ -46,10 +65,12 @@ describe('sourceKey', () => {
     expect(sourceKey({ uri: 's3://sluice/inbox/x/y.pdf' }, 'sluice')).toBe('inbox/x/y.pdf');
   });
 
-  it('refuses another bucket, a local store, sluice\'s own keys and .. as permanent INVALID_INGEST_INPUT', () => {
+  it("refuses another bucket, a local store, sluice's own keys and .. as permanent INVALID_INGEST_INPUT", () => {
     expect(codeOf(() => sourceKey({ uri: 's3://other/inbox/a.md' }, 'sluice'))).toBe('INVALID_INGEST_INPUT:true');
     expect(codeOf(() => sourceKey({ uri: 's3://sluice/inbox/a.md' }, null))).toBe('INVALID_INGEST_INPUT:true');
-    expect(codeOf(() => sourceKey({ objectKey: 'documents/u/0b7e7a39-3c1f-4a52-9d0e-6f1d2a3b4c5d/source' }, 'sluice'))).toBe('INVALID_INGEST_INPUT:true');
+    expect(
+      codeOf(() => sourceKey({ objectKey: 'documents/u/0b7e7a39-3c1f-4a52-9d0e-6f1d2a3b4c5d/source' }, 'sluice')),
+    ).toBe('INVALID_INGEST_INPUT:true');
     expect(codeOf(() => sourceKey({ objectKey: 'inbox/../documents/x' }, 'sluice'))).toBe('INVALID_INGEST_INPUT:true');
   });
 });

@@ -19,7 +19,11 @@ describe('the CPU pool gives what the functions give when called directly', () =
   afterAll(() => pool.close());
 
   it('parses, chunks, tokenizes and weights the samples identically', async () => {
-    for (const [file, type] of [[HTML, 'html'], [path.join(SAMPLES, 'vector-search-notes.txt'), 'txt'], [path.join(SAMPLES, 'temporal-durable-execution.md'), 'md']] as const) {
+    for (const [file, type] of [
+      [HTML, 'html'],
+      [path.join(SAMPLES, 'vector-search-notes.txt'), 'txt'],
+      [path.join(SAMPLES, 'temporal-durable-execution.md'), 'md'],
+    ] as const) {
       const markdown = await pool.parse(file, type);
       expect(markdown).toBe(await convertFile(file, type, DEFAULT_PARSE_LIMITS));
 
@@ -40,7 +44,11 @@ describe('the CPU pool gives what the functions give when called directly', () =
     try {
       const blank = path.join(dir, 'blank.txt');
       await writeFile(blank, '  \n\t\n');
-      await expect(pool.parse(blank, 'txt')).rejects.toMatchObject({ name: 'SluiceError', code: 'EMPTY_DOCUMENT', permanent: true });
+      await expect(pool.parse(blank, 'txt')).rejects.toMatchObject({
+        name: 'SluiceError',
+        code: 'EMPTY_DOCUMENT',
+        permanent: true,
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -77,7 +85,11 @@ describe('the CPU pool under its heap cap', () => {
     const huge = path.join(dir, 'huge.txt');
     // 36 MB of short lines: the decoded text and the paragraphs built from it outgrow 96 MB.
     await writeFile(huge, 'A plain sentence of ordinary words.\n'.repeat(1_000_000));
-    await expect(pool.parse(huge, 'txt')).rejects.toMatchObject({ code: 'FILE_TOO_LARGE', permanent: true, message: expect.stringContaining('96 MB heap') });
+    await expect(pool.parse(huge, 'txt')).rejects.toMatchObject({
+      code: 'FILE_TOO_LARGE',
+      permanent: true,
+      message: expect.stringContaining('96 MB heap'),
+    });
     await expect(pool.parse(HTML, 'html')).resolves.toContain('# 文档处理指南');
   });
 
@@ -86,7 +98,13 @@ describe('the CPU pool under its heap cap', () => {
     // 300,000 small sections (8 MB): their parent and child drafts outgrow 96 MB.
     const sections = Array.from({ length: 300_000 }, (_, i) => `# Heading ${i}\n\nword${i} text\n`).join('\n');
     const failure = pool.chunk('doc-huge', sections, DEFAULT_CHUNKER_OPTIONS);
-    await expect(failure).rejects.toMatchObject({ code: 'CHUNKING_FAILED', permanent: true, message: expect.stringContaining('96 MB heap') });
-    await expect(pool.chunk('doc-ok', markdown, DEFAULT_CHUNKER_OPTIONS)).resolves.toEqual(chunkMarkdown('doc-ok', markdown, DEFAULT_CHUNKER_OPTIONS));
+    await expect(failure).rejects.toMatchObject({
+      code: 'CHUNKING_FAILED',
+      permanent: true,
+      message: expect.stringContaining('96 MB heap'),
+    });
+    await expect(pool.chunk('doc-ok', markdown, DEFAULT_CHUNKER_OPTIONS)).resolves.toEqual(
+      chunkMarkdown('doc-ok', markdown, DEFAULT_CHUNKER_OPTIONS),
+    );
   });
 });

@@ -5,7 +5,12 @@ import { ThreadPool, type LimitFailures, type ThreadLimits } from '../../../cpuP
 const HOSTILE_TASKS = path.join(__dirname, '../../support/hostileTasks.ts');
 
 /** Distinct codes per limit, so each test shows which limit the pool said was hit. */
-const FAILURES: LimitFailures = { what: 'the test task', timeout: 'PARSE_TIMEOUT', heap: 'FILE_TOO_LARGE', crash: 'PARSE_ENGINE_FAILED' };
+const FAILURES: LimitFailures = {
+  what: 'the test task',
+  timeout: 'PARSE_TIMEOUT',
+  heap: 'FILE_TOO_LARGE',
+  crash: 'PARSE_ENGINE_FAILED',
+};
 
 function poolOf(threads: number, limits: ThreadLimits): ThreadPool {
   return new ThreadPool({ taskModule: HOSTILE_TASKS, threads, limits, warmTask: 'echo' });
@@ -22,7 +27,11 @@ describe('ThreadPool', () => {
     pool = poolOf(1, { timeoutMs: 300, maxHeapMb: 256 });
     const stuck = pool.run('spin', null, FAILURES);
     await expect(stuck).rejects.toBeInstanceOf(SluiceError);
-    await expect(stuck).rejects.toMatchObject({ code: 'PARSE_TIMEOUT', permanent: true, message: expect.stringContaining('300 ms limit') });
+    await expect(stuck).rejects.toMatchObject({
+      code: 'PARSE_TIMEOUT',
+      permanent: true,
+      message: expect.stringContaining('300 ms limit'),
+    });
     await expect(pool.run('echo', 'next document', FAILURES)).resolves.toBe('next document');
     expect(pool.threads).toBe(1);
   });
@@ -30,7 +39,11 @@ describe('ThreadPool', () => {
   it('fails a task that allocates past the heap cap with the heap code, and the pool keeps serving', async () => {
     pool = poolOf(1, { timeoutMs: 60_000, maxHeapMb: 64 });
     const hog = pool.run('hog', null, FAILURES);
-    await expect(hog).rejects.toMatchObject({ code: 'FILE_TOO_LARGE', permanent: true, message: expect.stringContaining('64 MB heap') });
+    await expect(hog).rejects.toMatchObject({
+      code: 'FILE_TOO_LARGE',
+      permanent: true,
+      message: expect.stringContaining('64 MB heap'),
+    });
     await expect(pool.run('echo', 'still here', FAILURES)).resolves.toBe('still here');
   });
 
@@ -44,7 +57,10 @@ describe('ThreadPool', () => {
 
   it('reports a thread that exits mid-task as a crash', async () => {
     pool = poolOf(1, { timeoutMs: 60_000, maxHeapMb: 256 });
-    await expect(pool.run('exit', null, FAILURES)).rejects.toMatchObject({ code: 'PARSE_ENGINE_FAILED', permanent: true });
+    await expect(pool.run('exit', null, FAILURES)).rejects.toMatchObject({
+      code: 'PARSE_ENGINE_FAILED',
+      permanent: true,
+    });
     await expect(pool.run('echo', 'after the crash', FAILURES)).resolves.toBe('after the crash');
   });
 
@@ -52,7 +68,11 @@ describe('ThreadPool', () => {
     pool = poolOf(1, { timeoutMs: 60_000, maxHeapMb: 256 });
     const refused = pool.run('refuse', null, FAILURES);
     await expect(refused).rejects.toBeInstanceOf(SluiceError);
-    await expect(refused).rejects.toMatchObject({ code: 'CORRUPT_DOCUMENT', permanent: true, message: 'the test file is damaged' });
+    await expect(refused).rejects.toMatchObject({
+      code: 'CORRUPT_DOCUMENT',
+      permanent: true,
+      message: 'the test file is damaged',
+    });
   });
 
   it('counts the time limit from when a thread starts the task, not from when it was queued', async () => {

@@ -29,7 +29,8 @@ describe('admin sessions', () => {
   it('refuses any tampering', () => {
     const value = sessions.issue(KEY_ID);
     const [version, keyId, expiry, nonce, signature] = value.split('.') as [string, string, string, string, string];
-    const flip = (text: string, at: number) => `${text.slice(0, at)}${text[at] === 'A' ? 'B' : 'A'}${text.slice(at + 1)}`;
+    const flip = (text: string, at: number) =>
+      `${text.slice(0, at)}${text[at] === 'A' ? 'B' : 'A'}${text.slice(at + 1)}`;
     const tampered = [
       [version, OTHER_KEY_ID, expiry, nonce, signature],
       [version, keyId, String(Number(expiry) + 86_400 * 365), nonce, signature],

@@ -12,7 +12,7 @@ describe('HTTP API helpers', () => {
     expect(fastifyPath('/v1/datasets/{datasetId}/documents:batch')).toBe('/v1/datasets/:datasetId/documents::batch');
   });
 
-  it("derives a stable, UUID-shaped first task id from the document id", () => {
+  it('derives a stable, UUID-shaped first task id from the document id', () => {
     const id = firstTaskId('0b0e9c52-3d5f-4a57-8f0e-7f2b8f1b2c3d');
     expect(id).toBe(firstTaskId('0b0e9c52-3d5f-4a57-8f0e-7f2b8f1b2c3d'));
     expect(id).not.toBe(firstTaskId('1b0e9c52-3d5f-4a57-8f0e-7f2b8f1b2c3d'));
@@ -47,7 +47,11 @@ describe('HTTP API helpers', () => {
   });
 
   it('limits the next file by the upload limit or the quota left, whichever is smaller', () => {
-    const config = loadConfig({ SLUICE_MAX_FILE_BYTES: '1000', SLUICE_USER_QUOTA_BYTES: '5000', SLUICE_USER_QUOTA_DOCUMENTS: '3' });
+    const config = loadConfig({
+      SLUICE_MAX_FILE_BYTES: '1000',
+      SLUICE_USER_QUOTA_BYTES: '5000',
+      SLUICE_USER_QUOTA_DOCUMENTS: '3',
+    });
     expect(budgetFor(config, { documents: 0, bytes: 0 })).toEqual({ maxBytes: 1000, limitedBy: 'file' });
     expect(budgetFor(config, { documents: 1, bytes: 4500 })).toEqual({ maxBytes: 500, limitedBy: 'quota' });
     expect(() => budgetFor(config, { documents: 3, bytes: 0 })).toThrow(/3 documents/);
@@ -58,11 +62,17 @@ describe('HTTP API helpers', () => {
     const cursor = Buffer.from(JSON.stringify(['2026-12-01 09:00:00.123456+00', 'abc'])).toString('base64url');
     expect(decodeCursor(cursor)).toEqual({ createdAt: '2026-12-01 09:00:00.123456+00', id: 'abc' });
     expect(decodeCursor('abc')).toBeNull();
-    expect(decodeCursor(Buffer.from(JSON.stringify(["now(); drop table documents", 'x'])).toString('base64url'))).toBeNull();
+    expect(
+      decodeCursor(Buffer.from(JSON.stringify(['now(); drop table documents', 'x'])).toString('base64url')),
+    ).toBeNull();
   });
 
   it('reads the API settings from the environment', () => {
-    const config = loadConfig({ SLUICE_API_PORT: '9000', SLUICE_API_SSE_POLL: '2s', SLUICE_WORKER_METRICS_BIND: '127.0.0.1:9464' });
+    const config = loadConfig({
+      SLUICE_API_PORT: '9000',
+      SLUICE_API_SSE_POLL: '2s',
+      SLUICE_WORKER_METRICS_BIND: '127.0.0.1:9464',
+    });
     expect(config.api).toMatchObject({ port: 9000, ssePollMs: 2000, batchMaxFiles: 20, bodyLimitBytes: 65536 });
     expect(config.metrics).toEqual({ workerBindAddress: '127.0.0.1:9464', workerUrl: null, token: null });
     expect(() => loadConfig({ SLUICE_API_PORT: 'eighty' })).toThrow(/SLUICE_API_PORT/);

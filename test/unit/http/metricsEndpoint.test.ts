@@ -20,11 +20,18 @@ async function fakeWorkerEndpoint(): Promise<{ url: string; scrapes: () => numbe
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
-  return { url: `http://127.0.0.1:${port}/metrics`, scrapes: () => scrapes, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/metrics`,
+    scrapes: () => scrapes,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 async function serve(env: Record<string, string>): Promise<{ server: ApiServer; baseUrl: string }> {
-  const server = await buildApiServer({ config: loadConfig(env), adapters: {} as Adapters, client: {} as Client }, { logger: false });
+  const server = await buildApiServer(
+    { config: loadConfig(env), adapters: {} as Adapters, client: {} as Client },
+    { logger: false },
+  );
   await server.app.listen({ host: '127.0.0.1', port: 0 });
   return { server, baseUrl: `http://127.0.0.1:${(server.app.server.address() as net.AddressInfo).port}` };
 }
@@ -44,7 +51,11 @@ describe('/metrics', () => {
   it('answers only the configured bearer token', async () => {
     const { server, baseUrl } = await serve({ SLUICE_METRICS_TOKEN: TOKEN });
     try {
-      const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer wrong-token-0123456789abcdef' }, { authorization: `Basic ${TOKEN}` }];
+      const attempts: Record<string, string>[] = [
+        {},
+        { authorization: 'Bearer wrong-token-0123456789abcdef' },
+        { authorization: `Basic ${TOKEN}` },
+      ];
       for (const headers of attempts) {
         const refused = await fetch(`${baseUrl}/metrics`, { headers });
         expect(refused.status).toBe(401);
@@ -63,7 +74,9 @@ describe('/metrics', () => {
     const { server, baseUrl } = await serve({ SLUICE_METRICS_TOKEN: TOKEN, SLUICE_WORKER_METRICS_URL: worker.url });
     try {
       const bodies = await Promise.all(
-        Array.from({ length: 10 }, () => fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.text())),
+        Array.from({ length: 10 }, () =>
+          fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.text()),
+        ),
       );
       for (const body of bodies) expect(body).toContain('temporal_worker_fake_total 1');
       expect(worker.scrapes()).toBe(1);

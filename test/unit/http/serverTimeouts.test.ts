@@ -8,7 +8,10 @@ import type { Adapters } from '../../../composition/adapters';
 // The routes used here fail before touching a store, so the server needs no adapters.
 
 async function serve(env: Record<string, string>): Promise<{ server: ApiServer; port: number }> {
-  const server = await buildApiServer({ config: loadConfig(env), adapters: {} as Adapters, client: {} as Client }, { logger: false });
+  const server = await buildApiServer(
+    { config: loadConfig(env), adapters: {} as Adapters, client: {} as Client },
+    { logger: false },
+  );
   await server.app.listen({ host: '127.0.0.1', port: 0 });
   return { server, port: (server.app.server.address() as net.AddressInfo).port };
 }

@@ -10,7 +10,10 @@ const { layerRules } = require('../../../eslint.layers.js') as { layerRules: Lin
 
 const root = path.resolve(__dirname, '../../..');
 const linter = new Linter({ cwd: root, configType: 'flat' });
-const config: Linter.Config[] = [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } }, ...layerRules];
+const config: Linter.Config[] = [
+  { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } },
+  ...layerRules,
+];
 
 function refusals(file: string, code: string): string[] {
   return linter
@@ -19,27 +22,49 @@ function refusals(file: string, code: string): string[] {
 }
 
 it('keeps parsers, chunker, tokenizer and sparse away from every I/O layer, at any depth', () => {
-  expect(refusals('parsers/x.ts', "import { findDocument } from '../db/repositories/documents';\nexport const f = findDocument;\n")).toEqual([
-    expect.stringMatching(/^no-restricted-imports: .*do no I\/O/),
-  ]);
-  expect(refusals('parsers/pdf/x.ts', "import type { Client } from '@temporalio/client';\nexport type C = Client;\n")).toHaveLength(1);
-  expect(refusals('chunker/x.ts', "import { loadConfig } from '../config/config';\nexport const f = loadConfig;\n")).toHaveLength(1);
-  expect(refusals('sparse/x.ts', "import type { SparseVector } from '../contracts/chunk';\nexport type C = SparseVector;\n")).toEqual([]);
+  expect(
+    refusals(
+      'parsers/x.ts',
+      "import { findDocument } from '../db/repositories/documents';\nexport const f = findDocument;\n",
+    ),
+  ).toEqual([expect.stringMatching(/^no-restricted-imports: .*do no I\/O/)]);
+  expect(
+    refusals('parsers/pdf/x.ts', "import type { Client } from '@temporalio/client';\nexport type C = Client;\n"),
+  ).toHaveLength(1);
+  expect(
+    refusals('chunker/x.ts', "import { loadConfig } from '../config/config';\nexport const f = loadConfig;\n"),
+  ).toHaveLength(1);
+  expect(
+    refusals('sparse/x.ts', "import type { SparseVector } from '../contracts/chunk';\nexport type C = SparseVector;\n"),
+  ).toEqual([]);
 });
 
 it('keeps db/ from importing adapters and processes', () => {
-  expect(refusals('db/repositories/x.ts', "import { createS3ObjectStore } from '../../stores/s3ObjectStore';\nexport const f = createS3ObjectStore;\n")).toEqual([
-    expect.stringMatching(/^no-restricted-imports: .*db\/ imports no adapter/),
-  ]);
-  expect(refusals('db/repositories/x.ts', "import { encryptSecret } from '../../crypto/secretBox';\nexport const f = encryptSecret;\n")).toEqual([]);
+  expect(
+    refusals(
+      'db/repositories/x.ts',
+      "import { createS3ObjectStore } from '../../stores/s3ObjectStore';\nexport const f = createS3ObjectStore;\n",
+    ),
+  ).toEqual([expect.stringMatching(/^no-restricted-imports: .*db\/ imports no adapter/)]);
+  expect(
+    refusals(
+      'db/repositories/x.ts',
+      "import { encryptSecret } from '../../crypto/secretBox';\nexport const f = encryptSecret;\n",
+    ),
+  ).toEqual([]);
 });
 
 it('lets only client/ (and tests) import client/, and keeps activities from the processes', () => {
   const importsClient = "import { connectClient } from '../client/ingestClient';\nexport const f = connectClient;\n";
   expect(refusals('worker/x.ts', importsClient)).toEqual([expect.stringMatching(/Only client\//)]);
   expect(refusals('registration/x.ts', importsClient)).toHaveLength(1);
-  expect(refusals('client/x.ts', "import { connectClient } from './ingestClient';\nexport const f = connectClient;\n")).toEqual([]);
-  expect(refusals('activities/x.ts', "import { createAdapters } from '../composition/adapters';\nexport const f = createAdapters;\n")).toEqual([
-    expect.stringMatching(/^no-restricted-imports: .*activities\/ get their adapters/),
-  ]);
+  expect(
+    refusals('client/x.ts', "import { connectClient } from './ingestClient';\nexport const f = connectClient;\n"),
+  ).toEqual([]);
+  expect(
+    refusals(
+      'activities/x.ts',
+      "import { createAdapters } from '../composition/adapters';\nexport const f = createAdapters;\n",
+    ),
+  ).toEqual([expect.stringMatching(/^no-restricted-imports: .*activities\/ get their adapters/)]);
 });

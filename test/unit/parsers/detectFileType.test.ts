@@ -18,7 +18,8 @@ const utf8 = (text: string): Buffer => Buffer.from(text, 'utf8');
 describe('detectFileType', () => {
   it('detects PDF and Office bytes whatever the file is called', () => {
     expect(detectFileType(utf8('%PDF-1.7\n%\u00e2\u00e3\n1 0 obj'), 'notes.txt')).toBe('pdf');
-    const zipHead = (firstEntry: string): Buffer => Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(26), utf8(firstEntry)]);
+    const zipHead = (firstEntry: string): Buffer =>
+      Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(26), utf8(firstEntry)]);
     expect(detectFileType(zipHead('word/document.xml'), 'upload')).toBe('docx');
     expect(detectFileType(zipHead('xl/workbook.xml'), 'upload.bin')).toBe('xlsx');
     expect(detectFileType(zipHead('[Content_Types].xml'), 'deck.pptx')).toBe('pptx');
@@ -39,12 +40,21 @@ describe('detectFileType', () => {
 
   it('reports UTF-16 whose bytes break their byte-order mark as INVALID_TEXT_ENCODING', () => {
     // A high surrogate followed by a letter instead of a low surrogate.
-    const broken = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('ok', 'utf16le'), Buffer.from([0x00, 0xd8, 0x41, 0x00])]);
+    const broken = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('ok', 'utf16le'),
+      Buffer.from([0x00, 0xd8, 0x41, 0x00]),
+    ]);
     expect(thrownBy(() => detectFileType(broken, 'notes.txt')).code).toBe('INVALID_TEXT_ENCODING');
   });
 
   it.each([
-    ['a ZIP that is no Office document', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00]), 'report.md', 'ZIP'],
+    [
+      'a ZIP that is no Office document',
+      Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00]),
+      'report.md',
+      'ZIP',
+    ],
     ['PNG', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), 'image.html', 'PNG'],
     ['JPEG', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), 'photo.txt', 'JPEG'],
     ['GIF', utf8('GIF89a\u0001\u0000'), 'anim.txt', 'GIF'],
@@ -77,7 +87,9 @@ describe('detectFileType', () => {
     // The old pattern backtracked 2^n over `<!---->` n times: 30 comments took more than a minute.
     expect(await inTime(() => detectFileType(emptyCommentsThenText(40), 'notes'))).toBe('txt');
     expect(detectFileType(emptyCommentsThenText(100_000), 'notes')).toBe('txt');
-    expect(detectFileType(Buffer.concat([emptyCommentsThenText(100_000).subarray(0, -1), utf8('<html>')]), 'page')).toBe('html');
+    expect(
+      detectFileType(Buffer.concat([emptyCommentsThenText(100_000).subarray(0, -1), utf8('<html>')]), 'page'),
+    ).toBe('html');
   });
 
   it('keeps a .txt that merely mentions a tag as txt', () => {
@@ -109,8 +121,12 @@ describe('detectFileType', () => {
   });
 
   it('rejects binary-looking content: NUL bytes or control characters', () => {
-    expect(thrownBy(() => detectFileType(Buffer.from([0x41, 0x00, 0x42, 0x43]), 'a.txt')).code).toBe('UNSUPPORTED_FILE_TYPE');
-    expect(thrownBy(() => detectFileType(Buffer.from([0x01, 0x02, 0x03, 0x04, 0x41]), 'c.bin')).code).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(thrownBy(() => detectFileType(Buffer.from([0x41, 0x00, 0x42, 0x43]), 'a.txt')).code).toBe(
+      'UNSUPPORTED_FILE_TYPE',
+    );
+    expect(thrownBy(() => detectFileType(Buffer.from([0x01, 0x02, 0x03, 0x04, 0x41]), 'c.bin')).code).toBe(
+      'UNSUPPORTED_FILE_TYPE',
+    );
   });
 
   it('reports an empty head as EMPTY_DOCUMENT', () => {

@@ -6,8 +6,10 @@ import { words } from '../../support/wordCoverage';
 const CODE_SPAN_AS_FENCE = /^ {0,3}`{3,}[^`\n]*`/m;
 
 describe('htmlToMarkdown: inline code', () => {
-  it('keeps the text of markup inside <code> literal, so its words stay whole (DocBook\'s -I<replaceable>)', () => {
-    const markdown = htmlToMarkdown('<p>supply the <code class="literal">-I<em class="replaceable"><code>directory</code></em></code> option</p>');
+  it("keeps the text of markup inside <code> literal, so its words stay whole (DocBook's -I<replaceable>)", () => {
+    const markdown = htmlToMarkdown(
+      '<p>supply the <code class="literal">-I<em class="replaceable"><code>directory</code></em></code> option</p>',
+    );
     expect(markdown).toBe('supply the `-Idirectory` option');
     expect(words(markdown)).toContain('Idirectory');
   });
@@ -28,23 +30,31 @@ describe('htmlToMarkdown: inline code', () => {
   });
 
   it('joins <code> elements side by side into one span, since "`a``b`" would be one span holding two backticks', () => {
-    expect(htmlToMarkdown('<p>within <code>PGDATA</code><code>/base</code><code>/1</code>, named <code>x</code> <code>y</code></p>')).toBe(
-      'within `PGDATA/base/1`, named `x` `y`',
-    );
+    expect(
+      htmlToMarkdown(
+        '<p>within <code>PGDATA</code><code>/base</code><code>/1</code>, named <code>x</code> <code>y</code></p>',
+      ),
+    ).toBe('within `PGDATA/base/1`, named `x` `y`');
   });
 
   it('keeps code that needs a ``` delimiter as an inline <code> element, its backticks escaped', () => {
-    expect(htmlToMarkdown('<p><code>`a` ``b`` &lt;x&gt;</code></p>')).toBe('<code>\\`a\\` \\`\\`b\\`\\` &lt;x&gt;</code>');
+    expect(htmlToMarkdown('<p><code>`a` ``b`` &lt;x&gt;</code></p>')).toBe(
+      '<code>\\`a\\` \\`\\`b\\`\\` &lt;x&gt;</code>',
+    );
   });
 });
 
 describe('htmlToMarkdown: emphasis inside a word', () => {
   it('uses * where the emphasis touches a letter, since _ cannot open or close inside a word', () => {
-    expect(htmlToMarkdown('<p>the <em>N</em>th entry, Byte<em class="replaceable">n</em></p>')).toBe('the *N*th entry, Byte*n*');
+    expect(htmlToMarkdown('<p>the <em>N</em>th entry, Byte<em class="replaceable">n</em></p>')).toBe(
+      'the *N*th entry, Byte*n*',
+    );
   });
 
   it('sees the letters beside an inline wrapper (DocBook\'s <span class="emphasis"><em>)', () => {
-    expect(htmlToMarkdown('<p>for example <span class="emphasis"><em>3.14</em></span>159265359, same</p>')).toBe('for example *3.14*159265359, same');
+    expect(htmlToMarkdown('<p>for example <span class="emphasis"><em>3.14</em></span>159265359, same</p>')).toBe(
+      'for example *3.14*159265359, same',
+    );
   });
 
   it('keeps _ where a space separates the emphasis from the words beside it', () => {

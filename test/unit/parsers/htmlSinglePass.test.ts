@@ -4,7 +4,8 @@ import { parseHtmlPage } from '../../../parsers/html/treeBuilder';
 import { htmlToMarkdown } from '../../../parsers/htmlToMarkdown';
 import { inTime } from '../adversarial/inTime';
 
-const page = (body: string): string => `<!DOCTYPE html><html><head><title>T</title></head><body><main><h1>T</h1>${body}</main></body></html>`;
+const page = (body: string): string =>
+  `<!DOCTYPE html><html><head><title>T</title></head><body><main><h1>T</h1>${body}</main></body></html>`;
 const convert = (body: string): string => htmlToMarkdown(page(body)).replace(/^# T\n\n/, '');
 
 function maxDepth(root: HtmlElement): number {
@@ -36,7 +37,9 @@ describe('htmlToMarkdown on one htmlparser2 parse', () => {
   });
 
   it('fences a <pre> inside a list item with every line indented', () => {
-    expect(convert('<ol start="3"><li>run<pre>a\nb</pre></li><li>done</li></ol>')).toBe('3.  run\n    \n    ```\n    a\n    b\n    ```\n    \n4.  done');
+    expect(convert('<ol start="3"><li>run<pre>a\nb</pre></li><li>done</li></ol>')).toBe(
+      '3.  run\n    \n    ```\n    a\n    b\n    ```\n    \n4.  done',
+    );
   });
 
   it('nests lists, and numbers a long ordered list in one pass', async () => {
@@ -53,7 +56,9 @@ describe('htmlToMarkdown on one htmlparser2 parse', () => {
   });
 
   it('escapes markdown in text but not inside code, and keeps underscores inside words', () => {
-    expect(convert('<p>* not a list [x] snake_case _lead</p><p><code>*raw*</code></p>')).toBe('\\* not a list \\[x\\] snake_case \\_lead\n\n`*raw*`');
+    expect(convert('<p>* not a list [x] snake_case _lead</p><p><code>*raw*</code></p>')).toBe(
+      '\\* not a list \\[x\\] snake_case \\_lead\n\n`*raw*`',
+    );
   });
 
   it('reads a stray </br> as a line break and ignores other stray end tags', () => {
@@ -61,7 +66,9 @@ describe('htmlToMarkdown on one htmlparser2 parse', () => {
   });
 
   it('reads <noscript> as raw text: an end tag inside cannot close the page around it', () => {
-    expect(convert('<p>before</p><noscript></main><p>Enable JavaScript</p></noscript><p>after</p>')).toBe('before\n\nafter');
+    expect(convert('<p>before</p><noscript></main><p>Enable JavaScript</p></noscript><p>after</p>')).toBe(
+      'before\n\nafter',
+    );
   });
 
   it('keeps the first of duplicate attributes, as the HTML parser does', () => {
@@ -74,14 +81,18 @@ describe('htmlToMarkdown on one htmlparser2 parse', () => {
     expect(maxDepth(root)).toBeLessThanOrEqual(51);
     let texts = 0;
     walkElements(root, (element) => {
-      texts += element.children.filter((child) => child.kind === 'text' && child.text.includes('deep text survives')).length;
+      texts += element.children.filter(
+        (child) => child.kind === 'text' && child.text.includes('deep text survives'),
+      ).length;
     });
     expect(texts).toBe(1);
   });
 
   it('removes chrome inside the content but keeps a chrome-classed block that holds a heading', () => {
-    expect(convert('<div class="toc">Contents</div><div class="sidebar"><h2>Real section</h2><p>Body.</p></div><p aria-hidden="true">icon</p>')).toBe(
-      '## Real section\n\nBody.',
-    );
+    expect(
+      convert(
+        '<div class="toc">Contents</div><div class="sidebar"><h2>Real section</h2><p>Body.</p></div><p aria-hidden="true">icon</p>',
+      ),
+    ).toBe('## Real section\n\nBody.');
   });
 });

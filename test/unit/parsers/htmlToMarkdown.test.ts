@@ -19,7 +19,16 @@ describe('htmlToMarkdown', () => {
     );
     expect(markdown).toContain('# Release notes');
     expect(markdown).toContain('The importer now resumes after a crash.');
-    for (const boilerplate of ['Acme Home', 'Pricing menu', 'Search site', 'trackPageView', 'Enable JavaScript', 'billing FAQ', 'Copyright', 'color:red']) {
+    for (const boilerplate of [
+      'Acme Home',
+      'Pricing menu',
+      'Search site',
+      'trackPageView',
+      'Enable JavaScript',
+      'billing FAQ',
+      'Copyright',
+      'color:red',
+    ]) {
       expect(markdown).not.toContain(boilerplate);
     }
   });
@@ -41,7 +50,9 @@ describe('htmlToMarkdown', () => {
   });
 
   it('uses the <title> as top heading when the content has no h1', () => {
-    expect(htmlToMarkdown(page('<main><h2>Part</h2><p>Text.</p></main>', 'Guide'))).toMatch(/^# Guide\n\n## Part\n\nText\.$/);
+    expect(htmlToMarkdown(page('<main><h2>Part</h2><p>Text.</p></main>', 'Guide'))).toMatch(
+      /^# Guide\n\n## Part\n\nText\.$/,
+    );
   });
 
   it('converts a simple table to a pipe table', () => {
@@ -52,24 +63,35 @@ describe('htmlToMarkdown', () => {
         <tr><td>CHUNKING</td><td>a | b <b>bold</b></td></tr></tbody></table></main>`),
     );
     expect(markdown).toContain(
-      ['| Stage | Failure code |', '| --- | --- |', '| CLEANING | EMPTY_DOCUMENT |', '| CHUNKING | a \\| b **bold** |'].join('\n'),
+      [
+        '| Stage | Failure code |',
+        '| --- | --- |',
+        '| CLEANING | EMPTY_DOCUMENT |',
+        '| CHUNKING | a \\| b **bold** |',
+      ].join('\n'),
     );
   });
 
   it('does not force merged-cell tables into a pipe table but keeps their text', () => {
-    const markdown = htmlToMarkdown(page('<main><table><tr><td colspan="2">Merged header</td></tr><tr><td>1</td><td>2</td></tr></table></main>'));
+    const markdown = htmlToMarkdown(
+      page('<main><table><tr><td colspan="2">Merged header</td></tr><tr><td>1</td><td>2</td></tr></table></main>'),
+    );
     expect(markdown).not.toContain('| --- |');
     expect(markdown).toContain('Merged header');
   });
 
   it('uses ATX headings and fenced code, keeping # lines inside code', () => {
-    const markdown = htmlToMarkdown(page('<main><h2>Setup</h2><pre><code class="language-sh"># install\nnpm ci</code></pre></main>'));
+    const markdown = htmlToMarkdown(
+      page('<main><h2>Setup</h2><pre><code class="language-sh"># install\nnpm ci</code></pre></main>'),
+    );
     expect(markdown).toContain('## Setup');
     expect(markdown).toContain('```sh\n# install\nnpm ci\n```');
   });
 
   it('keeps identifiers readable and joins line breaks inside Chinese text', () => {
-    const markdown = htmlToMarkdown(page('<main><h1>说明</h1><p>查询 pg_stat_activity 视图，\n  然后继续处理。</p></main>'));
+    const markdown = htmlToMarkdown(
+      page('<main><h1>说明</h1><p>查询 pg_stat_activity 视图，\n  然后继续处理。</p></main>'),
+    );
     expect(markdown).toContain('pg_stat_activity');
     expect(markdown).toContain('视图，然后继续处理。');
   });
@@ -82,7 +104,9 @@ describe('htmlToMarkdown', () => {
         '<h3>28.2.1. Setup</h3><p>Enable track_counts.</p><div class="note"><h3 class="title">Note</h3><p>Superusers see all.</p></div>' +
         '</div><div class="navfooter"><a href="next.html">Next</a></div></body></html>',
     );
-    expect(markdown).toBe('# 28.2. Statistics\n\n### 28.2.1. Setup\n\nEnable track_counts.\n\n**Note**\n\nSuperusers see all.');
+    expect(markdown).toBe(
+      '# 28.2. Statistics\n\n### 28.2.1. Setup\n\nEnable track_counts.\n\n**Note**\n\nSuperusers see all.',
+    );
   });
 
   it('keeps the text of 20,000 nested <div>s (no recursion as deep as the nesting)', async () => {
@@ -111,15 +135,21 @@ describe('htmlToMarkdown', () => {
   it('keeps a DocBook <pre> whole: prompt and command, as one fenced block', () => {
     // Turndown's fenced rule read only a lone first <code>: "$" survived, the command did not.
     const markdown = htmlToMarkdown(
-      page('<main><h1>pg_dump</h1><pre class="programlisting"><code class="prompt">$</code> <strong class="userinput"><code>pg_dump -Fc mydb &gt; db.dump</code></strong></pre></main>'),
+      page(
+        '<main><h1>pg_dump</h1><pre class="programlisting"><code class="prompt">$</code> <strong class="userinput"><code>pg_dump -Fc mydb &gt; db.dump</code></strong></pre></main>',
+      ),
     );
     expect(markdown).toBe('# pg_dump\n\n```\n$ pg_dump -Fc mydb > db.dump\n```');
   });
 
   it('fences a <pre> without <code> literally, with a fence longer than any backtick run inside', () => {
     const markdown = htmlToMarkdown(
-      page('<main><h1>Queries</h1><pre class="programlisting">\n-- Find documents\nSELECT \'{"tags": ["qui"]}\';\n# ````not a fence````\n</pre></main>'),
+      page(
+        '<main><h1>Queries</h1><pre class="programlisting">\n-- Find documents\nSELECT \'{"tags": ["qui"]}\';\n# ````not a fence````\n</pre></main>',
+      ),
     );
-    expect(markdown).toBe('# Queries\n\n`````\n-- Find documents\nSELECT \'{"tags": ["qui"]}\';\n# ````not a fence````\n`````');
+    expect(markdown).toBe(
+      '# Queries\n\n`````\n-- Find documents\nSELECT \'{"tags": ["qui"]}\';\n# ````not a fence````\n`````',
+    );
   });
 });

@@ -27,7 +27,12 @@ describe('DOCX', () => {
         { text: 'Claims are filed with form FORM-2024-001 within 30 days.' },
         { heading: 2, text: 'Limits' },
         { bullet: 'Hotel: 150 EUR per night' },
-        { table: [['Item', 'Limit'], ['Meal', '40 | 60 EUR']] },
+        {
+          table: [
+            ['Item', 'Limit'],
+            ['Meal', '40 | 60 EUR'],
+          ],
+        },
       ]),
       'docx',
     );
@@ -46,14 +51,29 @@ describe('DOCX', () => {
     const limits = { ...DEFAULT_PARSE_LIMITS, maxUncompressedBytes: 1024 * 1024 };
     const bomb = Buffer.alloc(8 * 1024 * 1024, 0x20);
     const honest = docxFixture([{ text: 'x' }], [{ name: 'word/media/padding.bin', data: bomb }]);
-    await expect(convert(honest, 'docx', limits)).rejects.toMatchObject({ code: 'FILE_TOO_LARGE', message: expect.stringContaining('declares') });
-    const lying = zipFixture([{ name: 'word/document.xml', data: Buffer.concat([Buffer.from('<w:document><w:body>'), bomb]), declaredSize: 100 }]);
-    await expect(convert(lying, 'docx', limits)).rejects.toMatchObject({ code: expect.stringMatching(/^(FILE_TOO_LARGE|CORRUPT_DOCUMENT)$/) });
+    await expect(convert(honest, 'docx', limits)).rejects.toMatchObject({
+      code: 'FILE_TOO_LARGE',
+      message: expect.stringContaining('declares'),
+    });
+    const lying = zipFixture([
+      {
+        name: 'word/document.xml',
+        data: Buffer.concat([Buffer.from('<w:document><w:body>'), bomb]),
+        declaredSize: 100,
+      },
+    ]);
+    await expect(convert(lying, 'docx', limits)).rejects.toMatchObject({
+      code: expect.stringMatching(/^(FILE_TOO_LARGE|CORRUPT_DOCUMENT)$/),
+    });
   });
 
   it('rejects a ZIP that is no Office document, and a damaged ZIP', async () => {
-    await expect(convert(zipFixture([{ name: 'readme.txt', data: 'hello' }]), 'docx')).rejects.toMatchObject({ code: 'UNSUPPORTED_FILE_TYPE' });
-    await expect(convert(docxFixture([{ text: 'cut' }]).subarray(0, 120), 'docx')).rejects.toMatchObject({ code: 'CORRUPT_DOCUMENT' });
+    await expect(convert(zipFixture([{ name: 'readme.txt', data: 'hello' }]), 'docx')).rejects.toMatchObject({
+      code: 'UNSUPPORTED_FILE_TYPE',
+    });
+    await expect(convert(docxFixture([{ text: 'cut' }]).subarray(0, 120), 'docx')).rejects.toMatchObject({
+      code: 'CORRUPT_DOCUMENT',
+    });
   });
 });
 
@@ -61,7 +81,14 @@ describe('XLSX', () => {
   it('renders each sheet as a section with a pipe table of shared strings and numbers', async () => {
     const markdown = await convert(
       xlsxFixture([
-        { name: 'Budget 2024', rows: [['Team', 'Amount'], ['Search', 1200.5], ['Ingest', 800]] },
+        {
+          name: 'Budget 2024',
+          rows: [
+            ['Team', 'Amount'],
+            ['Search', 1200.5],
+            ['Ingest', 800],
+          ],
+        },
         { name: 'Empty', rows: [] },
       ]),
       'xlsx',

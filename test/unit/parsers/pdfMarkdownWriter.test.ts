@@ -3,7 +3,13 @@ import { PdfMarkdownWriter } from '../../../parsers/pdf/markdownWriter';
 import type { PdfLine } from '../../../parsers/pdf/pageLines';
 import { inTime } from '../adversarial/inTime';
 
-const profile: LayoutProfile = { bodySize: 10, headingLevels: new Map([[16, 1]]), headerYs: new Set(), footerYs: new Set(), runningTexts: new Set() };
+const profile: LayoutProfile = {
+  bodySize: 10,
+  headingLevels: new Map([[16, 1]]),
+  headerYs: new Set(),
+  footerYs: new Set(),
+  runningTexts: new Set(),
+};
 
 /** Lines 12 units apart (the pitch of 10-point text), as one page lays them out. */
 function page(texts: string[], mono = false): PdfLine[] {
@@ -13,14 +19,22 @@ function page(texts: string[], mono = false): PdfLine[] {
 describe('PdfMarkdownWriter', () => {
   it('joins lines into paragraphs, undoes hyphenation and fences code', () => {
     const writer = new PdfMarkdownWriter(profile);
-    writer.addPage([...page(['A reach-', 'able server', 'and more.']), { text: 'Title', x: 72, y: 999_900, size: 16, mono: false }]);
+    writer.addPage([
+      ...page(['A reach-', 'able server', 'and more.']),
+      { text: 'Title', x: 72, y: 999_900, size: 16, mono: false },
+    ]);
     writer.addPage(page(['npm ci', '```'], true).map((line, i) => ({ ...line, x: 72 + i * 12 })));
     expect(writer.finish()).toBe('A reachable server and more.\n\n# Title\n\n~~~\nnpm ci\n  ```\n~~~');
   });
 
   it('fences a code block of hundreds of thousands of lines (no spreading them into a call)', () => {
     const writer = new PdfMarkdownWriter(profile);
-    writer.addPage(page(Array.from({ length: 300_000 }, (_, i) => `line ${i};`), true));
+    writer.addPage(
+      page(
+        Array.from({ length: 300_000 }, (_, i) => `line ${i};`),
+        true,
+      ),
+    );
     const lines = writer.finish().split('\n');
     expect(lines).toHaveLength(300_002);
     expect(lines[300_000]).toBe('line 299999;');
@@ -52,11 +66,20 @@ describe('PdfMarkdownWriter', () => {
     // On full pages the last body line sits at the same height every time: a band of positions
     // alone took it for a footer and dropped it from 36 of R-intro's 52 full pages.
     const lastY = 1_000_000 - 2 * 12;
-    const banded: LayoutProfile = { ...profile, footerYs: new Set([lastY]), runningTexts: new Set(['draft manual page #']) };
+    const banded: LayoutProfile = {
+      ...profile,
+      footerYs: new Set([lastY]),
+      runningTexts: new Set(['draft manual page #']),
+    };
     const writer = new PdfMarkdownWriter(banded);
     writer.addPage(page(['A sentence that runs', 'over three lines on the', 'full page and ends here.']));
-    writer.addPage([...page(['Next page text.']), { text: 'Draft manual page 2', x: 72, y: lastY, size: 10, mono: false }]);
-    expect(writer.finish()).toBe('A sentence that runs over three lines on the full page and ends here.\n\nNext page text.');
+    writer.addPage([
+      ...page(['Next page text.']),
+      { text: 'Draft manual page 2', x: 72, y: lastY, size: 10, mono: false },
+    ]);
+    expect(writer.finish()).toBe(
+      'A sentence that runs over three lines on the full page and ends here.\n\nNext page text.',
+    );
   });
 
   it('drops a chapter header absent from the sample once it recurs, and one carrying its page number', () => {

@@ -73,18 +73,28 @@ describe('PDF parsing (in the parse thread)', () => {
 
   it('drops running headers and page numbers, and continues a paragraph across a page break', async () => {
     const pages = [1, 2, 3, 4].map((n) =>
-      manualPage(n, [...(n === 1 ? [{ text: 'Overview', size: 16 }] : []), body(`part ${n} of one long sentence that`), body(`runs over ${n === 4 ? 'the end.' : 'the page break and'}`)]),
+      manualPage(n, [
+        ...(n === 1 ? [{ text: 'Overview', size: 16 }] : []),
+        body(`part ${n} of one long sentence that`),
+        body(`runs over ${n === 4 ? 'the end.' : 'the page break and'}`),
+      ]),
     );
     const markdown = await parsePdf(fixturePdf(pages));
     expect(markdown).not.toMatch(/Plotting Manual|^\d$/m);
-    const sentence = [1, 2, 3, 4].map((n) => `part ${n} of one long sentence that runs over`).join(' the page break and ');
+    const sentence = [1, 2, 3, 4]
+      .map((n) => `part ${n} of one long sentence that runs over`)
+      .join(' the page break and ');
     expect(markdown.split('\n\n')).toEqual(['# Overview', `${sentence} the end.`]);
   });
 
   it.each([
     ['an encrypted PDF', fixturePdf([[body('secret')]], { encrypted: true }), 'ENCRYPTED_DOCUMENT'],
     ['a truncated PDF', fixturePdf([[body('cut off')]]).subarray(0, 300), 'CORRUPT_DOCUMENT'],
-    ['garbage behind a PDF header', Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0x5a), Buffer.from('\n%%EOF\n')]), 'CORRUPT_DOCUMENT'],
+    [
+      'garbage behind a PDF header',
+      Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0x5a), Buffer.from('\n%%EOF\n')]),
+      'CORRUPT_DOCUMENT',
+    ],
     ['a PDF without any text', fixturePdf([[], []]), 'EMPTY_DOCUMENT'],
   ])('fails %s with its classified code', async (_label, bytes, code) => {
     const failure = parsePdf(bytes);

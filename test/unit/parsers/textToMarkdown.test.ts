@@ -19,7 +19,9 @@ describe('textToMarkdown', () => {
   });
 
   it('trims trailing whitespace and keeps the other lines as they are', () => {
-    expect(textToMarkdown(Buffer.from('  indented  \t\nnext\t \r\n\n\n\n  # spaced heading\n#\n'))).toBe('indented\nnext\n\n  \\# spaced heading\n\\#');
+    expect(textToMarkdown(Buffer.from('  indented  \t\nnext\t \r\n\n\n\n  # spaced heading\n#\n'))).toBe(
+      'indented\nnext\n\n  \\# spaced heading\n\\#',
+    );
   });
 
   it('drops long whitespace runs in linear time', async () => {

@@ -24,7 +24,9 @@ describe('termId', () => {
 
 describe('sparseVectorFromTokens', () => {
   it('gives sorted, unique indices with positive weights', () => {
-    const tokens = tokenize(`${'Durable execution resumes from checkpoints after retries. '.repeat(3)}文档切分 向量检索 pg_stat_activity`);
+    const tokens = tokenize(
+      `${'Durable execution resumes from checkpoints after retries. '.repeat(3)}文档切分 向量检索 pg_stat_activity`,
+    );
     const vector = sparseVectorFromTokens(tokens);
     expectWellFormed(vector);
     expect(vector.indices).toHaveLength(new Set(tokens).size);

@@ -13,7 +13,9 @@ describe('capMarkRuns', () => {
 
   it('keeps the first 30 marks of a longer run, counting a surrogate pair as one mark', () => {
     const run = `${ASTRAL_MARK}${ACUTE}`.repeat(40);
-    expect(capMarkRuns(`a${run}b c${LOW.repeat(31)}`)).toBe(`a${`${ASTRAL_MARK}${ACUTE}`.repeat(15)}b c${LOW.repeat(30)}`);
+    expect(capMarkRuns(`a${run}b c${LOW.repeat(31)}`)).toBe(
+      `a${`${ASTRAL_MARK}${ACUTE}`.repeat(15)}b c${LOW.repeat(30)}`,
+    );
   });
 
   it('caps half-width voiced sound marks, which NFKC turns into combining marks', () => {
@@ -21,6 +23,8 @@ describe('capMarkRuns', () => {
   });
 
   it('cuts a run of ten million marks, which a `+` pattern cannot span without overflowing', () => {
-    expect(capMarkRuns(`e${`${ACUTE}${ASTRAL_MARK}`.repeat(5_000_000)} end`)).toBe(`e${`${ACUTE}${ASTRAL_MARK}`.repeat(15)} end`);
+    expect(capMarkRuns(`e${`${ACUTE}${ASTRAL_MARK}`.repeat(5_000_000)} end`)).toBe(
+      `e${`${ACUTE}${ASTRAL_MARK}`.repeat(15)} end`,
+    );
   });
 });

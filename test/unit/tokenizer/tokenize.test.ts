@@ -4,7 +4,9 @@ import { tokenize } from '../../../tokenizer/tokenize';
 describe('tokenize', () => {
   it('keeps identifiers whole and lower-cases them', () => {
     const tokens = tokenize('Check pg_stat_activity for FORM-2024-001 in node.js v1.2.3, then RETRY.');
-    expect(tokens).toEqual(expect.arrayContaining(['pg_stat_activity', 'form-2024-001', 'node.js', 'v1.2.3', 'retry', 'check']));
+    expect(tokens).toEqual(
+      expect.arrayContaining(['pg_stat_activity', 'form-2024-001', 'node.js', 'v1.2.3', 'retry', 'check']),
+    );
     expect(tokens).not.toContain('form');
     expect(tokens).not.toContain('2024');
   });
