@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { formatFailureReason, type FailureCode } from '../../contracts/failureCodes';
-import { STAGES, type Stage, type StageStatuses } from '../../contracts/stages';
+import { STAGES, firstUnfinishedStage, type Stage, type StageStatuses } from '../../contracts/stages';
 import type { Database, PipelineRow, PipelineUpdate } from '../database';
 import { stageColumns } from './stageColumns';
 
@@ -73,7 +73,7 @@ export async function markTaskFailedIn(
     statuses[stage] = 'FAILED';
     if (row[cols.startedAt]) set[cols.ms] = elapsedMs(cols.startedAt);
   }
-  const recoverFrom = STAGES.find((stage) => statuses[stage] !== 'SUCCESS') ?? null;
+  const recoverFrom = firstUnfinishedStage(statuses);
   Object.assign(set, {
     pipeline_status: 'FAILED',
     failed_stage: failure.stage ?? recoverFrom,
