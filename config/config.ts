@@ -5,6 +5,7 @@ import { LOCAL_MODEL } from '../embedders/localModelFiles';
 import { packageRoot } from './packageRoot';
 import { parseEncryptionKey } from '../crypto/secretBox';
 import { resolveStores, storesEnvSchema, type StoresConfig } from './storesConfig';
+import { withStackPortDefaults } from './stackPorts';
 
 const repoRoot = packageRoot();
 
@@ -15,6 +16,10 @@ const baseEnvSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   SLUICE_TASK_QUEUE: z.string().min(1).default('sluice-ingest'),
   TEMPORAL_UI_URL: z.url().default('http://127.0.0.1:8233'),
+  // The stack script's ports (config/stackPorts.ts): checked here so a typo fails fast.
+  SLUICE_PG_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  SLUICE_TEMPORAL_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  SLUICE_TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection URL')
@@ -309,7 +314,7 @@ function deepFreeze<T extends object>(value: T): Readonly<T> {
 
 /** Parses the environment once; every wrong setting is named in one message, then we stop. */
 export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> {
-  const parsed = envSchema.safeParse(env);
+  const parsed = envSchema.safeParse(withStackPortDefaults(env));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`invalid configuration — ${problems.join('; ')}`);

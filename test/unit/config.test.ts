@@ -11,6 +11,20 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config.chunking)).toBe(true);
   });
 
+  it('reaches a stack moved to other ports when no address is given, and an address given wins', () => {
+    const moved = loadConfig({
+      SLUICE_PG_PORT: '55329',
+      SLUICE_TEMPORAL_PORT: '7243',
+      SLUICE_TEMPORAL_UI_PORT: '8243',
+    });
+    expect(moved.database.url).toBe('postgres://postgres@127.0.0.1:55329/sluice');
+    expect(moved.temporal.address).toBe('127.0.0.1:7243');
+    expect(moved.temporal.uiUrl).toBe('http://127.0.0.1:8243');
+    const explicit = loadConfig({ SLUICE_PG_PORT: '55329', DATABASE_URL: 'postgres://db.internal:5432/sluice' });
+    expect(explicit.database.url).toBe('postgres://db.internal:5432/sluice');
+    expect(() => loadConfig({ SLUICE_TEMPORAL_PORT: '72a3' })).toThrow(/SLUICE_TEMPORAL_PORT/);
+  });
+
   it('names every wrong setting in one message', () => {
     const load = () =>
       loadConfig({ DATABASE_URL: 'mysql://x', SLUICE_EMBED_DIMENSION: 'lots', SLUICE_RETRY_WAIT: 'forever' });

@@ -1,0 +1,22 @@
+import type { EnvInput } from './config';
+
+/**
+ * The stack script (scripts/stack.sh) moves its servers with SLUICE_PG_PORT, SLUICE_TEMPORAL_PORT and
+ * SLUICE_TEMPORAL_UI_PORT. A process that starts the stack itself (`sluice demo`, `sluice up`) must
+ * then reach the servers it just started, not whatever listens on the default ports, so the
+ * addresses left unset default to those ports. An address that is set always wins.
+ */
+export function withStackPortDefaults(env: EnvInput): EnvInput {
+  const derived: EnvInput = { ...env };
+  const port = (name: string): string | undefined => {
+    const value = env[name];
+    return value !== undefined && /^\d{1,5}$/.test(value) ? value : undefined;
+  };
+  const pg = port('SLUICE_PG_PORT');
+  const temporal = port('SLUICE_TEMPORAL_PORT');
+  const ui = port('SLUICE_TEMPORAL_UI_PORT');
+  if (pg && env.DATABASE_URL === undefined) derived.DATABASE_URL = `postgres://postgres@127.0.0.1:${pg}/sluice`;
+  if (temporal && env.TEMPORAL_ADDRESS === undefined) derived.TEMPORAL_ADDRESS = `127.0.0.1:${temporal}`;
+  if (ui && env.TEMPORAL_UI_URL === undefined) derived.TEMPORAL_UI_URL = `http://127.0.0.1:${ui}`;
+  return derived;
+}
