@@ -1,6 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { htmlToText } from 'html-to-text';
-import { PDFParse } from 'pdf-parse';
 import { convertFile } from '../parsers/convertFile';
 import { DEFAULT_PARSE_LIMITS } from '../parsers/parseLimits';
 
@@ -20,7 +18,11 @@ export type DocKind = 'html' | 'pdf';
 export async function parseDocument(side: Side, kind: DocKind, file: string): Promise<string> {
   if (side === 'sluice') return convertFile(file, kind, DEFAULT_PARSE_LIMITS);
   const bytes = await readFile(file);
-  if (kind === 'html') return htmlToText(bytes.toString('utf8'), {});
+  // Loaded only on this side: pdf-parse's bundled pdf.js replaces Array.prototype.push with a slower
+  // polyfill for the whole process, which would slow the sluice side's process too. The warm-up
+  // round pays for the import.
+  if (kind === 'html') return (await import('html-to-text')).htmlToText(bytes.toString('utf8'), {});
+  const { PDFParse } = await import('pdf-parse');
   const parser = new PDFParse({ data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
   try {
     const text = await parser.getText();

@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import type * as PdfjsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 export type Pdfjs = typeof PdfjsModule;
@@ -26,8 +27,7 @@ const WORKER_MODULE: string = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
  * main-thread "fake worker" finds it), so no later import installs the polyfills again.
  */
 async function importKeepingBuiltins(): Promise<Pdfjs> {
-  const push = Object.getOwnPropertyDescriptor(Array.prototype, 'push');
-  const { parse, stringify } = JSON;
+  const { push, parse, stringify } = nativeBuiltins();
   try {
     const [pdfjs, worker] = await Promise.all([
       import('pdfjs-dist/legacy/build/pdf.mjs'),
@@ -36,8 +36,30 @@ async function importKeepingBuiltins(): Promise<Pdfjs> {
     (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
     return pdfjs;
   } finally {
-    if (push) Object.defineProperty(Array.prototype, 'push', push);
+    Object.defineProperty(Array.prototype, 'push', push);
     JSON.parse = parse;
     JSON.stringify = stringify;
   }
+}
+
+interface Builtins {
+  push: PropertyDescriptor;
+  parse: typeof JSON.parse;
+  stringify: typeof JSON.stringify;
+}
+
+/**
+ * Another core-js bundle loaded earlier in the thread (pdf-parse bundles its own pdf.js, so the
+ * parse benchmark's process has one) may already have replaced push, and core-js makes its
+ * replacements print as native code in this realm. A fresh V8 context's Function toString tells
+ * them apart, and that context's push, which works on any array, stands in for the lost original.
+ * JSON stays as found: another realm's JSON.parse would build objects of that realm.
+ */
+function nativeBuiltins(): Builtins {
+  const fresh = runInNewContext(
+    "({ push: Object.getOwnPropertyDescriptor(Array.prototype, 'push'), toString: Function.prototype.toString })",
+  ) as { push: PropertyDescriptor; toString: (this: unknown) => string };
+  const push = Object.getOwnPropertyDescriptor(Array.prototype, 'push') as PropertyDescriptor;
+  const isNative = /\{\s*\[native code\]\s*\}$/.test(fresh.toString.call(push.value));
+  return { push: isNative ? push : fresh.push, parse: JSON.parse, stringify: JSON.stringify };
 }
