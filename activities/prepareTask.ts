@@ -4,7 +4,7 @@ import { UUID, type IngestInput, type LocalStagePlan, type PrepareResult } from 
 import { IngestInputSchema } from '../contracts/ingestSchema';
 import { permanentError } from '../contracts/sluiceError';
 import { STAGES, type Stage } from '../contracts/stages';
-import type { Database, DocumentRow } from '../db/database';
+import type { Database, DocumentRow, PipelineRow } from '../db/database';
 import { countChunks, resetChunkStatus } from '../db/repositories/chunks';
 import { lockDocument } from '../db/repositories/documents';
 import { insertTaskWithPipeline } from '../db/repositories/newTask';
@@ -145,14 +145,12 @@ async function answerExistingTask(
   if (ownerRunChain === input.ownerRunChain) {
     // Our own run again (activity retry, or a Web UI reset to before prepareTask): resume.
     const stages = stageStatusesOf(pipeline);
-    const inherited = STAGES.filter((s) => stages[s] === 'SUCCESS');
-    return {
-      kind: 'run',
-      taskId: input.taskId,
-      stages,
-      inherited,
-      chunkCount: (await countChunks(trx, input.documentId)).active,
-    };
+    return runResult(
+      trx,
+      input,
+      pipeline,
+      STAGES.filter((s) => stages[s] === 'SUCCESS'),
+    );
   }
   if (pipeline.pipeline_status === 'PENDING' || pipeline.pipeline_status === 'PROCESSING') {
     // Workflow ids are unique per document, so the run that owned this task is gone.
@@ -240,11 +238,20 @@ async function takeOver(
     parseMs: cleaned ? oldTask.parse_ms : null,
     inherited: durations,
   });
-  const stages = stageStatusesOf(pipeline);
+  return runResult(trx, input, pipeline, inherited);
+}
+
+/** The plan a run follows: its stages' statuses, what it inherited, and the chunks it starts with. */
+async function runResult(
+  trx: Transaction<Database>,
+  input: PrepareInput,
+  pipeline: PipelineRow,
+  inherited: Stage[],
+): Promise<PrepareResult> {
   return {
     kind: 'run',
     taskId: input.taskId,
-    stages,
+    stages: stageStatusesOf(pipeline),
     inherited,
     chunkCount: (await countChunks(trx, input.documentId)).active,
   };

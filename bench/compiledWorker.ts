@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SluiceConfig } from '../config/config';
+import { workerEnv } from '../test/support/childWorker';
 
 const ROOT = path.resolve(__dirname, '..');
 export const COMPILED_WORKER = path.join(ROOT, 'dist', 'worker', 'main.js');
@@ -40,18 +41,7 @@ export function spawnCompiledWorker(config: Readonly<SluiceConfig>): ChildProces
   const child = spawn(process.execPath, [COMPILED_WORKER], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: config.temporal.address,
-      DATABASE_URL: config.database.url,
-      SLUICE_DATA_DIR: config.dataDir,
-      SLUICE_TASK_QUEUE: config.temporal.taskQueue,
-      SLUICE_EMBED_BATCH_SIZE: String(config.embedding.batchSize),
-      SLUICE_EMBEDDER: config.stores.embedder.kind,
-      SLUICE_EMBED_DIMENSION: String(config.embedding.dimension),
-      SLUICE_MODEL_DIR: config.embedding.localModel.dir,
-      SLUICE_SWEEP_EVERY: 'off',
-    },
+    env: workerEnv(config),
   });
   const log = fs.createWriteStream(path.join(config.dataDir, `worker-${child.pid}.log`));
   child.stdout?.pipe(log);
