@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { issueApiKey } from '../../client/http/apiKeys';
+import { issueApiKey } from '../../api/apiKeys';
 import { revokeApiKey } from '../../db/repositories/apiKeys';
 import {
   call,

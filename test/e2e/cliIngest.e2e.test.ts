@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { formatIngested, ingestFiles } from '../../client/commands/ingestFiles';
+import { formatIngested, ingestFiles } from '../../cli/commands/ingestFiles';
 import { ingestWorkflowId } from '../../contracts/ingest';
 import { registerFile, SourceReadError } from '../../registration/registerFile';
 import { uploadLimitsOf } from '../../registration/registerUpload';
@@ -12,7 +12,7 @@ import { objectKeys } from '../../stores/objectKeys';
 import { refusingInserts } from '../support/refuseInserts';
 import { startTestWorker, type TestWorker } from '../support/testWorker';
 
-// The `sluice ingest` path (client/commands/ingestFiles.ts, as client/cli.ts calls it) with files
+// The `sluice ingest` path (cli/commands/ingestFiles.ts, as cli/main.ts calls it) with files
 // that cannot be read: each is reported with its reason, nothing crashes, the others ingest.
 let tw: TestWorker;
 let dir: string;

@@ -8,15 +8,15 @@ import {
   embeddingShow,
   embeddingTest,
   type EmbeddingIo,
-} from '../../client/commands/embedding';
-import { createUserWithKey } from '../../client/http/apiKeys';
+} from '../../cli/commands/embedding';
+import { createUserWithKey } from '../../api/apiKeys';
 import { findDefaultEmbeddingConfig } from '../../db/repositories/embeddingConfigs';
 import { parseEncryptionKey, decryptSecret } from '../../crypto/secretBox';
 import { call, fileForm, newUser, startApi, waitForDocument, type ApiHarness } from '../support/apiHarness';
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../support/fakeEmbeddingServer';
 
 // Embedding configuration as a user manages it, with no SQL: `sluice embedding set|show|test|delete`
-// (the command functions client/cli.ts runs, and the real CLI once), then an ingestion on a worker
+// (the command functions cli/main.ts runs, and the real CLI once), then an ingestion on a worker
 // with SLUICE_EMBEDDER=user-config that embeds through the fake OpenAI-compatible provider; and the
 // HTTP routes with the key write-only.
 

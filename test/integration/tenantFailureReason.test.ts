@@ -6,7 +6,7 @@ import { DefaultLogger, type LogEntry } from '@temporalio/worker';
 import type { ActivityDeps } from '../../activities/deps';
 import { createRecordTaskFailureActivity } from '../../activities/recordTaskFailure';
 import { createVectorizingActivity } from '../../activities/vectorizing';
-import { loadDocumentView } from '../../client/http/documentViews';
+import { loadDocumentView } from '../../api/documentViews';
 import { createDb } from '../../db/connection';
 import { replaceChunks } from '../../db/repositories/chunks';
 import { insertDocument } from '../../db/repositories/documents';

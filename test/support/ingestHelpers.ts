@@ -3,7 +3,7 @@ import { temporal } from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
 import { queryProgress, startIngestion } from '../../client/ingestClient';
 import { registerDocument } from './registerDocument';
-import { waitForDocuments } from '../../client/waitForDocuments';
+import { waitForDocuments } from '../../cli/waitForDocuments';
 import { ingestWorkflowId, type IngestProgress } from '../../contracts/ingest';
 import type { TestWorker } from './testWorker';
 

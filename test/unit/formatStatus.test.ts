@@ -1,4 +1,4 @@
-import { formatStatus, type DocumentStatusReport } from '../../client/commands/documentStatus';
+import { formatStatus, type DocumentStatusReport } from '../../cli/commands/documentStatus';
 import { workflowUrl } from '../../client/workflowUrl';
 import { loadConfig } from '../../config/config';
 import { STAGES } from '../../contracts/stages';

@@ -1,4 +1,4 @@
-import { stackServicesFor } from '../../client/stack';
+import { stackServicesFor } from '../../cli/stack';
 import { loadConfig } from '../../config/config';
 
 // What `sluice demo` and `sluice up` ask scripts/stack.sh to start: only the services the configured

@@ -1,4 +1,4 @@
-import { createAdminSessions } from '../../../client/http/adminSessions';
+import { createAdminSessions } from '../../../api/adminSessions';
 
 const KEY_ID = '0123456789abcdef';
 const OTHER_KEY_ID = 'fedcba9876543210';

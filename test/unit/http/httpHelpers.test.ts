@@ -1,8 +1,8 @@
 import { loadConfig } from '../../../config/config';
-import { esc } from '../../../client/http/admin/page';
-import { decodeCursor } from '../../../client/http/documentViews';
-import { fastifyPath } from '../../../client/http/router';
-import { budgetFor } from '../../../client/http/uploads';
+import { esc } from '../../../api/admin/page';
+import { decodeCursor } from '../../../api/documentViews';
+import { fastifyPath } from '../../../api/router';
+import { budgetFor } from '../../../api/receiveUpload';
 import { cleanFileName } from '../../../registration/fileName';
 import { firstTaskId } from '../../../client/startRun';
 

@@ -2,8 +2,8 @@ import http from 'node:http';
 import type net from 'node:net';
 import type { Client } from '@temporalio/client';
 import { loadConfig } from '../../../config/config';
-import { createApiMetrics } from '../../../client/http/metrics';
-import { buildApiServer, type ApiServer } from '../../../client/http/server';
+import { createApiMetrics } from '../../../api/metrics';
+import { buildApiServer, type ApiServer } from '../../../api/server';
 import type { Adapters } from '../../../composition/adapters';
 
 // /metrics is off unless a token is configured, answers only that token, and does not scrape

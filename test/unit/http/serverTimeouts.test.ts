@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { Client } from '@temporalio/client';
 import { loadConfig } from '../../../config/config';
-import { buildApiServer, type ApiServer } from '../../../client/http/server';
+import { buildApiServer, type ApiServer } from '../../../api/server';
 import type { Adapters } from '../../../composition/adapters';
 
 // A client that sends its request slowly or not at all must not hold a connection forever.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SluiceError } from '../../../contracts/sluiceError';
+import { SluiceError } from '../../contracts/sluiceError';
 import {
   configsApply,
   deleteEmbeddingSettings,
@@ -7,8 +7,8 @@ import {
   EmbeddingConfigError,
   saveEmbeddingSettings,
   testEmbeddingSettings,
-} from '../../embeddingConfigs';
-import { reembedDataset } from '../../reembed';
+} from '../../client/embeddingConfigs';
+import { reembedDataset } from '../../client/reembed';
 import type { ApiContext } from '../context';
 import { ApiError } from '../errors';
 import type { Router } from '../router';

@@ -7,8 +7,8 @@ import type { Adapters } from '../../composition/adapters';
 import { cleanFileName } from '../../registration/fileName';
 import { registerFile, SourceReadError } from '../../registration/registerFile';
 import { uploadLimitsOf } from '../../registration/registerUpload';
-import { ensureFirstRun, runOf, startFirstRun } from '../startRun';
-import { hasWorkerPolling } from '../workerPresence';
+import { ensureFirstRun, runOf, startFirstRun } from '../../client/startRun';
+import { hasWorkerPolling } from '../../client/workerPresence';
 import { waitForDocuments } from '../waitForDocuments';
 
 export interface IngestedFile {

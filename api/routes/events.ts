@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { IngestProgress } from '../../../contracts/ingest';
-import { STAGES, type PipelineStatus, type Stage, type StageStatus } from '../../../contracts/stages';
-import { queryProgress } from '../../ingestClient';
+import type { IngestProgress } from '../../contracts/ingest';
+import { STAGES, type PipelineStatus, type Stage, type StageStatus } from '../../contracts/stages';
+import { queryProgress } from '../../client/ingestClient';
 import type { ApiContext } from '../context';
 import { loadDocumentView } from '../documentViews';
 import { notFound } from '../errors';

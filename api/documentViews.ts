@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { SluiceConfig } from '../../config/config';
+import type { SluiceConfig } from '../config/config';
 import {
   PIPELINE_STATUSES,
   STAGE_STATUSES,
@@ -7,18 +7,18 @@ import {
   type PipelineStatus,
   type Stage,
   type StageStatus,
-} from '../../contracts/stages';
-import type { Database } from '../../db/database';
-import { chunkProgressOf } from '../../db/repositories/chunks';
+} from '../contracts/stages';
+import type { Database } from '../db/database';
+import { chunkProgressOf } from '../db/repositories/chunks';
 import {
   listCatalogRows,
   type CatalogFilter,
   type CatalogRow,
   type PageCursor,
   type PipelineJson,
-} from '../../db/repositories/documentCatalog';
-import { stageColumns } from '../../db/repositories/stageColumns';
-import { workflowUrl } from '../workflowUrl';
+} from '../db/repositories/documentCatalog';
+import { stageColumns } from '../db/repositories/stageColumns';
+import { workflowUrl } from '../client/workflowUrl';
 import type { DocumentView } from './schemas';
 
 const oneOf = <T extends string>(allowed: readonly T[], value: unknown, fallback: T): T =>

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database';
-import { findActiveApiKey } from '../../db/repositories/apiKeys';
+import type { Database } from '../db/database';
+import { findActiveApiKey } from '../db/repositories/apiKeys';
 import type { AdminSessions } from './adminSessions';
 import { verifyApiKey, type Principal } from './apiKeys';
 import { ApiError } from './errors';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type * as EmbeddingCommands from '../commands/embedding';
-import type { EmbeddingConfigDeps } from '../embeddingConfigs';
+import type * as EmbeddingCommands from './commands/embedding';
+import type { EmbeddingConfigDeps } from '../client/embeddingConfigs';
 import { config } from './session';
 
 /** `sluice embedding set|show|test|delete`: a user's embedding provider, or the deployment default. */
@@ -17,7 +17,7 @@ export function addEmbeddingCommands(program: Command): void {
   async function runEmbedding(
     run: (commands: typeof EmbeddingCommands, deps: EmbeddingConfigDeps) => Promise<number>,
   ): Promise<void> {
-    const commands = await import('../commands/embedding.js');
+    const commands = await import('./commands/embedding.js');
     process.exitCode = await commands.withConfigDatabase(await config(), (deps) => run(commands, deps));
   }
   embedding

@@ -1,13 +1,13 @@
 import type { Client } from '@temporalio/client';
-import type { Adapters } from '../../composition/adapters';
-import type { SluiceConfig } from '../../config/config';
+import type { Adapters } from '../composition/adapters';
+import type { SluiceConfig } from '../config/config';
 
 // Every module beyond commander loads inside the action that needs it: `sluice --help` and
 // `sluice status` stay well under a second instead of loading the worker, parsers and adapters.
 
 let loadedConfig: SluiceConfig | undefined;
 export async function config(): Promise<SluiceConfig> {
-  loadedConfig ??= (await import('../../config/config.js')).loadConfig();
+  loadedConfig ??= (await import('../config/config.js')).loadConfig();
   return loadedConfig;
 }
 
@@ -18,7 +18,7 @@ export async function userOf(opts: { user?: string }): Promise<string> {
 
 export async function withAdapters<T>(run: (adapters: Adapters, cfg: SluiceConfig) => Promise<T>): Promise<T> {
   const cfg = await config();
-  const { openAdapters } = await import('../../composition/adapters.js');
+  const { openAdapters } = await import('../composition/adapters.js');
   const adapters = await openAdapters(cfg);
   try {
     return await run(adapters, cfg);
@@ -28,7 +28,7 @@ export async function withAdapters<T>(run: (adapters: Adapters, cfg: SluiceConfi
 }
 
 export async function withClient<T>(cfg: SluiceConfig, run: (client: Client) => Promise<T>): Promise<T> {
-  const { connectClient } = await import('../ingestClient.js');
+  const { connectClient } = await import('../client/ingestClient.js');
   const client = await connectClient(cfg);
   try {
     return await run(client);

@@ -3,11 +3,11 @@ import type { Readable } from 'node:stream';
 import type { Client } from '@temporalio/client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { SluiceConfig } from '../../config/config';
-import type { PipelineStatus } from '../../contracts/stages';
-import type { Database, DocumentRow } from '../../db/database';
-import { deleteDocumentRow, usageOf } from '../../db/repositories/documentCatalog';
-import { findPipeline } from '../../db/repositories/pipelines';
+import type { SluiceConfig } from '../config/config';
+import type { PipelineStatus } from '../contracts/stages';
+import type { Database, DocumentRow } from '../db/database';
+import { deleteDocumentRow, usageOf } from '../db/repositories/documentCatalog';
+import { findPipeline } from '../db/repositories/pipelines';
 import {
   budgetOrRefusal,
   registerUpload,
@@ -16,14 +16,14 @@ import {
   type UploadBudget,
   type UploadRefusal,
   type UploadRegistration,
-} from '../../registration/registerUpload';
-import { cleanFileName } from '../../registration/fileName';
-import { objectKeys } from '../../stores/objectKeys';
-import type { ObjectStore } from '../../stores/ports';
+} from '../registration/registerUpload';
+import { cleanFileName } from '../registration/fileName';
+import { objectKeys } from '../stores/objectKeys';
+import type { ObjectStore } from '../stores/ports';
 import { ApiError } from './errors';
 import type { ApiMetrics } from './metrics';
 import type { UploadResult } from './schemas';
-import { ensureFirstRun, firstTaskId, runOf, startFirstRun } from '../startRun';
+import { ensureFirstRun, firstTaskId, runOf, startFirstRun } from '../client/startRun';
 
 /**
  * One uploaded file, from the multipart stream to a started workflow. Storing and recording it

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database';
-import { ensureUser, findActiveApiKey, insertApiKey, touchApiKey } from '../../db/repositories/apiKeys';
+import type { Database } from '../db/database';
+import { ensureUser, findActiveApiKey, insertApiKey, touchApiKey } from '../db/repositories/apiKeys';
 
 /**
  * API keys look like `sk_<id>_<secret>`. The id is the public lookup handle; the secret is 256

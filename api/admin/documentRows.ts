@@ -1,4 +1,4 @@
-import { STAGES } from '../../../contracts/stages';
+import { STAGES } from '../../contracts/stages';
 import type { DocumentView } from '../schemas';
 import { esc, formatBytes } from './html';
 

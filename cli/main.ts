@@ -1,10 +1,10 @@
 import { Command } from 'commander';
-import { addAccessCommands } from './cli/accessCommands';
-import { addDocumentCommands } from './cli/documentCommands';
-import { addEmbeddingCommands } from './cli/embeddingCommands';
+import { addAccessCommands } from './accessCommands';
+import { addDocumentCommands } from './documentCommands';
+import { addEmbeddingCommands } from './embeddingCommands';
 
 // The command modules register commander definitions only; each action loads what it needs when
-// it runs (client/cli/session.ts), so `sluice --help` stays fast.
+// it runs (cli/session.ts), so `sluice --help` stays fast.
 
 const program = new Command('sluice').description('durable document ingestion for RAG, on Temporal');
 addDocumentCommands(program);

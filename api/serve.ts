@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
-import { openAdapters, type Adapters } from '../../composition/adapters';
-import { loadConfig, type SluiceConfig } from '../../config/config';
-import { connectClient } from '../ingestClient';
+import { openAdapters, type Adapters } from '../composition/adapters';
+import { loadConfig, type SluiceConfig } from '../config/config';
+import { connectClient } from '../client/ingestClient';
 import { buildApiServer } from './server';
 
 /** The API process: `sluice serve`. It runs no worker; start one with `npm run worker`. */

@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import type { SluiceConfig } from '../../config/config';
-import { deleteWorkflowId, DELETE_WORKFLOW_TYPE } from '../../contracts/deletion';
-import type { deleteDocument as deleteDocumentWorkflow } from '../../workflows/deleteDocument';
+import type { SluiceConfig } from '../config/config';
+import { deleteWorkflowId, DELETE_WORKFLOW_TYPE } from '../contracts/deletion';
+import type { deleteDocument as deleteDocumentWorkflow } from '../workflows/deleteDocument';
 
 /** A request does not wait longer than this for the workflow engine to accept a start. */
 const START_DEADLINE_MS = 10_000;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { listDatasets, usageOf } from '../../../db/repositories/documentCatalog';
+import { listDatasets, usageOf } from '../../db/repositories/documentCatalog';
 import { FILTERS, renderDashboard, renderDocumentRow, renderLogin } from '../admin/page';
 import type { AdminSessions } from '../adminSessions';
 import { verifyApiKey } from '../apiKeys';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { SluiceConfig } from '../../../config/config';
-import { usageOf } from '../../../db/repositories/documentCatalog';
+import type { SluiceConfig } from '../../config/config';
+import { usageOf } from '../../db/repositories/documentCatalog';
 import type { ApiContext } from '../context';
 import { ApiError } from '../errors';
 import type { Router } from '../router';
@@ -11,8 +11,8 @@ import {
   uploadResultSchema,
   type BatchResult,
 } from '../schemas';
-import { cleanFileName } from '../../../registration/fileName';
-import { budgetFor, currentBudget, discardPart, receiveFile, type UploadDeps } from '../uploads';
+import { cleanFileName } from '../../registration/fileName';
+import { budgetFor, currentBudget, discardPart, receiveFile, type UploadDeps } from '../receiveUpload';
 
 const errors = (description: string) => ({ description, schema: errorResponseSchema });
 

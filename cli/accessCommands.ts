@@ -11,7 +11,7 @@ export function addAccessCommands(program: Command): void {
     .option('-l, --label <label>', 'label of the first API key')
     .description('create a user (if new) and an API key for it; the key is printed once')
     .action(async (userId: string, opts: { name?: string; label?: string }) => {
-      const { createUserWithKey } = await import('../http/apiKeys.js');
+      const { createUserWithKey } = await import('../api/apiKeys.js');
       await withAdapters(async (adapters) => {
         const issued = await createUserWithKey(adapters.db, userId, {
           displayName: opts.name ?? null,
@@ -30,8 +30,8 @@ export function addAccessCommands(program: Command): void {
     .description('create another API key for an existing user; the key is printed once')
     .action(async (userId: string, opts: { label?: string }) => {
       const [{ findUser }, { issueApiKey }] = await Promise.all([
-        import('../../db/repositories/apiKeys.js'),
-        import('../http/apiKeys.js'),
+        import('../db/repositories/apiKeys.js'),
+        import('../api/apiKeys.js'),
       ]);
       await withAdapters(async (adapters) => {
         if (!(await findUser(adapters.db, userId))) {
@@ -49,7 +49,7 @@ export function addAccessCommands(program: Command): void {
     .argument('<userId>')
     .description("a user's keys (ids and labels; secrets are never stored)")
     .action(async (userId: string) => {
-      const { listApiKeys } = await import('../../db/repositories/apiKeys.js');
+      const { listApiKeys } = await import('../db/repositories/apiKeys.js');
       await withAdapters(async (adapters) => {
         for (const k of await listApiKeys(adapters.db, userId)) {
           console.log(`${k.id}  ${k.revoked_at ? 'revoked' : 'active '}  ${k.label ?? ''}`);
@@ -61,7 +61,7 @@ export function addAccessCommands(program: Command): void {
     .argument('<keyId>')
     .description('revoke a key: requests with it are refused from now on')
     .action(async (keyId: string) => {
-      const { revokeApiKey } = await import('../../db/repositories/apiKeys.js');
+      const { revokeApiKey } = await import('../db/repositories/apiKeys.js');
       await withAdapters(async (adapters) => {
         const revoked = await revokeApiKey(adapters.db, keyId);
         console.log(revoked ? `revoked ${keyId}` : `no active key ${keyId}`);

@@ -12,7 +12,7 @@ import {
   type ConfigTarget,
   type EmbeddingConfigDeps,
   type EmbeddingConfigView,
-} from '../embeddingConfigs';
+} from '../../client/embeddingConfigs';
 
 /**
  * `sluice embedding set|show|test|delete`. Each returns the process exit code and writes through

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PIPELINE_STATUSES, STAGE_STATUSES, STAGES } from '../../contracts/stages';
+import { PIPELINE_STATUSES, STAGE_STATUSES, STAGES } from '../contracts/stages';
 
 /** Request and response shapes of the HTTP API: validation and the OpenAPI document both come from here. */
 

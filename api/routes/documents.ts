@@ -1,5 +1,5 @@
-import { listDatasets, usageOf, findUserDocument } from '../../../db/repositories/documentCatalog';
-import { retryDocument, RetryRefusedError } from '../../documentAdmin';
+import { listDatasets, usageOf, findUserDocument } from '../../db/repositories/documentCatalog';
+import { retryDocument, RetryRefusedError } from '../../client/documentAdmin';
 import type { ApiContext } from '../context';
 import { decodeCursor, encodeCursor, loadDocumentView, loadDocumentViews } from '../documentViews';
 import { ApiError, notFound } from '../errors';

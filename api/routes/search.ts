@@ -1,4 +1,4 @@
-import { hybridSearch } from '../../../search/hybridSearch';
+import { hybridSearch } from '../../search/hybridSearch';
 import type { ApiContext } from '../context';
 import type { Router } from '../router';
 import { datasetParams, searchQuery, searchResponseSchema } from '../schemas';

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { IngestProgress } from '../contracts/ingest';
-import { queryProgress } from './ingestClient';
+import { queryProgress } from '../client/ingestClient';
 import { createProgressView, renderProgressLine } from './progressView';
 
 const POLL_MS = 300;

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { pingDatabase } from '../../../db/repositories/health';
+import { pingDatabase } from '../../db/repositories/health';
 import type { ApiContext } from '../context';
 import { ApiError } from '../errors';
 import type { Router } from '../router';

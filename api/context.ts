@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
-import type { SluiceConfig } from '../../config/config';
-import type { Adapters } from '../../composition/adapters';
+import type { SluiceConfig } from '../config/config';
+import type { Adapters } from '../composition/adapters';
 import type { ApiMetrics } from './metrics';
 
 /** What every route group needs. The API only stores uploads, starts/signals workflows and reads state. */

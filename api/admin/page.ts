@@ -1,4 +1,4 @@
-import type { DatasetSummary } from '../../../db/repositories/documentCatalog';
+import type { DatasetSummary } from '../../db/repositories/documentCatalog';
 import type { DocumentView } from '../schemas';
 import { documentTable } from './documentRows';
 import { esc, formatBytes } from './html';
