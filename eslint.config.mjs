@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettierOff from 'eslint-config-prettier';
+import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 import layers from './eslint.layers.js';
 
 export default tseslint.config(
@@ -48,6 +49,14 @@ export default tseslint.config(
   {
     files: ['config/config.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    // A cycle makes load order decide what a module sees at import time, and blurs which of two
+    // files is the lower layer. Type-only imports count too: they are the first step to a real one.
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })] },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   // The layers (DESIGN.md §8): which folder may import which.
   ...layers.layerRules,

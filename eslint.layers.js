@@ -4,9 +4,20 @@
 // from parsers/pdf/x.ts, so one pattern per folder list covers every depth.
 const folders = (names) => `^(\\.\\./)+(${names.join('|')})(/|$)`;
 
+// The three process surfaces: client/ (start, signal, query and wait for runs) under api/ (the HTTP
+// server) and cli/ (the commands). cli/ is outermost: it may start the API (`sluice serve`).
 const CLIENT = {
   regex: folders(['client']),
-  message: 'Only client/ (and tests, benchmarks, bin/) import client/: put shared code in a lower layer.',
+  message:
+    'Only the surfaces (client/, api/, cli/; tests, benchmarks) import client/: put shared code in a lower layer.',
+};
+const API = {
+  regex: folders(['api']),
+  message: 'Only api/ and cli/ (tests, benchmarks) import api/: what both need belongs in client/ or lower.',
+};
+const CLI = {
+  regex: folders(['cli']),
+  message: 'Nothing imports cli/ (tests and benchmarks aside): it is the outermost surface.',
 };
 
 /** Content code: pure functions of the bytes it is given, runnable in a CPU-pool thread. */
@@ -23,6 +34,8 @@ const pure = {
               'stores',
               'worker',
               'client',
+              'api',
+              'cli',
               'activities',
               'composition',
               'registration',
@@ -59,6 +72,8 @@ const db = {
               'stores',
               'worker',
               'client',
+              'api',
+              'cli',
               'activities',
               'composition',
               'registration',
@@ -75,6 +90,44 @@ const db = {
   },
 };
 
+/** Configuration reads the environment into plain settings: it knows the contracts and nothing it configures. */
+const config = {
+  files: ['config/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: folders([
+              'db',
+              'stores',
+              'worker',
+              'client',
+              'api',
+              'cli',
+              'activities',
+              'composition',
+              'registration',
+              'search',
+              'embedders',
+              'outbound',
+              'workflows',
+              'parsers',
+              'chunker',
+              'tokenizer',
+              'sparse',
+              'cpuPool',
+            ]),
+            message:
+              'config/ imports only contracts/ and crypto/: a constant it needs from a component belongs in contracts/.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
 /** Activities reach ports (stores/ports, embedders, db/repositories); the processes wire them. */
 const activities = {
   files: ['activities/**/*.ts'],
@@ -84,9 +137,9 @@ const activities = {
       {
         patterns: [
           {
-            regex: folders(['worker', 'client', 'composition']),
+            regex: folders(['worker', 'client', 'api', 'cli', 'composition']),
             message:
-              'activities/ get their adapters through ActivityDeps: they import no process (worker/, client/, composition/).',
+              'activities/ get their adapters through ActivityDeps: they import no process (worker/, client/, api/, cli/, composition/).',
           },
         ],
       },
@@ -94,11 +147,13 @@ const activities = {
   },
 };
 
-/** Everything else except client/ itself, tests, benchmarks and scripts. */
-const notClient = {
+/** Everything below the surfaces, except the layers above with rules of their own. */
+const belowSurfaces = {
   files: ['**/*.ts'],
   ignores: [
     'client/**',
+    'api/**',
+    'cli/**',
     'test/**',
     'bench/**',
     'scripts/**',
@@ -109,8 +164,20 @@ const notClient = {
     'sparse/**',
     'db/**',
     'activities/**',
+    'config/**',
   ],
-  rules: { 'no-restricted-imports': ['error', { patterns: [CLIENT] }] },
+  rules: { 'no-restricted-imports': ['error', { patterns: [CLIENT, API, CLI] }] },
 };
 
-module.exports = { layerRules: [notClient, pure, db, activities] };
+/** client/ is what both surfaces share, so it imports neither. */
+const client = {
+  files: ['client/**/*.ts'],
+  rules: { 'no-restricted-imports': ['error', { patterns: [API, CLI] }] },
+};
+
+const api = {
+  files: ['api/**/*.ts'],
+  rules: { 'no-restricted-imports': ['error', { patterns: [CLI] }] },
+};
+
+module.exports = { layerRules: [belowSurfaces, client, api, pure, db, config, activities] };

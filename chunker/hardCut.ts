@@ -1,5 +1,5 @@
 import { tallyTokens, tokensOfTally, type TokenTally } from '../tokenizer/countTokens';
-import type { Piece } from './splitText';
+import type { Piece } from './piece';
 
 /**
  * A hard cut first tries a window this many characters per token wide (generous: Latin prose runs

@@ -1,15 +1,8 @@
 import { countTokens, joinTallies, tallyTokens, tokensOfTally, type TokenTally } from '../tokenizer/countTokens';
 import { splitBlocks } from './blocks';
 import { HARD_CUT_CHARS_PER_TOKEN, hardCut, isSpace } from './hardCut';
+import type { Piece } from './piece';
 import { splitCode, splitTable } from './splitBlock';
-
-export interface Piece {
-  /** Verbatim text including its trailing separator, so concatenated pieces rebuild the input. */
-  text: string;
-  tokens: number;
-  /** Counted once, when the piece is cut; children's and the body's counts are joined from these. */
-  tally: TokenTally;
-}
 
 /** A child's text and its exact token count, joined from its pieces' tallies rather than recounted. */
 export interface CountedText {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { config, userHelp, userOf, withAdapters, withClient } from './session';
+import { padToWidth } from './displayWidth';
 
 /** The document commands: run the stack and a worker, ingest, inspect, search, retry, delete, re-embed. */
 export function addDocumentCommands(program: Command): void {
@@ -7,8 +8,8 @@ export function addDocumentCommands(program: Command): void {
     .command('up')
     .description('start the local stack (the services the configured adapters use) and run a worker in the foreground')
     .action(async () => {
-      (await import('../stack.js')).startLocalStack((await config()).stores);
-      await (await import('../../worker/main.js')).runWorker();
+      (await import('./stack.js')).startLocalStack((await config()).stores);
+      await (await import('../worker/main.js')).runWorker();
     });
 
   program
@@ -18,7 +19,7 @@ export function addDocumentCommands(program: Command): void {
     .option(...userHelp)
     .description('store each file, start one workflow per file and show live progress')
     .action(async (files: string[], opts: { dataset: string; user?: string }) => {
-      const { formatIngested, ingestFiles } = await import('../commands/ingestFiles.js');
+      const { formatIngested, ingestFiles } = await import('./commands/ingestFiles.js');
       const userId = await userOf(opts);
       const ok = await withAdapters((adapters, cfg) =>
         withClient(cfg, async (client) => {
@@ -38,10 +39,10 @@ export function addDocumentCommands(program: Command): void {
       // Reads rows only: a database connection, not the whole set of adapters (stores, embedders).
       const cfg = await config();
       const [{ createDb }, { migrateToLatest }, { documentStatus, formatStatus }, { workflowUrl }] = await Promise.all([
-        import('../../db/connection.js'),
-        import('../../db/migrate.js'),
-        import('../commands/documentStatus.js'),
-        import('../workflowUrl.js'),
+        import('../db/connection.js'),
+        import('../db/migrate.js'),
+        import('./commands/documentStatus.js'),
+        import('../client/workflowUrl.js'),
       ]);
       const db = createDb(cfg.database.url, 1);
       try {
@@ -67,8 +68,8 @@ export function addDocumentCommands(program: Command): void {
     .description('hybrid search: dense + sparse + keyword, fused by reciprocal rank')
     .action(async (query: string, opts: { dataset: string; user?: string; limit: string }) => {
       const [{ hybridSearch }, { formatHits }] = await Promise.all([
-        import('../../search/hybridSearch.js'),
-        import('../commands/formatHits.js'),
+        import('../search/hybridSearch.js'),
+        import('./commands/formatHits.js'),
       ]);
       const userId = await userOf(opts);
       await withAdapters(async (adapters) => {
@@ -82,7 +83,7 @@ export function addDocumentCommands(program: Command): void {
     .argument('<documentId>')
     .description('retry a failed document from the first stage that did not succeed')
     .action(async (documentId: string) => {
-      const { retryDocument, RetryRefusedError } = await import('../documentAdmin.js');
+      const { retryDocument, RetryRefusedError } = await import('../client/documentAdmin.js');
       await withAdapters((adapters, cfg) =>
         withClient(cfg, async (client) => {
           try {
@@ -102,7 +103,7 @@ export function addDocumentCommands(program: Command): void {
     .argument('<documentId>')
     .description('durably delete a document: vectors, keyword entries, objects and rows')
     .action(async (documentId: string) => {
-      const { deleteDocument } = await import('../documentAdmin.js');
+      const { deleteDocument } = await import('../client/documentAdmin.js');
       const cfg = await config();
       await withClient(cfg, async (client) => {
         const result = await deleteDocument({ client, config: cfg }, documentId);
@@ -117,12 +118,12 @@ export function addDocumentCommands(program: Command): void {
     .option('-d, --dataset <name>', 'only this dataset')
     .description('failed documents with their stage and failure code (a Temporal visibility query)')
     .action(async (opts: { dataset?: string }) => {
-      const { listFailedDocuments } = await import('../documentAdmin.js');
+      const { listFailedDocuments } = await import('../client/documentAdmin.js');
       await withClient(await config(), async (client) => {
         const failed = await listFailedDocuments(client, opts.dataset);
         if (failed.length === 0) console.log('no failed documents');
         for (const f of failed)
-          console.log(`${f.documentId}  ${f.datasetId.padEnd(16)} ${f.stage.padEnd(20)} ${f.failureCode}`);
+          console.log(`${f.documentId}  ${padToWidth(f.datasetId, 16)} ${f.stage.padEnd(20)} ${f.failureCode}`);
       });
     });
 
@@ -133,8 +134,8 @@ export function addDocumentCommands(program: Command): void {
     .description('re-run VECTORIZING and SPARSE_VECTORIZING for documents embedded by another model')
     .action(async (opts: { dataset: string; user?: string }) => {
       const [{ reembedDataset }, { waitForDocuments }] = await Promise.all([
-        import('../reembed.js'),
-        import('../waitForDocuments.js'),
+        import('../client/reembed.js'),
+        import('./waitForDocuments.js'),
       ]);
       const userId = await userOf(opts);
       await withAdapters((adapters, cfg) =>
@@ -162,11 +163,11 @@ export function addDocumentCommands(program: Command): void {
       'start the local stack (the services the configured adapters use) and a worker, ingest the sample documents and print search hits',
     )
     .action(async () => {
-      (await import('../stack.js')).startLocalStack((await config()).stores);
+      (await import('./stack.js')).startLocalStack((await config()).stores);
       const [{ installRuntimeLogging }, { createSluiceWorker }, { runDemo }] = await Promise.all([
-        import('../../worker/runtimeLogging.js'),
-        import('../../worker/createWorker.js'),
-        import('../commands/demo.js'),
+        import('../worker/runtimeLogging.js'),
+        import('../worker/createWorker.js'),
+        import('./commands/demo.js'),
       ]);
       // Worker state changes would drown the progress bars and hits.
       installRuntimeLogging('WARN');
@@ -185,6 +186,6 @@ export function addDocumentCommands(program: Command): void {
     .command('serve')
     .description('run the HTTP API and admin page (no worker: start one with `npm run worker`)')
     .action(async () => {
-      await (await import('../http/serve.js')).runApiServer();
+      await (await import('../api/serve.js')).runApiServer();
     });
 }

@@ -1,10 +1,12 @@
 import type { IngestProgress } from '../contracts/ingest';
 import { STAGES } from '../contracts/stages';
+import { fitToWidth } from './displayWidth';
 
 const BAR_WIDTH = 24;
+const LABEL_COLUMNS = 32;
 
 export function renderProgressLine(label: string, progress: IngestProgress | null): string {
-  if (!progress) return `${label.padEnd(32)} [${'·'.repeat(BAR_WIDTH)}] waiting for a worker`;
+  if (!progress) return `${fitToWidth(label, LABEL_COLUMNS)} [${'·'.repeat(BAR_WIDTH)}] waiting for a worker`;
   const done = STAGES.filter((s) => progress.stages[s] === 'SUCCESS').length;
   const filled = Math.round((done / STAGES.length) * BAR_WIDTH);
   const bar = '█'.repeat(filled) + '░'.repeat(BAR_WIDTH - filled);
@@ -14,7 +16,7 @@ export function renderProgressLine(label: string, progress: IngestProgress | nul
       : progress.status === 'FAILED'
         ? `FAILED   ${progress.failureCode ?? ''}`
         : `${progress.currentStage ?? 'PREPARING'}`;
-  return `${label.slice(0, 32).padEnd(32)} [${bar}] ${done}/${STAGES.length} ${where}`;
+  return `${fitToWidth(label, LABEL_COLUMNS)} [${bar}] ${done}/${STAGES.length} ${where}`;
 }
 
 /**

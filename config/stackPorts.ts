@@ -1,4 +1,10 @@
-import type { EnvInput } from './config';
+import { z } from 'zod';
+import type { EnvInput } from './envInput';
+
+const port = z.coerce.number().int().min(1).max(65535).optional();
+
+/** The stack script's ports, checked with the rest so a typo fails fast. */
+export const stackPortsEnv = { SLUICE_PG_PORT: port, SLUICE_TEMPORAL_PORT: port, SLUICE_TEMPORAL_UI_PORT: port };
 
 /**
  * The stack script (scripts/stack.sh) moves its servers with SLUICE_PG_PORT, SLUICE_TEMPORAL_PORT and

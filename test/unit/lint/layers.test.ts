@@ -54,9 +54,16 @@ it('keeps db/ from importing adapters and processes', () => {
   ).toEqual([]);
 });
 
-it('lets only client/ (and tests) import client/, and keeps activities from the processes', () => {
+it('lets only the surfaces (and tests) import client/, and keeps activities from the processes', () => {
   const importsClient = "import { connectClient } from '../client/ingestClient';\nexport const f = connectClient;\n";
-  expect(refusals('worker/x.ts', importsClient)).toEqual([expect.stringMatching(/Only client\//)]);
+  expect(refusals('worker/x.ts', importsClient)).toEqual([expect.stringMatching(/Only the surfaces/)]);
+  expect(
+    refusals(
+      'api/routes/x.ts',
+      "import { connectClient } from '../../client/ingestClient';\nexport const f = connectClient;\n",
+    ),
+  ).toEqual([]);
+  expect(refusals('cli/x.ts', importsClient)).toEqual([]);
   expect(refusals('registration/x.ts', importsClient)).toHaveLength(1);
   expect(
     refusals('client/x.ts', "import { connectClient } from './ingestClient';\nexport const f = connectClient;\n"),
@@ -67,4 +74,44 @@ it('lets only client/ (and tests) import client/, and keeps activities from the 
       "import { createAdapters } from '../composition/adapters';\nexport const f = createAdapters;\n",
     ),
   ).toEqual([expect.stringMatching(/^no-restricted-imports: .*activities\/ get their adapters/)]);
+});
+
+it('keeps api/ for itself and cli/, cli/ for nobody, and client/ under both', () => {
+  const importsApi = "import { runApiServer } from '../api/serve';\nexport const f = runApiServer;\n";
+  const importsCli = "import { fitToWidth } from '../cli/displayWidth';\nexport const f = fitToWidth;\n";
+  expect(refusals('client/x.ts', importsApi)).toEqual([expect.stringMatching(/Only api\/ and cli\//)]);
+  expect(refusals('worker/x.ts', importsApi)).toEqual([expect.stringMatching(/Only api\/ and cli\//)]);
+  expect(
+    refusals(
+      'db/repositories/x.ts',
+      "import { runApiServer } from '../../api/serve';\nexport const f = runApiServer;\n",
+    ),
+  ).toHaveLength(1);
+  expect(refusals('cli/x.ts', importsApi)).toEqual([]);
+  expect(refusals('client/x.ts', importsCli)).toEqual([expect.stringMatching(/Nothing imports cli\//)]);
+  expect(
+    refusals('api/routes/x.ts', "import { fitToWidth } from '../../cli/displayWidth';\nexport const f = fitToWidth;\n"),
+  ).toEqual([expect.stringMatching(/Nothing imports cli\//)]);
+  expect(refusals('activities/x.ts', importsCli)).toHaveLength(1);
+});
+
+it('keeps config/ to the contracts: no component constant reaches it', () => {
+  expect(
+    refusals(
+      'config/x.ts',
+      "import { LOCAL_MODEL } from '../embedders/localModelFiles';\nexport const f = LOCAL_MODEL;\n",
+    ),
+  ).toEqual([expect.stringMatching(/^no-restricted-imports: .*config\/ imports only contracts/)]);
+  expect(
+    refusals(
+      'config/x.ts',
+      "import { connectClient } from '../client/ingestClient';\nexport const f = connectClient;\n",
+    ),
+  ).toHaveLength(1);
+  expect(
+    refusals(
+      'config/x.ts',
+      "import { LOCAL_MODEL_IDENTITY } from '../contracts/localModel';\nexport const f = LOCAL_MODEL_IDENTITY;\n",
+    ),
+  ).toEqual([]);
 });

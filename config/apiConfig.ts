@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { duration, durationMs } from './durations';
+import type { EnvOf } from './envShape';
+
+export const apiEnv = {
+  SLUICE_API_HOST: z.string().min(1).default('127.0.0.1'),
+  SLUICE_API_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  SLUICE_API_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .default(64 * 1024),
+  SLUICE_API_MAX_HEADER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(256 * 1024)
+    .default(16 * 1024),
+  SLUICE_API_BATCH_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(20),
+  SLUICE_API_SSE_POLL: duration('500ms or 2s').default('500ms'),
+  SLUICE_API_MAX_STREAMS_PER_KEY: z.coerce.number().int().min(1).max(10_000).default(8),
+  SLUICE_API_REQUEST_TIMEOUT: duration('30m or 90s').optional(),
+  SLUICE_API_IDLE_TIMEOUT: duration('60s or 2m').default('60s'),
+  SLUICE_API_TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(true|false|[0-9A-Fa-f.:/]+(,[0-9A-Fa-f.:/]+)*)$/,
+      "must be 'true', 'false' or a comma-separated list of proxy addresses/CIDRs",
+    )
+    .optional(),
+  SLUICE_ADMIN_SESSION_TTL: duration('12h or 30m').default('12h'),
+  SLUICE_USER_QUOTA_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024 * 1024),
+  SLUICE_USER_QUOTA_DOCUMENTS: z.coerce.number().int().positive().default(10_000),
+};
+
+export interface ApiSettings {
+  /** The HTTP API (api/): where it listens and what it accepts. Uploads are capped by `maxFileBytes`. */
+  api: {
+    host: string;
+    port: number;
+    /** Largest non-upload request body (JSON). */
+    bodyLimitBytes: number;
+    /** Largest request header block; beyond it Node answers 431. */
+    maxHeaderBytes: number;
+    batchMaxFiles: number;
+    /** How often an SSE stream polls the workflow's `progress` query. */
+    ssePollMs: number;
+    /** Open SSE streams per API key (each polls Postgres and Temporal); beyond it 429. */
+    maxStreamsPerKey: number;
+    /** Longest time to receive one whole request, body included (Node's requestTimeout). */
+    requestTimeoutMs: number;
+    /** A connection silent this long is closed (socket inactivity; SSE streams send keep-alives). */
+    idleTimeoutMs: number;
+    /** Fastify's trustProxy: whose X-Forwarded-Proto/-For to believe (true: any; a list: those addresses/CIDRs). */
+    trustProxy: boolean | string[];
+    /** Lifetime of an admin-page session cookie. */
+    sessionTtlMs: number;
+    /** Signs admin session cookies (from SLUICE_SECRET_KEY); null → a random secret per process. */
+    sessionSecret: string | null;
+  };
+  /** Per-user limits on what the API accepts: stored bytes and documents (ACTIVE ones). */
+  quota: { maxBytes: number; maxDocuments: number };
+}
+
+/** Slow but honest: a whole upload of the largest allowed file at 128 KiB/s, and never under 5 minutes. */
+function defaultRequestTimeoutMs(maxFileBytes: number): number {
+  return Math.max(5 * 60_000, Math.ceil(maxFileBytes / (128 * 1024)) * 1000);
+}
+
+function trustProxyOf(value: string | undefined): boolean | string[] {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  return value.split(',');
+}
+
+export function apiSettings(
+  e: EnvOf<typeof apiEnv>,
+  shared: { maxFileBytes: number; secretKey: string | undefined },
+): ApiSettings {
+  return {
+    api: {
+      host: e.SLUICE_API_HOST,
+      port: e.SLUICE_API_PORT,
+      bodyLimitBytes: e.SLUICE_API_BODY_LIMIT_BYTES,
+      maxHeaderBytes: e.SLUICE_API_MAX_HEADER_BYTES,
+      batchMaxFiles: e.SLUICE_API_BATCH_MAX_FILES,
+      ssePollMs: durationMs(e.SLUICE_API_SSE_POLL),
+      maxStreamsPerKey: e.SLUICE_API_MAX_STREAMS_PER_KEY,
+      requestTimeoutMs: e.SLUICE_API_REQUEST_TIMEOUT
+        ? durationMs(e.SLUICE_API_REQUEST_TIMEOUT)
+        : defaultRequestTimeoutMs(shared.maxFileBytes),
+      idleTimeoutMs: durationMs(e.SLUICE_API_IDLE_TIMEOUT),
+      trustProxy: trustProxyOf(e.SLUICE_API_TRUST_PROXY),
+      sessionTtlMs: durationMs(e.SLUICE_ADMIN_SESSION_TTL),
+      sessionSecret: shared.secretKey ?? null,
+    },
+    quota: { maxBytes: e.SLUICE_USER_QUOTA_BYTES, maxDocuments: e.SLUICE_USER_QUOTA_DOCUMENTS },
+  };
+}

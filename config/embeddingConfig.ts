@@ -1,0 +1,95 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { LOCAL_MODEL_IDENTITY as LOCAL_MODEL } from '../contracts/localModel';
+import type { EnvOf } from './envShape';
+import type { StoresConfig } from './storesConfig';
+
+export const embeddingEnv = {
+  SLUICE_EMBED_DIMENSION: z.coerce.number().int().min(8).max(4096).optional(),
+  SLUICE_MODEL_DIR: z.string().min(1).optional(),
+  SLUICE_MODEL_THREADS: z.coerce.number().int().min(1).max(256).optional(),
+  SLUICE_MODEL_MAX_TOKENS: z.coerce.number().int().min(16).max(4096).default(512),
+  SLUICE_EMBED_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
+  SLUICE_DEFAULT_EMBEDDING_BASE_URL: z.url().optional(),
+  SLUICE_DEFAULT_EMBEDDING_MODEL: z.string().min(1).optional(),
+  SLUICE_DEFAULT_EMBEDDING_DIMENSION: z.coerce.number().int().min(1).max(65536).optional(),
+  SLUICE_DEFAULT_EMBEDDING_API_KEY: z.string().min(1).optional(),
+};
+
+type EmbeddingEnv = EnvOf<typeof embeddingEnv>;
+
+/**
+ * The operator's OpenAI-compatible provider for users with no embedding config of their own and no
+ * deployment default stored with `sluice embedding set --default` (SLUICE_DEFAULT_EMBEDDING_*).
+ */
+export interface EnvironmentEmbeddingDefault {
+  baseUrl: string;
+  model: string;
+  dimension: number;
+  apiKey: string | null;
+}
+
+export interface EmbeddingSettings {
+  /**
+   * `dimension`: of the hashing embedder and the Qdrant collection; the local model fixes it at
+   * its own (512). `localModel`: where the stack installed the model, its threads and token limit.
+   */
+  embedding: {
+    dimension: number;
+    batchSize: number;
+    localModel: { dir: string; threads: number; maxTokens: number };
+    environmentDefault: EnvironmentEmbeddingDefault | null;
+  };
+}
+
+/** The local model's vectors have its fixed size; every other embedder takes the setting (default 256). */
+function embedDimension(value: number | undefined, stores: StoresConfig, problems: string[]): number {
+  if (stores.embedder.kind !== 'local-model') return value ?? 256;
+  if (value !== undefined && value !== LOCAL_MODEL.dimension) {
+    problems.push(
+      `SLUICE_EMBED_DIMENSION: the local model ${LOCAL_MODEL.name} makes ${LOCAL_MODEL.dimension}-dimensional vectors; unset it, or choose SLUICE_EMBEDDER=local`,
+    );
+  }
+  return LOCAL_MODEL.dimension;
+}
+
+function environmentEmbeddingDefault(e: EmbeddingEnv, problems: string[]): EnvironmentEmbeddingDefault | null {
+  const {
+    SLUICE_DEFAULT_EMBEDDING_BASE_URL: baseUrl,
+    SLUICE_DEFAULT_EMBEDDING_MODEL: model,
+    SLUICE_DEFAULT_EMBEDDING_DIMENSION: dimension,
+  } = e;
+  if (baseUrl === undefined && model === undefined && dimension === undefined) {
+    if (e.SLUICE_DEFAULT_EMBEDDING_API_KEY !== undefined)
+      problems.push(
+        'SLUICE_DEFAULT_EMBEDDING_API_KEY: set SLUICE_DEFAULT_EMBEDDING_BASE_URL, _MODEL and _DIMENSION with it',
+      );
+    return null;
+  }
+  if (baseUrl === undefined || model === undefined || dimension === undefined) {
+    problems.push('SLUICE_DEFAULT_EMBEDDING_BASE_URL, _MODEL and _DIMENSION: set all three, or none');
+    return null;
+  }
+  return { baseUrl, model, dimension, apiKey: e.SLUICE_DEFAULT_EMBEDDING_API_KEY ?? null };
+}
+
+export function embeddingSettings(
+  e: EmbeddingEnv,
+  stores: StoresConfig,
+  dataDir: string,
+  problems: string[],
+): EmbeddingSettings {
+  return {
+    embedding: {
+      dimension: embedDimension(e.SLUICE_EMBED_DIMENSION, stores, problems),
+      batchSize: e.SLUICE_EMBED_BATCH_SIZE,
+      localModel: {
+        dir: e.SLUICE_MODEL_DIR ?? path.join(dataDir, 'models'),
+        threads: e.SLUICE_MODEL_THREADS ?? Math.max(1, os.availableParallelism()),
+        maxTokens: e.SLUICE_MODEL_MAX_TOKENS,
+      },
+      environmentDefault: environmentEmbeddingDefault(e, problems),
+    },
+  };
+}

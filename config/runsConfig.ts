@@ -1,0 +1,38 @@
+import { duration, durationMs, durationOrOff, durationOrOffMs } from './durations';
+import type { EnvOf } from './envShape';
+
+/** How long runs wait and how the sweeps find what was left behind. */
+export const runsEnv = {
+  SLUICE_RETRY_WAIT: duration('30d, 12h, 90s or 500ms').default('30d'),
+  SLUICE_STUCK_AFTER: duration('30d, 12h, 90s or 500ms').default('15m'),
+  SLUICE_SWEEP_EVERY: durationOrOff('5m').default('5m'),
+  SLUICE_ORPHAN_SWEEP_EVERY: durationOrOff('1h').default('1h'),
+  SLUICE_ORPHAN_GRACE: duration('1h or 90m').default('1h'),
+};
+
+export interface RunsSettings {
+  /** How long a failed run waits for a `retry` before it closes (a Temporal duration string). */
+  retryWait: string;
+  /** A PROCESSING task untouched this long, whose run is gone, is swept to INTERRUPTED_TASK. */
+  stuckAfterMs: number;
+  /** How often the stuck-task sweep schedule fires; null disables it (test workers). */
+  sweepEveryMs: number | null;
+  /**
+   * The orphan sweep (objects no document row refers to, abandoned partial writes): how often its
+   * schedule fires (null: off) and how old what it removes must be. The grace must exceed the
+   * longest upload (the API's request timeout): an S3 multipart upload is dated from its start.
+   */
+  orphanSweep: { everyMs: number | null; graceMs: number };
+}
+
+export function runsSettings(e: EnvOf<typeof runsEnv>): RunsSettings {
+  return {
+    retryWait: e.SLUICE_RETRY_WAIT,
+    stuckAfterMs: durationMs(e.SLUICE_STUCK_AFTER),
+    sweepEveryMs: durationOrOffMs(e.SLUICE_SWEEP_EVERY),
+    orphanSweep: {
+      everyMs: durationOrOffMs(e.SLUICE_ORPHAN_SWEEP_EVERY),
+      graceMs: durationMs(e.SLUICE_ORPHAN_GRACE),
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import os from 'node:os';
+import { z } from 'zod';
+import type { EnvOf } from './envShape';
+
+export const workerEnv = {
+  SLUICE_WORKER_METRICS_BIND: z
+    .string()
+    .regex(/^[^\s:]+:\d{1,5}$/, 'must look like 127.0.0.1:9464')
+    .optional(),
+  SLUICE_WORKER_METRICS_URL: z.url().optional(),
+  SLUICE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  SLUICE_WORKER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(8),
+  SLUICE_WORKER_WORKFLOW_SLOTS: z.coerce.number().int().min(2).max(1000).default(20),
+  SLUICE_EMBED_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(4),
+  SLUICE_EMBED_ACTIVITIES_PER_SECOND: z.coerce.number().min(0).default(20),
+  SLUICE_WORKER_QUEUES: z.enum(['all', 'ingest', 'embedding']).default('all'),
+  SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(1024 * 1024),
+  SLUICE_LOCAL_STAGE_MAX_CHUNKS: z.coerce.number().int().min(0).default(500),
+  SLUICE_CPU_THREADS: z.coerce.number().int().min(1).max(256).optional(),
+};
+
+export interface WorkerSettings {
+  metrics: {
+    /** The worker's Temporal Runtime serves Prometheus metrics here (host:port); null → off. */
+    workerBindAddress: string | null;
+    /** The API's /metrics appends what it scrapes from here (the worker's endpoint); null → off. */
+    workerUrl: string | null;
+    /** /metrics answers only `Authorization: Bearer <token>`; null → /metrics is off. */
+    token: string | null;
+  };
+  /** Concurrency of one worker process (worker/createWorker.ts). */
+  worker: {
+    /**
+     * Which task queues this process polls: both, the main one only (workflows and every stage
+     * but VECTORIZING) or the embedding one only, so each can be scaled on its own.
+     */
+    queues: 'all' | 'ingest' | 'embedding';
+    /** Activities the main task queue's worker runs at once (every stage but VECTORIZING). */
+    activitySlots: number;
+    workflowSlots: number;
+    /** VECTORIZING runs on a task queue of its own, so a slow provider holds only these slots. */
+    embedding: {
+      activitySlots: number;
+      /** Server-side cap on VECTORIZING starts per second over all workers; null → none. */
+      activitiesPerSecond: number | null;
+    };
+    /**
+     * Short stages of small documents run as local activities (contracts/ingest.ts LocalStagePlan):
+     * no activity task, no extra workflow task, no server round trip. 0 turns either part off.
+     */
+    localStages: { maxSourceBytes: number; maxChunks: number };
+    /**
+     * Warm threads of the CPU pool (cpuPool/): parsing, chunking, tokenizing and sparse weighting,
+     * each task under the parse time limit and heap cap. Default: the cores this process may use.
+     */
+    cpuThreads: number;
+  };
+}
+
+export function workerSettings(e: EnvOf<typeof workerEnv>): WorkerSettings {
+  return {
+    metrics: {
+      workerBindAddress: e.SLUICE_WORKER_METRICS_BIND ?? null,
+      workerUrl: e.SLUICE_WORKER_METRICS_URL ?? null,
+      token: e.SLUICE_METRICS_TOKEN ?? null,
+    },
+    worker: {
+      queues: e.SLUICE_WORKER_QUEUES,
+      activitySlots: e.SLUICE_WORKER_ACTIVITY_SLOTS,
+      workflowSlots: e.SLUICE_WORKER_WORKFLOW_SLOTS,
+      embedding: {
+        activitySlots: e.SLUICE_EMBED_ACTIVITY_SLOTS,
+        activitiesPerSecond: e.SLUICE_EMBED_ACTIVITIES_PER_SECOND > 0 ? e.SLUICE_EMBED_ACTIVITIES_PER_SECOND : null,
+      },
+      localStages: {
+        maxSourceBytes: e.SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES,
+        maxChunks: e.SLUICE_LOCAL_STAGE_MAX_CHUNKS,
+      },
+      cpuThreads: e.SLUICE_CPU_THREADS ?? Math.max(1, os.availableParallelism()),
+    },
+  };
+}
