@@ -204,7 +204,7 @@ export interface SluiceConfig {
   /** Per-document parse limits: wall clock, zip-bomb guard, parse-thread heap. */
   parsing: { timeoutMs: number; maxUncompressedBytes: number; maxHeapMb: number };
   /**
-   * `dimension`: of the hashing embedder and the Qdrant collection; the local model fixes it at
+   * `dimension`: of the hashing embedder (Qdrant sizes a collection per model); the local model fixes it at
    * its own (512). `localModel`: where the stack installed the model, its threads and token limit.
    */
   embedding: {
