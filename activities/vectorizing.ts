@@ -1,7 +1,7 @@
 import type { StageInput, StageResult } from '../contracts/ingest';
-import { permanentError } from '../contracts/sluiceError';
 import { listPendingChunkTexts, markDenseEmbedded, type ChunkText } from '../db/repositories/chunks';
 import type { Embedder } from '../embedders/embedder';
+import { dimensionMismatch, namingStore } from '../stores/dimensionMismatch';
 import type { ActivityDeps } from './deps';
 import { forEachPendingBatch } from './pendingBatches';
 import { runStage } from './stageTemplate';
@@ -21,20 +21,25 @@ async function embedBatch(
   documentId: string,
   batch: ChunkText[],
 ): Promise<void> {
-  const vectors = await orTransient('VECTORIZING_FAILED', 'embedding', () => embedder.embed(batch.map((c) => c.text)));
+  const model = { model: embedder.model, dimension: embedder.dimension };
+  const vectors = await namingStore(model, deps.vectors.name, () =>
+    orTransient('VECTORIZING_FAILED', 'embedding', () => embedder.embed(batch.map((c) => c.text))),
+  );
   const wrong = vectors.find((v) => v.length !== embedder.dimension);
   if (vectors.length !== batch.length || wrong) {
-    throw permanentError(
-      'EMBEDDING_DIMENSION_UNSUPPORTED',
-      `model ${embedder.model} returned ${vectors.length} vectors of ${wrong?.length ?? embedder.dimension} dimensions for ${batch.length} texts; expected ${embedder.dimension}`,
+    throw dimensionMismatch(
+      model,
+      deps.vectors.name,
+      `the provider returned ${vectors.length} vectors of ${wrong?.length ?? embedder.dimension} dimensions for ${batch.length} texts`,
     );
   }
   const records = batch.map((c, i) => ({ chunkId: c.chunk_id, documentId, vector: vectors[i] as number[] }));
-  await deps.vectors.upsertDense(scope, { model: embedder.model, dimension: embedder.dimension }, records);
+  // A store's own refusal (a collection of another dimension) is classified; its outage is transient.
+  await orTransient('VECTORIZING_FAILED', 'dense upsert', () => deps.vectors.upsertDense(scope, model, records));
   await markDenseEmbedded(
     deps.db,
     records.map((r) => r.chunkId),
-    { model: embedder.model, dimension: embedder.dimension },
+    model,
   );
 }
 

@@ -32,7 +32,7 @@ export interface EnvironmentEmbeddingDefault {
 
 export interface EmbeddingSettings {
   /**
-   * `dimension`: of the hashing embedder and the Qdrant collection; the local model fixes it at
+   * `dimension`: of the hashing embedder (Qdrant sizes a collection per model); the local model fixes it at
    * its own (512). `localModel`: where the stack installed the model, its threads and token limit.
    */
   embedding: {

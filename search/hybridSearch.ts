@@ -45,7 +45,14 @@ export async function retrieveCandidates(
   const embedder = await deps.embedders.forUser(scope.userId);
   const [queryVector] = await embedder.embed([denseQueryText(query, tokens)]);
   const [dense, sparse, keyword] = await Promise.all([
-    queryVector ? deps.vectors.searchDense(scope, queryVector, perRetriever, embedder.model) : Promise.resolve([]),
+    queryVector
+      ? deps.vectors.searchDense(
+          scope,
+          { model: embedder.model, dimension: embedder.dimension },
+          queryVector,
+          perRetriever,
+        )
+      : Promise.resolve([]),
     deps.vectors.searchSparse(scope, sparseQueryFromTokens(tokens), perRetriever),
     deps.keywords.search(scope, tokens, perRetriever),
   ]);

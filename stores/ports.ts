@@ -67,16 +67,31 @@ export interface SearchHit {
   score: number;
 }
 
+/**
+ * Dense vectors are kept per embedding model (model name and dimension): tenants' models differ
+ * and change, and a vector is only comparable with vectors of the model that made it.
+ */
 export interface VectorStore {
-  /** Upsert keyed by chunk id: writing the same chunk twice leaves one vector. */
+  /** What an error message names: the adapter and where it keeps vectors (no address, no credential). */
+  readonly name: string;
+  /**
+   * Upsert keyed by chunk id: writing the same chunk twice leaves one vector. A chunk has dense
+   * vectors of one model at a time: writing it with a model removes its vectors of every other
+   * (a re-embedding moves it). A vector not of the model's dimension is EMBEDDING_DIMENSION_UNSUPPORTED.
+   */
   upsertDense(scope: TenantScope, model: EmbeddingModelRef, records: DenseRecord[]): Promise<void>;
   upsertSparse(scope: TenantScope, records: SparseRecord[]): Promise<void>;
+  /** Removes the document's dense vectors of every model and its sparse vectors. */
   deleteDocument(scope: TenantScope, documentId: string): Promise<void>;
-  /** Removes the vectors of chunks that a rebuild dropped. */
+  /** Removes the vectors (of every model) of chunks that a rebuild dropped. */
   deleteChunks(scope: TenantScope, chunkIds: string[]): Promise<void>;
-  /** With `model`, only vectors that model made are compared (a re-embedding may be half done). */
-  searchDense(scope: TenantScope, vector: number[], limit: number, model?: string): Promise<SearchHit[]>;
+  /**
+   * Compares only vectors `model` made (a re-embedding may be half done). A query vector not of
+   * the model's dimension is EMBEDDING_DIMENSION_UNSUPPORTED.
+   */
+  searchDense(scope: TenantScope, model: EmbeddingModelRef, vector: number[], limit: number): Promise<SearchHit[]>;
   searchSparse(scope: TenantScope, sparse: SparseVector, limit: number): Promise<SearchHit[]>;
+  /** `dense` counts the document's dense vectors of every model. */
   countForDocument(documentId: string): Promise<{ dense: number; sparse: number }>;
 }
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database';
+import { assertVectorsFit, dimensionMismatch } from './dimensionMismatch';
 import type { TenantScope, VectorStore } from './ports';
 
 const UPSERT_BATCH = 200;
@@ -13,20 +14,20 @@ function ownerColumns(scope: TenantScope, r: { chunkId: string; documentId: stri
   return { chunk_id: r.chunkId, document_id: r.documentId, user_id: scope.userId, dataset_id: scope.datasetId };
 }
 
+const NAME = 'Postgres (dense_vectors)';
+
 /**
  * The embedded-default vector store: dense and sparse vectors in Postgres, searched exactly.
  * Fine for one machine and tens of thousands of chunks; Qdrant is the production adapter.
+ * A dense row is keyed by chunk and carries its model and dimension: writing a chunk with
+ * another model replaces its row (the move of a re-embedding), and a search reads one model's rows.
  */
 export function createPostgresVectorStore(db: Kysely<Database>): VectorStore {
   return {
+    name: NAME,
+
     async upsertDense(scope, model, records) {
-      for (const r of records) {
-        if (r.vector.length !== model.dimension) {
-          throw new Error(
-            `vector of chunk ${r.chunkId} has ${r.vector.length} dimensions, expected ${model.dimension}`,
-          );
-        }
-      }
+      assertVectorsFit(model, NAME, records);
       for (const batch of inBatches(records)) {
         const rows = batch.map((r) => ({
           ...ownerColumns(scope, r),
@@ -93,15 +94,18 @@ export function createPostgresVectorStore(db: Kysely<Database>): VectorStore {
       }
     },
 
-    async searchDense(scope, vector, limit, model) {
+    async searchDense(scope, model, vector, limit) {
+      if (vector.length !== model.dimension) {
+        throw dimensionMismatch(model, NAME, `the query vector has ${vector.length} dimensions`);
+      }
       const query = sql`${sql.val(vector)}::real[]`;
       const { rows } = await sql<{ chunk_id: string; score: number }>`
         SELECT chunk_id,
                (SELECT sum(a * b) / nullif(sqrt(sum(a * a)) * sqrt(sum(b * b)), 0)
                   FROM unnest(vector, ${query}) AS t(a, b)) AS score
           FROM dense_vectors
-         WHERE user_id = ${scope.userId} AND dataset_id = ${scope.datasetId} AND dimension = ${vector.length}
-           AND (${model ?? null}::text IS NULL OR model = ${model ?? null})
+         WHERE user_id = ${scope.userId} AND dataset_id = ${scope.datasetId}
+           AND model = ${model.model} AND dimension = ${model.dimension}
          ORDER BY score DESC NULLS LAST, chunk_id
          LIMIT ${limit}`.execute(db);
       return rows.map((r) => ({ chunkId: r.chunk_id, score: Number(r.score) }));

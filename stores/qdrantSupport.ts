@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Schemas } from '@qdrant/js-client-rest';
 import type { TenantScope } from './ports';
 
-/** The names of the two vectors every point of a sluice collection may carry. */
+/** The names of the vectors a point carries: `dense` in a model's collection, `sparse` in the base one. */
 export const DENSE_VECTOR = 'dense';
 export const SPARSE_VECTOR = 'sparse';
 
@@ -10,11 +10,10 @@ export const SPARSE_VECTOR = 'sparse';
 export const INDEXED_FIELDS = ['user_id', 'dataset_id', 'document_id'] as const;
 
 /**
- * Writes rely on `update_mode: insert_only` (Qdrant 1.17) so that writing one kind of vector
- * never replaces the other. An older server might ignore the unknown field and overwrite the
- * point, silently dropping a vector, so older servers are refused up front.
+ * Searches use the Query API (Qdrant 1.10) and the tenant index on user_id uses `is_tenant`
+ * (1.11); an older server would refuse them with errors that say little, so it is refused up front.
  */
-export const MIN_SERVER_VERSION: readonly [number, number] = [1, 17];
+export const MIN_SERVER_VERSION: readonly [number, number] = [1, 11];
 
 /**
  * Qdrant point ids must be unsigned integers or UUIDs. A chunk's point id is a UUID built from
@@ -55,34 +54,9 @@ export function assertSupportedServerVersion(version: string): void {
     match !== null && (Number(match[1]) > min || (Number(match[1]) === min && Number(match[2]) >= minMinor));
   if (!supported) {
     throw new Error(
-      `Qdrant server ${version} is too old: sluice needs Qdrant ${min}.${minMinor} or newer (upsert update_mode insert_only)`,
+      `Qdrant server ${version} is too old: sluice needs Qdrant ${min}.${minMinor} or newer (Query API, tenant payload index)`,
     );
   }
-}
-
-/** Describes how an existing collection differs from what this store needs, or null if it fits. */
-export function collectionMismatch(
-  info: Schemas['CollectionInfo'],
-  collection: string,
-  dimension: number,
-): string | null {
-  const vectors = info.config.params.vectors;
-  const named =
-    vectors && !('size' in vectors && typeof vectors.size === 'number')
-      ? (vectors as Record<string, Schemas['VectorParams'] | undefined>)
-      : {};
-  const dense = named[DENSE_VECTOR];
-  if (!dense) return `Qdrant collection ${collection} has no named dense vector "${DENSE_VECTOR}"`;
-  if (dense.size !== dimension) {
-    return `Qdrant collection ${collection} stores ${dense.size}-dimensional dense vectors, but the store is configured for ${dimension} dimensions`;
-  }
-  if (dense.distance !== 'Cosine')
-    return `Qdrant collection ${collection} uses ${dense.distance} distance for "${DENSE_VECTOR}", expected Cosine`;
-  const sparse = info.config.params.sparse_vectors?.[SPARSE_VECTOR];
-  if (!sparse) return `Qdrant collection ${collection} has no named sparse vector "${SPARSE_VECTOR}"`;
-  if (sparse.modifier !== 'idf')
-    return `Qdrant collection ${collection}: sparse vector "${SPARSE_VECTOR}" must use modifier idf`;
-  return null;
 }
 
 export function hitsFromPoints(points: Schemas['ScoredPoint'][]): { chunkId: string; score: number }[] {

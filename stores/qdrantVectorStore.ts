@@ -1,11 +1,16 @@
 import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
-import type { SearchHit, TenantScope, VectorStore } from './ports';
+import { assertVectorsFit, dimensionMismatch } from './dimensionMismatch';
+import type { EmbeddingModelRef, SearchHit, TenantScope, VectorStore } from './ports';
+import {
+  denseCollectionName,
+  ensureDenseCollection,
+  ensureSparseCollection,
+  listDenseCollections,
+} from './qdrantCollections';
 import {
   DENSE_VECTOR,
-  INDEXED_FIELDS,
   SPARSE_VECTOR,
   assertSupportedServerVersion,
-  collectionMismatch,
   hitsFromPoints,
   inBatches,
   matchKeyword,
@@ -20,152 +25,103 @@ const DELETE_BATCH = 512;
 export interface QdrantVectorStoreOptions {
   url: string;
   apiKey?: string;
+  /** The base name: the sparse collection, and the prefix of every model's dense collection. */
   collection: string;
-  dimension: number;
 }
 
 export type QdrantVectorStore = VectorStore & {
-  /** Creates the collection and its payload indexes if missing; refuses one configured otherwise. */
+  /** Checks the server and creates the sparse collection and its payload indexes if missing. */
   ensureCollection(): Promise<void>;
 };
 
+/** A set-up step run once per store; a failure is not cached, so the next call tries again. */
+function once(step: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | null = null;
+  return () => {
+    done ??= step().catch((err: unknown) => {
+      done = null;
+      throw err;
+    });
+    return done;
+  };
+}
+
 /**
- * The production vector store (DESIGN.md §6): one collection, a named dense vector `dense`
- * (cosine) and a named sparse vector `sparse` (IDF modifier) per chunk, payload indexes on
- * user, dataset and document. Every search filters by the tenant.
- *
- * A point can hold both vectors, written at different stages. Each write batch is one
- * `batchUpdate`: an `insert_only` upsert creates the points that do not exist yet, then
- * `update_vectors` sets only the written vector (leaving the other one alone) and `set_payload`
- * merges the flags `has_dense` / `has_sparse` that `countForDocument` counts.
+ * The production vector store (DESIGN.md §6): the sparse vectors in the base collection, the
+ * dense vectors in one collection per (model, dimension) (qdrantCollections.ts says why), each
+ * with payload indexes on user, dataset and document. Every search filters by the tenant.
  */
 export function createQdrantVectorStore(options: QdrantVectorStoreOptions): QdrantVectorStore {
-  const { collection, dimension } = options;
+  const base = options.collection;
+  const name = `Qdrant collections ${base}*`;
   const client = new QdrantClient({
     url: options.url,
     ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
     checkCompatibility: false,
   });
-  let ready: Promise<void> | null = null;
-
-  async function setUpCollection(): Promise<void> {
+  const ensureReady = once(async () => {
     assertSupportedServerVersion((await client.versionInfo()).version);
-    if (!(await client.collectionExists(collection)).exists) {
-      try {
-        await client.createCollection(collection, {
-          vectors: { [DENSE_VECTOR]: { size: dimension, distance: 'Cosine' } },
-          sparse_vectors: { [SPARSE_VECTOR]: { modifier: 'idf' } },
-        });
-      } catch (err) {
-        // Another worker may have created it between our check and our create.
-        if (!(await client.collectionExists(collection)).exists) throw err;
-      }
-    }
-    const info = await client.getCollection(collection);
-    const problem = collectionMismatch(info, collection, dimension);
-    if (problem) throw new Error(problem);
-    for (const field of INDEXED_FIELDS) {
-      if (info.payload_schema[field]) continue;
-      await client.createPayloadIndex(collection, {
-        wait: true,
-        field_name: field,
-        field_schema: field === 'user_id' ? { type: 'keyword', is_tenant: true } : 'keyword',
-      });
-    }
-  }
+    await ensureSparseCollection(client, base);
+  });
+  const denseReady = new Map<string, () => Promise<void>>();
 
-  /** Set up once per store; a failure is not cached, so the next call tries again. */
-  function ensureReady(): Promise<void> {
-    ready ??= setUpCollection().catch((err: unknown) => {
-      ready = null;
-      throw err;
-    });
-    return ready;
-  }
-
-  function assertQueryDimension(vector: number[]): void {
-    if (vector.length !== dimension) {
-      throw new Error(
-        `query vector has ${vector.length} dimensions, Qdrant collection ${collection} expects ${dimension}`,
-      );
-    }
-  }
-
-  async function writeBatch(
-    ids: string[],
-    inserts: Schemas['PointStruct'][],
-    vectors: Schemas['PointVectors'][],
-    flags: Schemas['Payload'],
-  ): Promise<void> {
-    await client.batchUpdate(collection, {
-      wait: true,
-      operations: [
-        { upsert: { points: inserts, update_mode: 'insert_only' } },
-        { update_vectors: { points: vectors } },
-        { set_payload: { points: ids, payload: flags } },
-      ],
-    });
-  }
-
-  /** Writes one named vector of each record (and the payload flags saying it is there), in batches. */
-  async function upsertVectors<R extends { chunkId: string; documentId: string }>(
-    scope: TenantScope,
-    records: R[],
-    vectorOf: (r: R) => Schemas['VectorStruct'],
-    flags: Schemas['Payload'],
-  ): Promise<void> {
-    if (records.length === 0) return;
+  /** The model's collection, created on first use, checked once per process. */
+  async function denseCollection(model: EmbeddingModelRef): Promise<string> {
     await ensureReady();
-    for (const batch of inBatches(records, WRITE_BATCH)) {
-      const ids = batch.map((r) => pointIdForChunk(r.chunkId));
-      const vectors = batch.map(vectorOf);
-      await writeBatch(
-        ids,
-        batch.map((r, i) => ({
-          id: ids[i] as string,
-          vector: vectors[i] as Schemas['VectorStruct'],
-          payload: {
-            chunk_id: r.chunkId,
-            document_id: r.documentId,
-            user_id: scope.userId,
-            dataset_id: scope.datasetId,
-            ...flags,
-          },
-        })),
-        batch.map((_, i) => ({ id: ids[i] as string, vector: vectors[i] as Schemas['VectorStruct'] })),
-        flags,
-      );
+    const collection = denseCollectionName(base, model);
+    let ready = denseReady.get(collection);
+    if (!ready) {
+      ready = once(() => ensureDenseCollection(client, collection, model));
+      denseReady.set(collection, ready);
     }
+    await ready();
+    return collection;
   }
 
-  async function query(request: Schemas['QueryRequest']): Promise<SearchHit[]> {
+  /** Every collection that may hold a vector of a document: the sparse one and each model's. */
+  async function allCollections(): Promise<string[]> {
+    await ensureReady();
+    return [base, ...(await listDenseCollections(client, base))];
+  }
+
+  function payload(scope: TenantScope, r: { chunkId: string; documentId: string }) {
+    return { chunk_id: r.chunkId, document_id: r.documentId, user_id: scope.userId, dataset_id: scope.datasetId };
+  }
+
+  async function deleteWhere(collections: string[], filter: Schemas['Filter']): Promise<void> {
+    for (const collection of collections) await client.delete(collection, { wait: true, filter });
+  }
+
+  async function query(collection: string, request: Schemas['QueryRequest']): Promise<SearchHit[]> {
     if ((request.limit ?? 0) <= 0) return [];
-    await ensureReady();
     const { points } = await client.query(collection, { ...request, with_payload: ['chunk_id'], with_vector: false });
     return hitsFromPoints(points);
   }
 
   return {
+    name,
     ensureCollection: ensureReady,
 
     async upsertDense(scope, model, records) {
-      for (const r of records) {
-        if (r.vector.length !== model.dimension) {
-          throw new Error(
-            `vector of chunk ${r.chunkId} has ${r.vector.length} dimensions, expected ${model.dimension}`,
-          );
-        }
+      assertVectorsFit(model, name, records);
+      if (records.length === 0) return;
+      const collection = await denseCollection(model);
+      // Listed once per call: a chunk's older vectors were written by an earlier, finished run.
+      const others = (await listDenseCollections(client, base)).filter((c) => c !== collection);
+      for (const batch of inBatches(records, WRITE_BATCH)) {
+        const ids = batch.map((r) => pointIdForChunk(r.chunkId));
+        await client.upsert(collection, {
+          wait: true,
+          points: batch.map((r, i) => ({
+            id: ids[i] as string,
+            vector: { [DENSE_VECTOR]: r.vector },
+            payload: { ...payload(scope, r), model: model.model, dimension: model.dimension },
+          })),
+        });
+        // The move of a re-embedding: written first, so a crash in between leaves the chunk
+        // searchable and the retry removes the old vectors.
+        await deleteWhere(others, tenantFilter(scope, { has_id: ids }));
       }
-      if (model.dimension !== dimension) {
-        throw new Error(
-          `model ${model.model} has ${model.dimension} dimensions, Qdrant collection ${collection} expects ${dimension}`,
-        );
-      }
-      await upsertVectors(scope, records, (r) => ({ [DENSE_VECTOR]: r.vector }), {
-        model: model.model,
-        dimension: model.dimension,
-        has_dense: true,
-      });
     },
 
     async upsertSparse(scope, records) {
@@ -176,42 +132,48 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
           );
         }
       }
-      await upsertVectors(
-        scope,
-        records,
-        (r) => ({ [SPARSE_VECTOR]: { indices: r.sparse.indices, values: r.sparse.values } }),
-        { has_sparse: true },
-      );
-    },
-
-    async deleteDocument(scope, documentId) {
+      if (records.length === 0) return;
       await ensureReady();
-      await client.delete(collection, {
-        wait: true,
-        filter: tenantFilter(scope, matchKeyword('document_id', documentId)),
-      });
-    },
-
-    async deleteChunks(scope, chunkIds) {
-      if (chunkIds.length === 0) return;
-      await ensureReady();
-      for (const batch of inBatches(chunkIds, DELETE_BATCH)) {
-        await client.delete(collection, {
+      for (const batch of inBatches(records, WRITE_BATCH)) {
+        await client.upsert(base, {
           wait: true,
-          filter: tenantFilter(scope, { has_id: batch.map(pointIdForChunk) }),
+          points: batch.map((r) => ({
+            id: pointIdForChunk(r.chunkId),
+            vector: { [SPARSE_VECTOR]: { indices: r.sparse.indices, values: r.sparse.values } },
+            payload: { ...payload(scope, r), has_sparse: true },
+          })),
         });
       }
     },
 
-    async searchDense(scope, vector, limit, model) {
-      assertQueryDimension(vector);
-      const filter = model ? tenantFilter(scope, { key: 'model', match: { value: model } }) : tenantFilter(scope);
-      return query({ query: vector, using: DENSE_VECTOR, filter, limit });
+    async deleteDocument(scope, documentId) {
+      await deleteWhere(await allCollections(), tenantFilter(scope, matchKeyword('document_id', documentId)));
+    },
+
+    async deleteChunks(scope, chunkIds) {
+      if (chunkIds.length === 0) return;
+      const collections = await allCollections();
+      for (const batch of inBatches(chunkIds, DELETE_BATCH)) {
+        await deleteWhere(collections, tenantFilter(scope, { has_id: batch.map(pointIdForChunk) }));
+      }
+    },
+
+    async searchDense(scope, model, vector, limit) {
+      if (vector.length !== model.dimension) {
+        throw dimensionMismatch(model, name, `the query vector has ${vector.length} dimensions`);
+      }
+      await ensureReady();
+      const collection = denseCollectionName(base, model);
+      // No collection yet: nothing was embedded with this model, and a search creates nothing.
+      if (!denseReady.has(collection) && !(await client.collectionExists(collection)).exists) return [];
+      await denseCollection(model);
+      return query(collection, { query: vector, using: DENSE_VECTOR, filter: tenantFilter(scope), limit });
     },
 
     async searchSparse(scope, sparse, limit) {
       if (sparse.indices.length === 0) return [];
-      return query({
+      await ensureReady();
+      return query(base, {
         query: { indices: sparse.indices, values: sparse.values },
         using: SPARSE_VECTOR,
         filter: tenantFilter(scope),
@@ -221,14 +183,17 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
 
     async countForDocument(documentId) {
       await ensureReady();
-      const count = async (flag: 'has_dense' | 'has_sparse') =>
+      const count = async (collection: string, ...more: Schemas['Condition'][]) =>
         (
           await client.count(collection, {
             exact: true,
-            filter: { must: [matchKeyword('document_id', documentId), matchKeyword(flag, true)] },
+            filter: { must: [matchKeyword('document_id', documentId), ...more] },
           })
         ).count;
-      const [dense, sparse] = await Promise.all([count('has_dense'), count('has_sparse')]);
+      // has_sparse: a collection written by an older sluice may also hold points without one.
+      const sparse = await count(base, matchKeyword('has_sparse', true));
+      let dense = 0;
+      for (const collection of await listDenseCollections(client, base)) dense += await count(collection);
       return { dense, sparse };
     },
   };

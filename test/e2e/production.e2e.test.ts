@@ -26,7 +26,8 @@ import { testConfig } from '../support/testConfig';
 // The production profile on every real server at once: SeaweedFS (S3), OpenSearch (through a TCP
 // proxy the test can cut), Qdrant when QDRANT_URL is set or else the Postgres vector store, Postgres,
 // an OpenAI-compatible embedding endpoint (a real HTTP server) set as the deployment default, and two
-// worker processes: one polling the ingest queue, one the embedding queue.
+// worker processes: one polling the ingest queue, one the embedding queue. The user then switches to
+// a second endpoint's model of another dimension, so one vector store holds two models' vectors.
 
 const QDRANT_URL = process.env.QDRANT_URL;
 const VECTOR_STORE = QDRANT_URL ? 'qdrant' : 'postgres';
@@ -36,6 +37,9 @@ const VECTOR_STORE_NAME = QDRANT_URL
 const OPENSEARCH = new URL(process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200');
 const API_KEY = 'sk-prod-e2e-0123456789abcdef';
 const DIMENSION = 8;
+const DIMENSION_B = 12;
+const MODEL_A = { model: 'fake-embed-a', dimension: DIMENSION };
+const MODEL_B = { model: 'fake-embed-b', dimension: DIMENSION_B };
 const SECRET_KEY = randomBytes(32).toString('base64');
 const scope = { userId: `user-${randomUUID()}`, datasetId: 'production' };
 
@@ -65,6 +69,7 @@ function productionEnv(openSearchUrl: string, embeddingUrl: string, suffix: stri
   };
 }
 let server: FakeEmbeddingServer;
+let serverB: FakeEmbeddingServer;
 let proxy: TcpProxy;
 let env: Record<string, string>;
 let config: ReturnType<typeof testConfig>;
@@ -78,6 +83,7 @@ beforeAll(async () => {
     `production e2e: vector store = ${VECTOR_STORE_NAME}; S3 ${process.env.S3_ENDPOINT ?? 'http://127.0.0.1:8333'}; OpenSearch ${OPENSEARCH.origin} via a TCP proxy`,
   );
   server = await startFakeEmbeddingServer({ apiKey: API_KEY, dimension: DIMENSION });
+  serverB = await startFakeEmbeddingServer({ apiKey: API_KEY, dimension: DIMENSION_B });
   proxy = await startTcpProxy({ host: OPENSEARCH.hostname, port: Number(OPENSEARCH.port || 9200) });
   const suffix = randomUUID().slice(0, 8);
   env = productionEnv(OPENSEARCH.origin, server.baseUrl, suffix);
@@ -101,6 +107,7 @@ afterAll(async () => {
   await adapters?.close();
   await proxy?.close();
   await server?.close();
+  await serverB?.close();
 });
 
 async function ingest(content: Buffer | string, fileName: string): Promise<{ documentId: string; taskId: string }> {
@@ -120,7 +127,7 @@ async function activityPollers(taskQueue: string): Promise<string[]> {
   return (described.pollers ?? []).map((p) => p.identity ?? '').sort();
 }
 
-const inputsSince = (from: number) => server.requests.slice(from).reduce((n, r) => n + r.inputs.length, 0);
+const inputsSince = (from: number, on = server) => on.requests.slice(from).reduce((n, r) => n + r.inputs.length, 0);
 
 const FILES: [string, Buffer | string][] = [
   [
@@ -263,32 +270,39 @@ describe(`production profile on real servers, vector store: ${VECTOR_STORE}`, ()
     docs.delete('memo.docx');
   }, 120_000);
 
-  it('a model change re-embeds every document, and dense search never mixes models', async () => {
+  it('a model change to another dimension re-embeds every document, and dense search never mixes models', async () => {
     const probe = fakeVector('cobalt lantern', DIMENSION);
-    expect((await adapters.vectors.searchDense(scope, probe, 100, 'fake-embed-a')).length).toBeGreaterThan(0);
+    const probeB = fakeVector('cobalt lantern', DIMENSION_B);
+    expect((await adapters.vectors.searchDense(scope, MODEL_A, probe, 100)).length).toBeGreaterThan(0);
 
     await saveEmbeddingSettings(
       { db: adapters.db, config },
       { userId: scope.userId },
-      { baseUrl: server.baseUrl, model: 'fake-embed-b', dimension: DIMENSION, apiKey: API_KEY },
+      { baseUrl: serverB.baseUrl, model: MODEL_B.model, dimension: DIMENSION_B, apiKey: API_KEY },
     );
     // Before re-embedding, the new model finds nothing: no model-a vector answers a model-b query.
-    expect(await adapters.vectors.searchDense(scope, probe, 100, 'fake-embed-b')).toEqual([]);
+    expect(await adapters.vectors.searchDense(scope, MODEL_B, probeB, 100)).toEqual([]);
 
-    const before = server.requests.length;
+    const before = serverB.requests.length;
     const report = await reembedDataset({ client, db: adapters.db, config, embedders: adapters.embedders }, scope);
-    expect(report).toMatchObject({ model: 'fake-embed-b', dimension: DIMENSION, skipped: [] });
+    expect(report).toMatchObject({ model: MODEL_B.model, dimension: DIMENSION_B, skipped: [] });
     expect(report.started.map((s) => s.documentId).sort()).toEqual([...docs.values()].sort());
     let chunks = 0;
     for (const s of report.started) {
       expect((await waitForTask(client, s.documentId, s.taskId)).status).toBe('SUCCESS');
       chunks += (await countChunks(adapters.db, s.documentId)).active;
     }
-    expect(server.requests.slice(before).every((r) => r.body.model === 'fake-embed-b')).toBe(true);
-    expect(inputsSince(before)).toBe(chunks);
+    expect(serverB.requests.slice(before).every((r) => r.body.model === MODEL_B.model)).toBe(true);
+    expect(inputsSince(before, serverB)).toBe(chunks);
 
-    expect(await adapters.vectors.searchDense(scope, probe, 100, 'fake-embed-a')).toEqual([]);
-    expect(await adapters.vectors.searchDense(scope, probe, 100, 'fake-embed-b')).toHaveLength(chunks);
+    // Every document moved: no model-a vector is left, and every chunk has exactly one dense vector.
+    expect(await adapters.vectors.searchDense(scope, MODEL_A, probe, 100)).toEqual([]);
+    expect(await adapters.vectors.searchDense(scope, MODEL_B, probeB, 100)).toHaveLength(chunks);
+    for (const s of report.started) {
+      expect((await adapters.vectors.countForDocument(s.documentId)).dense).toBe(
+        (await countChunks(adapters.db, s.documentId)).active,
+      );
+    }
     const hits = await hybridSearch(adapters, scope, 'cobalt lantern north tower', 3);
     expect(hits[0]?.documentId).toBe(docs.get('page.html'));
   }, 300_000);
