@@ -31,7 +31,8 @@ const settings = {
   objectBucket: null,
   localStages: { maxSourceBytes: 0, maxChunks: 0 },
 };
-const CONTENT = '# Overlap\n\nA copy that outlasts its attempt.\n';
+// Larger than the stalled first part, so the first attempt is caught inside its copy.
+const CONTENT = `# Overlap\n\n${'A copy that outlasts its attempt. '.repeat(1500)}\n`;
 
 async function overlapping(late: { fail: boolean }) {
   const user = `u-${randomUUID()}`;

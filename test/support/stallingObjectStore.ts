@@ -3,7 +3,7 @@ import type { ObjectStore } from '../../stores/ports';
 
 export interface StallingObjectStore {
   objects: ObjectStore;
-  /** Resolves when the stalled read has been asked for. */
+  /** Resolves when the stalled read has sent its first bytes and stopped. */
   stalled: Promise<void>;
   /** Lets the stalled read go on; with an error, it fails instead. */
   release(error?: Error): void;
@@ -12,10 +12,11 @@ export interface StallingObjectStore {
 }
 
 /**
- * The store, except that the first read of `key` stalls before its first byte until release():
- * a copy of a large object that outlasts its attempt's timeout. Every other call passes through.
+ * The store, except that the first read of `key` stalls after its first `afterBytes` bytes until
+ * release(): a copy of a large object that outlasts its attempt's timeout, caught mid-way (past
+ * the type detection's head, inside the copy). Every other call passes through.
  */
-export function stallFirstRead(inner: ObjectStore, key: string): StallingObjectStore {
+export function stallFirstRead(inner: ObjectStore, key: string, afterBytes = 16 * 1024): StallingObjectStore {
   let markStalled = () => {};
   const stalled = new Promise<void>((resolve) => {
     markStalled = resolve;
@@ -33,18 +34,30 @@ export function stallFirstRead(inner: ObjectStore, key: string): StallingObjectS
   objects.getStream = async (asked: string) => {
     const body = await inner.getStream(asked);
     if (asked !== key || reads++ > 0) return body;
-    markStalled();
-    async function* later() {
+    async function* slowly() {
+      let sent = 0;
+      let waited = false;
       try {
-        const error = await gate;
-        if (error) throw error;
-        for await (const chunk of body) yield chunk as Buffer;
+        for await (const chunk of body) {
+          const bytes = chunk as Buffer;
+          for (let at = 0; at < bytes.length; at += 4096) {
+            if (sent >= afterBytes && !waited) {
+              waited = true;
+              markStalled();
+              const error = await gate;
+              if (error) throw error;
+            }
+            const slice = bytes.subarray(at, at + 4096);
+            sent += slice.length;
+            yield slice;
+          }
+        }
       } finally {
         body.destroy();
         markDrained();
       }
     }
-    return Readable.from(later(), { objectMode: false });
+    return Readable.from(slowly(), { objectMode: false });
   };
   return { objects, stalled, release, drained };
 }
