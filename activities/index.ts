@@ -9,6 +9,7 @@ import { createNotifyResultActivity, createRecordNotifyFailureActivity } from '.
 import { createPrepareTaskActivity } from './prepareTask';
 import { createPretokenizeActivity } from './pretokenize';
 import { createRecordTaskFailureActivity } from './recordTaskFailure';
+import { createRegisterSourceActivity } from './sourceRegistration';
 import { createSparseVectorizingActivity } from './sparseVectorizing';
 import { createVectorizingActivity } from './vectorizing';
 
@@ -18,6 +19,7 @@ export type { IngestionRuns } from './ingestionRuns';
 /** All ingestion activities, bound to their dependencies. Names are the Temporal activity types. */
 export function createStageActivities(deps: ActivityDeps) {
   return {
+    registerSource: createRegisterSourceActivity(deps),
     prepareTask: createPrepareTaskActivity(deps),
     cleaning: createCleaningActivity(deps),
     chunking: createChunkingActivity(deps),

@@ -1,7 +1,5 @@
 import type { Transaction } from 'kysely';
-import { z } from 'zod';
-import { UUID, type IngestInput, type LocalStagePlan, type PrepareResult } from '../contracts/ingest';
-import { IngestInputSchema } from '../contracts/ingestSchema';
+import type { IngestInput, LocalStagePlan, PrepareResult } from '../contracts/ingest';
 import { permanentError } from '../contracts/sluiceError';
 import { STAGES, type Stage } from '../contracts/stages';
 import type { Database, DocumentRow, PipelineRow } from '../db/database';
@@ -18,7 +16,7 @@ import {
 import { stageColumns } from '../db/repositories/stageColumns';
 import { findTask, getTask } from '../db/repositories/tasks';
 import type { ActivityDeps } from './deps';
-import { registerSource } from './registerSource';
+import { registerIfSource } from './sourceRegistration';
 import { mappingFailures } from './toApplicationFailure';
 
 export interface PrepareInput extends IngestInput {
@@ -51,43 +49,6 @@ export function createPrepareTaskActivity(deps: ActivityDeps) {
 }
 
 /**
- * A run started from a named source registers its document first (as an upload would), in its
- * own transaction: a retried activity finds the row and goes on. The result is the input to
- * prepare, or the answer when the content is already another document of the dataset.
- */
-async function registerIfSource(deps: ActivityDeps, input: PrepareInput): Promise<PrepareInput | PrepareResult> {
-  const checked = IngestInputSchema.safeParse(input);
-  if (!checked.success) throw permanentError('INVALID_INGEST_INPUT', z.prettifyError(checked.error));
-  const { source, fileName } = checked.data;
-  if (source === undefined || fileName === undefined) return input;
-  if (!UUID.test(input.documentId)) {
-    throw permanentError(
-      'INVALID_INGEST_INPUT',
-      'a run from a source needs a documentId (a lower-case UUID) or the workflow id ingest:<documentId>',
-    );
-  }
-  const { row, duplicateOf } = await registerSource(deps, {
-    documentId: input.documentId,
-    userId: input.userId,
-    datasetId: input.datasetId,
-    fileName,
-    source,
-  });
-  if (duplicateOf) {
-    const pipeline = row.last_task_id ? await findPipeline(deps.db, row.last_task_id) : undefined;
-    return {
-      kind: 'duplicate',
-      taskId: input.taskId,
-      documentId: row.id,
-      status: pipeline?.pipeline_status ?? 'PENDING',
-      failureCode: pipeline?.failure_code ?? null,
-    };
-  }
-  // A retry of a run whose source could not be registered: there is no failed task to take over.
-  return row.last_task_id === null ? { ...input, retryOfTaskId: undefined } : input;
-}
-
-/**
  * Parsing a source of up to `maxSourceBytes` takes seconds, and so do the stages after embedding
  * for up to `maxChunks` chunks: short enough to run inside the workflow task as local activities.
  * Larger documents keep normal activities, which heartbeat and can move to another worker.
@@ -106,7 +67,10 @@ async function prepareIn(
   trx: Transaction<Database>,
   input: PrepareInput,
 ): Promise<{ result: PrepareResult; sourceBytes: number; fileName: string }> {
-  const doc = await lockDocument(trx, input.documentId);
+  const locked = await lockDocument(trx, input.documentId);
+  // Another user's or dataset's document is answered as one that does not exist: the run cannot
+  // touch it, and learns nothing about it.
+  const doc = locked?.user_id === input.userId && locked.dataset_id === input.datasetId ? locked : undefined;
   // A retry of a document that is gone is a refused retry, not a new kind of failure.
   if (!doc && input.retryOfTaskId) throw refuseRetry(`document ${input.documentId} does not exist`);
   if (!doc) throw permanentError('DOCUMENT_NOT_FOUND', `document ${input.documentId} does not exist`);

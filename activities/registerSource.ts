@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { IngestSource } from '../contracts/ingestSchema';
 import { permanentError, transientError } from '../contracts/sluiceError';
 import type { DocumentRow } from '../db/database';
 import { usageOf } from '../db/repositories/documentCatalog';
 import { findDocument } from '../db/repositories/documents';
-import { budgetOrRefusal, registerUpload, UploadInterrupted } from '../registration/registerUpload';
+import { callerKeyProblem } from '../registration/callerObjectKey';
+import { budgetOrRefusal, idTakenMessage, registerUpload, UploadInterrupted } from '../registration/registerUpload';
 import { objectKeys } from '../stores/objectKeys';
 import { ObjectNotFoundError } from '../stores/ports';
 import type { ActivityDeps } from './deps';
@@ -22,7 +24,9 @@ export interface SourceToRegister {
  * per-user lock). The bytes are copied to sluice's own key, so deletion, the orphan sweep and the
  * tenant prefix work as for any upload; the caller's object is left where it is, the caller's.
  * Idempotent: a document already registered under this id (an activity retry, a retry run) is
- * used as it is. Returns the row the run goes on with, or the other document with the same content.
+ * used as it is. Attempts may overlap (one still copying when the next starts): each copies to a
+ * key of its own and the row keeps the first one registered (registerUpload). Returns the row the
+ * run goes on with, or the other document of the dataset with the same content.
  */
 export async function registerSource(
   deps: ActivityDeps,
@@ -31,7 +35,7 @@ export async function registerSource(
   const existing = await findDocument(deps.db, input.documentId);
   if (existing) {
     if (existing.user_id !== input.userId || existing.dataset_id !== input.datasetId) {
-      throw permanentError('INVALID_INGEST_INPUT', `document ${input.documentId} exists in another user's dataset`);
+      throw permanentError('INVALID_INGEST_INPUT', idTakenMessage(input.documentId));
     }
     return { row: existing, duplicateOf: false };
   }
@@ -50,7 +54,7 @@ export async function registerSource(
   try {
     const registered = await registerUpload(
       { db: deps.db, objects: deps.objects, limits },
-      { ...input, fileName: input.fileName, body },
+      { ...input, fileName: input.fileName, body, attemptId: randomUUID() },
       budget,
     );
     if (registered.kind === 'refused') throw permanentError(registered.refusal.code, registered.refusal.message);
@@ -65,8 +69,9 @@ export async function registerSource(
 }
 
 /**
- * The key a source names, in the store sluice is configured with. Keys under `documents/` are
- * sluice's own (another document's source): refused, like an s3:// URI in another bucket.
+ * The key a source names, in the store sluice is configured with, checked by its shape
+ * (registration/callerObjectKey.ts). Keys under `documents/` are sluice's own (another document's
+ * source): refused, like an s3:// URI in another bucket.
  */
 export function sourceKey(source: IngestSource, bucket: string | null): string {
   let key: string;
@@ -85,12 +90,7 @@ export function sourceKey(source: IngestSource, bucket: string | null): string {
       throw permanentError('INVALID_INGEST_INPUT', `source.uri must be in the configured bucket ${bucket}`);
     key = match[2];
   }
-  if (key.startsWith('/') || key.split('/').includes('..'))
-    throw permanentError('INVALID_INGEST_INPUT', 'source key must be relative, without ..');
-  if (key.startsWith(objectKeys.allDocuments))
-    throw permanentError(
-      'INVALID_INGEST_INPUT',
-      `source key must not be under ${objectKeys.allDocuments} (sluice's own objects)`,
-    );
+  const problem = callerKeyProblem(key, objectKeys.allDocuments);
+  if (problem !== null) throw permanentError('INVALID_INGEST_INPUT', `source key refused: ${problem}`);
   return key;
 }

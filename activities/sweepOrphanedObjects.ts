@@ -17,8 +17,8 @@ export interface SweepOrphansResult {
 
 /**
  * Removes what a crash or a failed insert left in the object store: the objects of documents that
- * have no row (an upload that died between its object and its row), and writes that never
- * finished (local temp files, S3 multipart uploads). Each step is idempotent; a sweep cut short is
+ * have no row (an upload that died between its object and its row), and writes under sluice's
+ * own prefix that never finished (local temp files, S3 multipart uploads). Each step is idempotent; a sweep cut short is
  * finished by the next one.
  */
 export function createSweepOrphanedObjectsActivity(deps: ActivityDeps) {
@@ -39,7 +39,8 @@ export function createSweepOrphanedObjectsActivity(deps: ActivityDeps) {
       }
       Context.current().heartbeat(result);
     }
-    for await (const writes of deps.objects.listPartialWrites(before)) {
+    // Only sluice's own writes: other writers' uploads in a shared bucket are not ours to abort.
+    for await (const writes of deps.objects.listPartialWrites(objectKeys.allDocuments, before)) {
       for (const write of writes) await deps.objects.abortPartialWrite(write);
       result.partialWritesAborted += writes.length;
       Context.current().heartbeat(result);

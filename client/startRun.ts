@@ -4,6 +4,7 @@ import { TypedSearchAttributes } from '@temporalio/common';
 import type { SluiceConfig } from '../config/config';
 import { ingestWorkflowId, INGEST_WORKFLOW_TYPE, type IngestInput } from '../contracts/ingest';
 import { DatasetIdKey, DocumentIdKey, PipelineStatusKey } from '../contracts/searchAttributes';
+import { markdownLiteral } from '../contracts/markdownText';
 import type { DocumentRow } from '../db/database';
 import type { ingestDocument } from '../workflows/ingestDocument';
 
@@ -32,11 +33,9 @@ export function runOf(
   };
 }
 
-/** A summary is one line: a file name's control characters and line breaks become spaces. */
+/** A summary is one line, shown literally: the Web UI renders it as markdown (contracts/markdownText.ts). */
 function oneLine(text: string, max = 120): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return markdownLiteral(text, max);
 }
 
 function whatOf(run: IngestRun): string {
@@ -49,8 +48,8 @@ export function runDescription(run: IngestRun): { staticSummary: string; staticD
   const subject = run.file ? `${oneLine(run.file.name)} (${run.file.sizeBytes} bytes)` : `document ${run.documentId}`;
   const details = [
     ...(run.file ? [`**File:** ${oneLine(run.file.name, 500)}`, `**Size:** ${run.file.sizeBytes} bytes`] : []),
-    `**Dataset:** ${run.datasetId}`,
-    `**User:** ${run.userId}`,
+    `**Dataset:** ${oneLine(run.datasetId, 200)}`,
+    `**User:** ${oneLine(run.userId, 200)}`,
     `**Document:** ${run.documentId}`,
     `**Task:** ${run.taskId}`,
     ...(run.retryOfTaskId ? [`**Retry of task:** ${run.retryOfTaskId}`] : []),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FAILURE_CODES } from './failureCodes';
+import { UUID } from './ingest';
 import { PIPELINE_STATUSES, STAGE_STATUSES, STAGES } from './stages';
 
 /**
@@ -10,6 +11,8 @@ import { PIPELINE_STATUSES, STAGE_STATUSES, STAGES } from './stages';
  */
 
 const id = z.string().min(1).max(200);
+// Document and task ids name rows, object keys and temp paths: a lower-case UUID, nothing a path can be made of.
+const uuid = z.string().regex(UUID, 'a lower-case UUID');
 
 /** Where a service put the file: a key in sluice's object store, or an s3:// URI in its bucket. */
 export const IngestSourceSchema = z.union([
@@ -31,7 +34,7 @@ export const IngestSourceSchema = z.union([
 
 export const IngestInputSchema = z
   .object({
-    documentId: id
+    documentId: uuid
       .optional()
       .describe(
         'Required without `source`. With `source` it may be left out: it is then read from the workflow id `ingest:<documentId>`.',
@@ -47,13 +50,13 @@ export const IngestInputSchema = z
       .describe('With `source`: the name shown for the document (the type is detected from the bytes).'),
     userId: id,
     datasetId: id,
-    taskId: id
+    taskId: uuid
       .optional()
       .describe(
         'Idempotency key of this attempt; left out → the run chain id (stable across activity retries and resets).',
       ),
-    retryOfTaskId: id.optional().describe('Internal: set by a retry run.'),
-    reembedOfTaskId: id.optional().describe('Internal: set by a re-embedding run.'),
+    retryOfTaskId: uuid.optional().describe('Internal: set by a retry run.'),
+    reembedOfTaskId: uuid.optional().describe('Internal: set by a re-embedding run.'),
     retryWait: z
       .string()
       .regex(/^\d{1,9} ?(ms|s|m|h|d|seconds?|minutes?|hours?|days?)$/, 'a duration like 30d, 12h or 1 hour')

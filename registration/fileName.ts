@@ -1,7 +1,8 @@
-// Control (Cc) and format (Cf) characters, lone surrogates (Cs), line and paragraph separators:
-// a bidi override or a zero-width character makes a name display as another (`invoice‮fdp.exe`
-// reads as `invoiceexe.pdf`) wherever it is listed or logged.
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+// Control and format characters, lone surrogates, line and paragraph separators
+// (contracts/markdownText.ts): a bidi override or a zero-width character makes a name display as
+// another (`invoice‮fdp.exe` reads as `invoiceexe.pdf`) wherever it is listed or logged.
+import { UNPRINTABLE } from '../contracts/markdownText';
+
 const MAX_FILE_NAME_CODE_POINTS = 255;
 
 /** The name a file is shown and listed under (never used in a key): its last path segment, printable, ≤ 255 code points. */

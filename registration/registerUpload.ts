@@ -3,9 +3,14 @@ import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { SluiceConfig } from '../config/config';
 import type { FailureCode } from '../contracts/failureCodes';
-import { SluiceError } from '../contracts/sluiceError';
+import { permanentError, SluiceError } from '../contracts/sluiceError';
 import type { Database, DocumentRow } from '../db/database';
-import { insertWithinQuota, type UploadInsert, type UserQuota } from '../db/repositories/documentUploads';
+import {
+  insertWithinQuota,
+  isSourceOfDocument,
+  type UploadInsert,
+  type UserQuota,
+} from '../db/repositories/documentUploads';
 import { DETECTION_HEAD_BYTES, detectFileType } from '../parsers/detectFileType';
 import { objectKeys } from '../stores/objectKeys';
 import type { ObjectStore } from '../stores/ports';
@@ -37,6 +42,7 @@ export interface UploadRefusal {
 }
 
 export type UploadRegistration =
+  /** The document under this id: inserted by this call, or by an overlapping attempt of the same registration. */
   | { kind: 'inserted'; row: DocumentRow; bytes: number }
   /** The dataset already has this content: that document; nothing new was stored. */
   | { kind: 'duplicate'; row: DocumentRow; bytes: number }
@@ -49,6 +55,11 @@ export interface UploadFile {
   /** Already cleaned (cleanFileName): it is shown and listed, never used in a key. */
   fileName: string;
   body: Readable;
+  /**
+   * Set when attempts of this registration may overlap (a run from a named source): the copy goes
+   * to this attempt's own key, so no attempt ever writes or removes an object another one stored.
+   */
+  attemptId?: string;
 }
 
 function documentsUsedUp(limits: UploadLimits): string {
@@ -109,14 +120,20 @@ export async function registerUpload(
     return { kind: 'refused', refusal: { code: error.code, message: error.message, reason: 'type', unread: !ended } };
   }
 
-  const key = objectKeys.source(file.userId, file.documentId);
+  const key =
+    file.attemptId === undefined
+      ? objectKeys.source(file.userId, file.documentId)
+      : objectKeys.sourceOfAttempt(file.userId, file.documentId, file.attemptId);
   const meter = { hash: createHash('sha256'), bytes: 0 };
-  // Only the key this call wrote: a caller-chosen id never reaches another document's objects.
-  const removeObject = () =>
-    deps.objects.deletePrefix(key).catch((error: unknown) => {
+  // Only the key this call wrote, and only while no row names it: a caller-chosen id never
+  // reaches another document's objects, and a registered document never loses its source.
+  const removeObject = async () => {
+    try {
+      if (!(await isSourceOfDocument(deps.db, file.documentId, key))) await deps.objects.deletePrefix(key);
+    } catch (error) {
       deps.onCleanupError?.(error);
-      return 0;
-    });
+    }
+  };
   try {
     await deps.objects.putStream(
       key,
@@ -162,7 +179,21 @@ export async function registerUpload(
     await removeObject();
     return { kind: 'duplicate', row: inserted.row, bytes: meter.bytes };
   }
+  if (inserted.outcome === 'registered') {
+    // An overlapping attempt registered this document first: its copy is the source; ours goes.
+    if (inserted.row.source_object_key !== key) await removeObject();
+    return { kind: 'inserted', row: inserted.row, bytes: Number(inserted.row.size_bytes) };
+  }
+  if (inserted.outcome === 'id-taken') {
+    await removeObject();
+    throw permanentError('INVALID_INGEST_INPUT', idTakenMessage(file.documentId));
+  }
   return { kind: 'inserted', row: inserted.row, bytes: meter.bytes };
+}
+
+/** The same words whoever owns the id, so the answer tells nothing about another user's documents. */
+export function idTakenMessage(documentId: string): string {
+  return `document id ${documentId} cannot be registered in this user's dataset`;
 }
 
 export { UploadInterrupted, type UploadBudget };

@@ -12,7 +12,7 @@ const PAGE_SIZE = 1000;
 
 /** Keys are built by sluice from ids; this refuses anything that could escape the root. */
 function safeKey(key: string): string {
-  if (!/^[A-Za-z0-9._\-/]+$/.test(key) || key.split('/').some((part) => part === '..' || part === '')) {
+  if (!/^[A-Za-z0-9._\-/]+$/.test(key) || key.split('/').some((part) => part === '..' || part === '.' || part === '')) {
     throw new Error(`invalid object key: ${JSON.stringify(key)}`);
   }
   return key;
@@ -143,11 +143,11 @@ export function createLocalObjectStore(rootDir: string): ObjectStore {
       }
       yield* inPages(keys());
     },
-    async *listPartialWrites(before) {
+    async *listPartialWrites(prefix, before) {
       // A write in progress touches its temp file with every chunk: only an idle one is this old.
       async function* writes(): AsyncGenerator<PartialWrite> {
-        for await (const file of filesUnder(rootDir, rootDir)) {
-          if (PARTIAL_SUFFIX.test(file.key) && file.mtime < before) {
+        for await (const file of filesUnder(rootDir, resolve(prefix.replace(/\/+$/, '')))) {
+          if (PARTIAL_SUFFIX.test(file.key) && file.key.startsWith(prefix) && file.mtime < before) {
             yield { key: file.key.replace(PARTIAL_SUFFIX, ''), id: file.key, since: file.mtime };
           }
         }

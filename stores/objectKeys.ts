@@ -1,6 +1,12 @@
 /** Object keys are built from ids only, never from user-supplied file names. */
 export const objectKeys = {
   source: (userId: string, documentId: string) => `documents/${encodeId(userId)}/${documentId}/source`,
+  /**
+   * A source copied by one attempt of a registration that may overlap another attempt (a run from
+   * a named source): each attempt writes its own key, and the row keeps the winner's.
+   */
+  sourceOfAttempt: (userId: string, documentId: string, attemptId: string) =>
+    `documents/${encodeId(userId)}/${documentId}/sources/${attemptId}`,
   markdown: (userId: string, documentId: string, taskId: string) =>
     `documents/${encodeId(userId)}/${documentId}/markdown/${taskId}.md`,
   tokenPlan: (userId: string, documentId: string, taskId: string) =>

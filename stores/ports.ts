@@ -22,8 +22,11 @@ export interface ObjectStore {
    * sweep over a large store holds one page. Unfinished writes are not objects: not listed.
    */
   listOlderThan(prefix: string, before: Date): AsyncIterable<string[]>;
-  /** Writes that were started and never finished, idle since before `before`, a page at a time. */
-  listPartialWrites(before: Date): AsyncIterable<PartialWrite[]>;
+  /**
+   * Writes of keys under the prefix that were started and never finished, idle since before
+   * `before`, a page at a time. Only under the prefix: a bucket may hold other writers' uploads.
+   */
+  listPartialWrites(prefix: string, before: Date): AsyncIterable<PartialWrite[]>;
   /** Drops what a partial write has stored so far; its putStream, if still running, fails. */
   abortPartialWrite(write: PartialWrite): Promise<void>;
 }

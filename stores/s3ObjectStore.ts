@@ -222,16 +222,17 @@ export function createS3ObjectStore(options: S3ObjectStoreOptions): S3ObjectStor
       } while (continuationToken);
     },
 
-    async *listPartialWrites(before) {
+    async *listPartialWrites(prefix, before) {
       // Multipart uploads that were never completed nor aborted (a process that died mid-upload):
-      // their parts are stored, and billed, until someone aborts them.
+      // their parts are stored, and billed, until someone aborts them. Only under the prefix: the
+      // bucket may be shared with other writers, whose uploads in progress are theirs.
       let keyMarker: string | undefined;
       let uploadIdMarker: string | undefined;
       for (;;) {
         const page = await client.send(
           new ListMultipartUploadsCommand({
             Bucket: bucket,
-            Prefix: base || undefined,
+            Prefix: fullKey(prefix) || undefined,
             MaxUploads: DELETE_BATCH,
             KeyMarker: keyMarker,
             UploadIdMarker: uploadIdMarker,
@@ -239,7 +240,7 @@ export function createS3ObjectStore(options: S3ObjectStoreOptions): S3ObjectStor
         );
         const writes = (page.Uploads ?? []).flatMap((u): PartialWrite[] =>
           u.Key !== undefined &&
-          u.Key.startsWith(base) &&
+          u.Key.startsWith(fullKey(prefix)) &&
           u.UploadId !== undefined &&
           u.Initiated !== undefined &&
           u.Initiated < before

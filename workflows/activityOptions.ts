@@ -70,6 +70,20 @@ const HEARTBEAT_TIMEOUT = '5 seconds';
 // follows must not race an activity still writing vectors or entries for the document.
 const WAIT_FOR_STOP = ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
 
+/**
+ * Copying a named source into sluice's store (activities/sourceRegistration.ts): a large S3 object
+ * can take minutes, far past a local activity's timeout, so it is a normal activity that
+ * heartbeats. A dead worker is noticed within the heartbeat timeout; a copy that is merely slow
+ * is left to finish. The bookkeeping retries ride out a database restart.
+ */
+export const sourceRegistration = (summary: string) =>
+  proxyActivities<IngestActivities>({
+    ...bookkeepingOptions,
+    startToCloseTimeout: '1 hour',
+    heartbeatTimeout: HEARTBEAT_TIMEOUT,
+    summary,
+  });
+
 // Parsing is deterministic, so retrying a bad file cannot help: permanent errors are
 // non-retryable anyway, and 3 attempts cover a worker crash or a storage blip. 15 minutes is
 // room for a very large document.

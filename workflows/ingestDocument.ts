@@ -3,6 +3,7 @@ import {
   condition,
   continueAsNew,
   isCancellation,
+  patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -13,6 +14,7 @@ import {
   type IngestProgress,
   type IngestResult,
   type LocalStagePlan,
+  type PrepareResult,
   type StageInput,
   type StageResult,
 } from '../contracts/ingest';
@@ -37,6 +39,7 @@ import {
   localCpuStage,
   localNotification,
   notification,
+  sourceRegistration,
 } from './activityOptions';
 import { activitySummary } from './activitySummary';
 import { classifyFailure, type ClassifiedFailure } from './classifyFailure';
@@ -74,6 +77,9 @@ function stageCall(stage: Stage, plan: LocalStagePlan | undefined, chunkCount: n
 }
 
 type Failure = ClassifiedFailure & { stage: Stage | null };
+
+/** The patch id of registering a named source in its own activity ahead of prepareTask. */
+const SOURCE_REGISTRATION_ACTIVITY = 'source-registration-activity';
 
 /**
  * One document = one workflow (id `ingest:<documentId>`). History carries ids and counts only;
@@ -113,14 +119,20 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   // A source that could not be registered has no task: nothing to notify about.
   let registered = input.source === undefined;
   try {
+    const prepareInput = { ...input, documentId, taskId, retryWait, ownerRunChain: info.firstExecutionRunId };
+    let prepared: PrepareResult | undefined;
+    // A named source is copied by a normal activity that heartbeats (activities/sourceRegistration.ts):
+    // runs from before it copied inside prepareTask, which a slow copy outlasted.
+    if (input.source !== undefined && patched(SOURCE_REGISTRATION_ACTIVITY)) {
+      const registration = await sourceRegistration(
+        activitySummary('register source', input.fileName ?? documentId),
+      ).registerSource(prepareInput);
+      if (registration.kind === 'duplicate') prepared = registration;
+    }
     // A local activity: a few Postgres statements, without an activity dispatch and a workflow task.
-    const prepared = await localBookkeeping(activitySummary('prepare task', input.fileName ?? documentId)).prepareTask({
-      ...input,
-      documentId,
-      taskId,
-      retryWait,
-      ownerRunChain: info.firstExecutionRunId,
-    });
+    prepared ??= await localBookkeeping(activitySummary('prepare task', input.fileName ?? documentId)).prepareTask(
+      prepareInput,
+    );
     registered = true;
     if (prepared.kind === 'duplicate') {
       duplicate = true;

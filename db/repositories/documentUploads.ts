@@ -9,6 +9,13 @@ export interface UserQuota {
 
 export type UploadInsert =
   | { outcome: 'inserted'; row: DocumentRow }
+  /**
+   * The id is already this user's document in this dataset: an overlapping attempt of the same
+   * registration (a retried activity whose first attempt is still copying) got there first.
+   */
+  | { outcome: 'registered'; row: DocumentRow }
+  /** The id belongs to a document of another user or dataset. */
+  | { outcome: 'id-taken' }
   /** An ACTIVE document of the same user and dataset has the same content: that one. */
   | { outcome: 'duplicate'; row: DocumentRow }
   /** The row would take the user past the quota; the usage it was checked against. */
@@ -19,7 +26,9 @@ export type UploadInsert =
  * quota has no room for it. The quota read before streaming is only an early refusal: uploads of
  * one user run concurrently, and each saw the same remaining quota. Here a transaction-scoped
  * advisory lock per user serialises the final check with the insert, so the usage read is the
- * usage the row is added to, and concurrent uploads of the same content yield one row.
+ * usage the row is added to, and concurrent uploads of the same content yield one row. The id is
+ * looked up first, so an attempt that finds its own registration's row never takes it for a
+ * duplicate of itself.
  */
 export async function insertWithinQuota(
   db: Kysely<Database>,
@@ -28,6 +37,11 @@ export async function insertWithinQuota(
 ): Promise<UploadInsert> {
   return db.transaction().execute(async (trx): Promise<UploadInsert> => {
     await sql`select pg_advisory_xact_lock(hashtextextended(${`documents:upload:${doc.user_id}`}, 0))`.execute(trx);
+    const same = await trx.selectFrom('documents').selectAll().where('id', '=', doc.id).executeTakeFirst();
+    if (same) {
+      const ours = same.user_id === doc.user_id && same.dataset_id === doc.dataset_id;
+      return ours ? { outcome: 'registered', row: same } : { outcome: 'id-taken' };
+    }
     const existing = await trx
       .selectFrom('documents')
       .selectAll()
@@ -46,4 +60,18 @@ export async function insertWithinQuota(
     const row = await trx.insertInto('documents').values(doc).returningAll().executeTakeFirstOrThrow();
     return { outcome: 'inserted', row };
   });
+}
+
+/**
+ * Whether the document row names this object as its source: such an object is never removed.
+ * Source keys are built from the document id (stores/objectKeys.ts), so only that row can name it.
+ */
+export async function isSourceOfDocument(db: Kysely<Database>, documentId: string, key: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('documents')
+    .select('id')
+    .where('id', '=', documentId)
+    .where('source_object_key', '=', key)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -38,7 +38,10 @@ async function stalledWrite(objects: ObjectStore, key: string) {
   done.catch(() => undefined);
   for (let tries = 0; ; tries++) {
     let listed = false;
-    for await (const page of objects.listPartialWrites(new Date(Date.now() + 60_000)))
+    for await (const page of objects.listPartialWrites(
+      key.slice(0, key.lastIndexOf('/') + 1),
+      new Date(Date.now() + 60_000),
+    ))
       listed ||= page.some((w) => w.key === key);
     if (listed) break;
     if (tries > 200) throw new Error('the stalled write never showed as partial');
@@ -65,6 +68,9 @@ it('removes objects without a document row and abandoned partial writes once pas
   await objects.putText(elsewhere, 'not a document');
   const stalledKey = objectKeys.source(scope.userId, randomUUID());
   const stalled = await stalledWrite(objects, stalledKey);
+  // Another writer's upload in progress in the same store: not sluice's to abort.
+  const theirsKey = `elsewhere/${randomUUID()}/upload.bin`;
+  const theirs = await stalledWrite(objects, theirsKey);
 
   try {
     // Everything is younger than an hour: the sweep touches nothing.
@@ -74,7 +80,10 @@ it('removes objects without a document row and abandoned partial writes once pas
     expect(await runSweep(0)).toEqual({ orphanedDocuments: 1, partialWritesAborted: 1 });
   } finally {
     stalled.finish();
+    theirs.finish();
   }
+  await expect(theirs.done).resolves.toEqual({ sizeBytes: expect.any(Number) as number });
+  expect(await objects.exists(theirsKey)).toBe(true);
   expect(await objects.exists(orphanKey)).toBe(false);
   expect(await objects.exists(orphanMarkdown)).toBe(false);
   expect(await objects.exists(kept.source_object_key)).toBe(true);

@@ -19,6 +19,10 @@ describe('local object store', () => {
     const objects = createLocalObjectStore(localRoot);
     await expect(objects.putText('../escape', 'x')).rejects.toThrow(/invalid object key/);
     await expect(objects.getText('documents/../../escape')).rejects.toThrow(/invalid object key/);
+    // `.` segments name the same file as the key without them: refused too, so no key has two spellings.
+    await objects.putText('documents/x/kept', 'x');
+    await expect(objects.getText('./documents/x/kept')).rejects.toThrow(/invalid object key/);
+    await expect(objects.getText('inbox/./../documents/x/kept')).rejects.toThrow(/invalid object key/);
   });
 });
 

@@ -67,7 +67,9 @@ async function main(): Promise<void> {
     await save(tw, 'failed-then-retried', failing.documentId, firstRun);
     await save(tw, 'retry-success', failing.documentId);
 
-    // A run started from a named source, as another SDK starts it: no document id or task id.
+    // A run started from a named source, as another SDK starts it: no document id or task id. Its
+    // source is copied by the registerSource activity (patch source-registration-activity);
+    // source-started.json is the same run from before, when prepareTask copied it.
     const documentId = randomUUID();
     const objectKey = `inbox/replay-${documentId}.md`;
     await tw.adapters.objects.putText(objectKey, sectionedMarkdown(2, 'source'));
@@ -78,7 +80,7 @@ async function main(): Promise<void> {
       args: [input],
     });
     await handle.result();
-    await save(tw, 'source-started', documentId);
+    await save(tw, 'source-registered', documentId);
   } finally {
     running.worker.shutdown();
     await done;

@@ -36,6 +36,7 @@ it('has the recorded histories to replay', () => {
       'retry-success.json',
       'small-success.json',
       'source-started.json',
+      'source-registered.json',
     ]),
   );
 });

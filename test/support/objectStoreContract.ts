@@ -125,7 +125,9 @@ export function describeObjectStoreContract(name: string, make: () => Promise<Ob
         // Past one multipart part, so an S3 adapter has started its multipart upload.
         const write = await eventuallyPartial(store, key);
         expect(write.key).toBe(key);
-        expect((await partialWritesOf(store, new Date(Date.now() - 3_600_000))).map((w) => w.key)).not.toContain(key);
+        expect(
+          (await partialWritesOf(store, `${base}/`, new Date(Date.now() - 3_600_000))).map((w) => w.key),
+        ).not.toContain(key);
         expect((await collect(store.listOlderThan(`${base}/unfinished/`, inAMinute()))).flat()).toEqual([]);
         await store.abortPartialWrite(write);
         // Aborting twice (two sweeps) is harmless.
@@ -135,7 +137,25 @@ export function describeObjectStoreContract(name: string, make: () => Promise<Ob
       }
       await expect(held.done).rejects.toThrow();
       expect(await store.exists(key)).toBe(false);
-      expect((await partialWritesOf(store, inAMinute())).map((w) => w.key)).not.toContain(key);
+      expect((await partialWritesOf(store, `${base}/`, inAMinute())).map((w) => w.key)).not.toContain(key);
+    });
+
+    it("lists only the partial writes under the prefix it is given, not other writers' in the same store", async () => {
+      const mine = `${base}/mine/source`;
+      const theirs = `${base}/theirs/upload.bin`;
+      const heldMine = holdWrite(store, mine);
+      const heldTheirs = holdWrite(store, theirs);
+      try {
+        await eventuallyPartial(store, mine);
+        await eventuallyPartial(store, theirs);
+        expect((await partialWritesOf(store, `${base}/mine/`, inAMinute())).map((w) => w.key)).toEqual([mine]);
+        expect((await partialWritesOf(store, `${base}/theirs/`, inAMinute())).map((w) => w.key)).toEqual([theirs]);
+      } finally {
+        heldMine.finish();
+        heldTheirs.finish();
+      }
+      await expect(heldMine.done).resolves.toEqual({ sizeBytes: HELD_BYTES });
+      await expect(heldTheirs.done).resolves.toEqual({ sizeBytes: HELD_BYTES });
     });
 
     it('leaves a write that is not aborted to finish', async () => {
@@ -148,7 +168,7 @@ export function describeObjectStoreContract(name: string, make: () => Promise<Ob
       }
       await expect(held.done).resolves.toEqual({ sizeBytes: HELD_BYTES });
       expect(await store.exists(key)).toBe(true);
-      expect((await partialWritesOf(store, inAMinute())).map((w) => w.key)).not.toContain(key);
+      expect((await partialWritesOf(store, `${base}/`, inAMinute())).map((w) => w.key)).not.toContain(key);
     });
 
     it('replaces an object on overwrite, by stream and by text', async () => {
@@ -172,8 +192,8 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return all;
 }
 
-async function partialWritesOf(store: ObjectStore, before: Date): Promise<PartialWrite[]> {
-  return (await collect(store.listPartialWrites(before))).flat();
+async function partialWritesOf(store: ObjectStore, prefix: string, before: Date): Promise<PartialWrite[]> {
+  return (await collect(store.listPartialWrites(prefix, before))).flat();
 }
 
 // 9 MiB before the write is held: more than one 8 MiB multipart part.
@@ -199,7 +219,9 @@ function holdWrite(store: ObjectStore, key: string): { done: Promise<{ sizeBytes
 async function eventuallyPartial(store: ObjectStore, key: string): Promise<PartialWrite> {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const write = (await partialWritesOf(store, inAMinute())).find((w) => w.key === key);
+    const write = (await partialWritesOf(store, key.slice(0, key.lastIndexOf('/') + 1), inAMinute())).find(
+      (w) => w.key === key,
+    );
     if (write) return write;
     if (Date.now() > deadline) throw new Error(`no partial write of ${key} listed within 30 s`);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -35,3 +35,22 @@ it('keeps the summary one line however the file is named', () => {
   expect([...staticSummary].filter((c) => c.charCodeAt(0) < 0x20)).toEqual([]);
   expect(staticSummary.length).toBeLessThan(160);
 });
+
+it('shows a hostile file name, dataset and user literally in the summary and the details', () => {
+  const { staticSummary, staticDetails } = runDescription({
+    documentId: 'd-3',
+    userId: '<script>alert(1)</script>',
+    datasetId: '**hr** [x](javascript:y)',
+    taskId: 't',
+    file: { name: '<img src=x onerror=alert(1)>_q_\u202e.pdf', sizeBytes: 1 },
+  });
+  expect(staticSummary).toBe(
+    'ingest \\<img src=x onerror=alert(1)\\>\\_q\\_.pdf (1 bytes) in \\*\\*hr\\*\\* \\[x\\](javascript:y)',
+  );
+  expect(staticDetails.split('\n').slice(0, 4)).toEqual([
+    '**File:** \\<img src=x onerror=alert(1)\\>\\_q\\_.pdf',
+    '**Size:** 1 bytes',
+    '**Dataset:** \\*\\*hr\\*\\* \\[x\\](javascript:y)',
+    '**User:** \\<script\\>alert(1)\\</script\\>',
+  ]);
+});

@@ -4,6 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { IngestActivities } from '../../activities';
 import type { PrepareInput } from '../../activities/prepareTask';
+import type { SourceRegistration } from '../../activities/sourceRegistration';
 import {
   ingestWorkflowId,
   type IngestInput,
@@ -27,6 +28,9 @@ const stageCalls: StageInput[] = [];
 const notified: IngestResult[] = [];
 /** Per document id: what prepareTask does on each call, in turn. */
 const answers = new Map<string, Array<(input: PrepareInput) => PrepareResult>>();
+const registrations: PrepareInput[] = [];
+/** Per document id: what registerSource does on each call, in turn; registered when none is left. */
+const registrationAnswers = new Map<string, Array<(input: PrepareInput) => SourceRegistration>>();
 
 const run = (input: PrepareInput): PrepareResult => ({
   kind: 'run',
@@ -35,7 +39,7 @@ const run = (input: PrepareInput): PrepareResult => ({
   inherited: [],
   chunkCount: 0,
 });
-const notFound = (): PrepareResult => {
+const notFound = (): never => {
   throw ApplicationFailure.create({ type: 'SOURCE_FILE_NOT_FOUND', message: 'no object', nonRetryable: true });
 };
 
@@ -46,6 +50,11 @@ function stubs(): Partial<IngestActivities> {
   };
   return {
     ...(Object.fromEntries(STAGES.map((s) => [STAGE_ACTIVITY[s], stage(s)])) as object),
+    async registerSource(input: PrepareInput) {
+      registrations.push(input);
+      const next = registrationAnswers.get(input.documentId)?.shift();
+      return next ? next(input) : { kind: 'registered' as const };
+    },
     async prepareTask(input: PrepareInput) {
       prepares.push(input);
       const next = answers.get(input.documentId)?.shift();
@@ -113,7 +122,8 @@ function startFromSource(documentId: string) {
 
 it('takes the document id from the workflow id, fails unregistered without notifying, and a retry registers and runs', async () => {
   const documentId = randomUUID();
-  answers.set(documentId, [notFound, run]);
+  registrationAnswers.set(documentId, [notFound]);
+  answers.set(documentId, [run]);
   const handle = await startFromSource(documentId);
   let progress = await handle.query(progressQuery);
   for (let i = 0; i < 200 && !progress.waitingForRetry; i += 1) {
@@ -126,7 +136,9 @@ it('takes the document id from the workflow id, fails unregistered without notif
     failureCode: 'SOURCE_FILE_NOT_FOUND',
     waitingForRetry: true,
   });
-  const first = prepares.find((p) => p.documentId === documentId);
+  // Registration failed: prepareTask never ran for the first task.
+  expect(prepares.filter((p) => p.documentId === documentId)).toHaveLength(0);
+  const first = registrations.find((p) => p.documentId === documentId);
   // The run chain is the first task's id: stable across activity retries and resets.
   expect(first?.taskId).toBe(first?.ownerRunChain);
   expect(first?.retryWait).toBe('30d');
@@ -141,7 +153,7 @@ it('takes the document id from the workflow id, fails unregistered without notif
     chunkCount: 3,
     duplicate: false,
   });
-  const second = prepares.filter((p) => p.documentId === documentId)[1];
+  const second = prepares.filter((p) => p.documentId === documentId)[0];
   expect(second).toMatchObject({
     documentId,
     taskId: accepted.taskId,
@@ -156,7 +168,7 @@ it('takes the document id from the workflow id, fails unregistered without notif
 it('answers content the dataset already has with that document, running nothing', async () => {
   const documentId = randomUUID();
   const existing = randomUUID();
-  answers.set(documentId, [
+  registrationAnswers.set(documentId, [
     (input) => ({
       kind: 'duplicate',
       taskId: input.taskId,
@@ -168,4 +180,24 @@ it('answers content the dataset already has with that document, running nothing'
   const result = await (await startFromSource(documentId)).result();
   expect(result).toMatchObject({ documentId: existing, status: 'SUCCESS', duplicate: true, failureCode: null });
   expect(stageCalls.filter((c) => c.documentId === documentId || c.documentId === existing)).toHaveLength(0);
+  expect(prepares.filter((p) => p.documentId === documentId)).toHaveLength(0);
+});
+
+it('copies the source in a normal activity that heartbeats, ahead of the local prepareTask', async () => {
+  const documentId = randomUUID();
+  answers.set(documentId, [run]);
+  const handle = await startFromSource(documentId);
+  expect(await handle.result()).toMatchObject({ documentId, status: 'SUCCESS' });
+  const { events } = await handle.fetchHistory();
+  const scheduled = (events ?? []).flatMap((e) => {
+    const a = e.activityTaskScheduledEventAttributes;
+    return a ? [{ type: a.activityType?.name, heartbeat: Number(a.heartbeatTimeout?.seconds ?? 0) }] : [];
+  });
+  // The copy can take as long as it needs while it heartbeats; a dead worker is noticed in seconds.
+  expect(scheduled[0]).toEqual({ type: 'registerSource', heartbeat: 5 });
+  // prepareTask stays a local activity, after it (a marker, not a scheduled activity).
+  expect(scheduled.map((a) => a.type)).not.toContain('prepareTask');
+  const [registration] = registrations.filter((r) => r.documentId === documentId);
+  const [prepare] = prepares.filter((p) => p.documentId === documentId);
+  expect(registration).toEqual(prepare);
 });

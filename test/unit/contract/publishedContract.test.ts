@@ -7,6 +7,7 @@ import { documentIdOfWorkflowId } from '../../../contracts/ingest';
 import { SluiceError } from '../../../contracts/sluiceError';
 
 const DOC = '0b7e7a39-3c1f-4a52-9d0e-6f1d2a3b4c5d';
+const TASK = '5d1c2b3a-7e6f-4a0b-8c9d-0e1f2a3b4c5d';
 
 describe('published contract', () => {
   it('docs/contract matches the generator (run `npm run contract` after changing a schema)', () => {
@@ -18,7 +19,7 @@ describe('published contract', () => {
 
   it('accepts both input forms and refuses one with neither a document nor a source', () => {
     expect(
-      IngestInputSchema.safeParse({ documentId: DOC, userId: 'u', datasetId: 'd', taskId: 't', retryWait: '1h' })
+      IngestInputSchema.safeParse({ documentId: DOC, userId: 'u', datasetId: 'd', taskId: TASK, retryWait: '1h' })
         .success,
     ).toBe(true);
     expect(
@@ -41,6 +42,17 @@ describe('published contract', () => {
         datasetId: 'd',
       }).success,
     ).toBe(false);
+  });
+
+  it('takes document and task ids only as lower-case UUIDs, never as path segments', () => {
+    const base = { documentId: DOC, userId: 'u', datasetId: 'd', taskId: TASK };
+    expect(IngestInputSchema.safeParse(base).success).toBe(true);
+    for (const bad of ['../../tmp/x', 't-1', DOC.toUpperCase(), `${DOC}/..`, '']) {
+      expect(IngestInputSchema.safeParse({ ...base, taskId: bad }).success).toBe(false);
+      expect(IngestInputSchema.safeParse({ ...base, documentId: bad }).success).toBe(false);
+      expect(IngestInputSchema.safeParse({ ...base, retryOfTaskId: bad }).success).toBe(false);
+      expect(IngestInputSchema.safeParse({ ...base, reembedOfTaskId: bad }).success).toBe(false);
+    }
   });
 
   it('reads the document id from the workflow id ingest:<uuid> only', () => {
