@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { LOCAL_MODEL } from '../embedders/localModelFiles';
+import type { ParseLimits } from '../parsers/parseLimits';
 import { packageRoot } from './packageRoot';
 import { parseEncryptionKey } from '../crypto/secretBox';
 import { resolveStores, storesEnvSchema, type StoresConfig } from './storesConfig';
@@ -40,6 +41,16 @@ const baseEnvSchema = z.object({
     .positive()
     .default(512 * 1024 * 1024),
   SLUICE_PARSE_HEAP_MB: z.coerce.number().int().min(64).max(16384).default(1024),
+  // Resident memory of one parse process, all of it (cpuPool/processPool.ts); docs/document-memory.md.
+  // Default: the heap plus 512 MB for what lives outside it.
+  SLUICE_PARSE_MEMORY_MB: z.coerce.number().int().min(128).max(65536).optional(),
+  SLUICE_MAX_MARKDOWN_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(256 * 1024 * 1024),
+  SLUICE_MARKDOWN_BYTES_PER_SOURCE_BYTE: z.coerce.number().positive().max(10_000).default(32),
+  SLUICE_MAX_CHUNKS_PER_DOCUMENT: z.coerce.number().int().positive().default(200_000),
   SLUICE_EMBED_DIMENSION: z.coerce.number().int().min(8).max(4096).optional(),
   SLUICE_MODEL_DIR: z.string().min(1).optional(),
   SLUICE_MODEL_THREADS: z.coerce.number().int().min(1).max(256).optional(),
@@ -202,7 +213,7 @@ export interface SluiceConfig {
   tmpDir: string;
   maxFileBytes: number;
   /** Per-document parse limits: wall clock, zip-bomb guard, parse-thread heap. */
-  parsing: { timeoutMs: number; maxUncompressedBytes: number; maxHeapMb: number };
+  parsing: ParseLimits;
   /**
    * `dimension`: of the hashing embedder and the Qdrant collection; the local model fixes it at
    * its own (512). `localModel`: where the stack installed the model, its threads and token limit.
@@ -213,7 +224,7 @@ export interface SluiceConfig {
     localModel: { dir: string; threads: number; maxTokens: number };
     environmentDefault: EnvironmentEmbeddingDefault | null;
   };
-  chunking: { maxTokens: number; overlapTokens: number };
+  chunking: { maxTokens: number; overlapTokens: number; maxChunks: number };
   /** How long a failed run waits for a `retry` before it closes (a Temporal duration string). */
   retryWait: string;
   /** Result webhook; absent → results are logged. The secret signs bodies and is never logged. */
@@ -324,6 +335,9 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
   if (e.SLUICE_CHUNK_OVERLAP_TOKENS * 2 > e.SLUICE_CHUNK_MAX_TOKENS) {
     problems.push('SLUICE_CHUNK_OVERLAP_TOKENS: must be at most half of SLUICE_CHUNK_MAX_TOKENS');
   }
+  if (e.SLUICE_PARSE_MEMORY_MB !== undefined && e.SLUICE_PARSE_MEMORY_MB <= e.SLUICE_PARSE_HEAP_MB) {
+    problems.push('SLUICE_PARSE_MEMORY_MB: must be above SLUICE_PARSE_HEAP_MB (the heap is part of the memory)');
+  }
   if (e.SLUICE_WEBHOOK_URL && !e.SLUICE_WEBHOOK_SECRET)
     problems.push('SLUICE_WEBHOOK_SECRET: required when SLUICE_WEBHOOK_URL is set');
   const stores = resolveStores(e, problems);
@@ -353,6 +367,8 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
       timeoutMs: durationMs(e.SLUICE_PARSE_TIMEOUT),
       maxUncompressedBytes: e.SLUICE_MAX_UNCOMPRESSED_BYTES,
       maxHeapMb: e.SLUICE_PARSE_HEAP_MB,
+      maxMemoryMb: e.SLUICE_PARSE_MEMORY_MB ?? e.SLUICE_PARSE_HEAP_MB + 512,
+      markdown: { maxBytes: e.SLUICE_MAX_MARKDOWN_BYTES, perSourceByte: e.SLUICE_MARKDOWN_BYTES_PER_SOURCE_BYTE },
     },
     embedding: {
       dimension,
@@ -364,7 +380,11 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
       },
       environmentDefault,
     },
-    chunking: { maxTokens: e.SLUICE_CHUNK_MAX_TOKENS, overlapTokens: e.SLUICE_CHUNK_OVERLAP_TOKENS },
+    chunking: {
+      maxTokens: e.SLUICE_CHUNK_MAX_TOKENS,
+      overlapTokens: e.SLUICE_CHUNK_OVERLAP_TOKENS,
+      maxChunks: e.SLUICE_MAX_CHUNKS_PER_DOCUMENT,
+    },
     retryWait: e.SLUICE_RETRY_WAIT,
     webhook:
       e.SLUICE_WEBHOOK_URL && e.SLUICE_WEBHOOK_SECRET
