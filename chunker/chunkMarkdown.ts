@@ -83,7 +83,10 @@ export function chunkMarkdown(documentId: string, markdown: string, options: Chu
     );
     parent.childRange = { first: parentIndex + 1, last: chunks.length - 1 };
     if (chunks.length > maxChunks) {
-      throw permanentError('FILE_TOO_LARGE', `the document makes more than ${maxChunks} chunks (SLUICE_MAX_CHUNKS_PER_DOCUMENT)`);
+      throw permanentError(
+        'FILE_TOO_LARGE',
+        `the document makes more than ${maxChunks} chunks (SLUICE_MAX_CHUNKS_PER_DOCUMENT)`,
+      );
     }
   }
   return chunks;

@@ -16,7 +16,4 @@ export interface ParseInput {
   limits: ParseLimits;
 }
 
-serveTasks(
-  { parse: ({ filePath, type, limits }: ParseInput) => convertFile(filePath, type, limits) },
-  loadPdfjs(),
-);
+serveTasks({ parse: ({ filePath, type, limits }: ParseInput) => convertFile(filePath, type, limits) }, loadPdfjs());

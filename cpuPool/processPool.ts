@@ -164,7 +164,8 @@ export class ProcessPool {
     if (this.closing) return;
     // A child that never became ready would die again at once: fail what waits instead of looping.
     if (!child.ready) {
-      for (const job of this.queue.splice(0)) job.reject(this.failure(job.failures, undefined, child.stderr, code, signal));
+      for (const job of this.queue.splice(0))
+        job.reject(this.failure(job.failures, undefined, child.stderr, code, signal));
       setTimeout(() => this.closing || this.spawn(), 1000).unref();
       return;
     }
@@ -181,9 +182,15 @@ export class ProcessPool {
     const { what } = failures;
     const { timeoutMs, maxMemoryMb, maxHeapMb } = this.options.limits;
     if (verdict === 'timeout')
-      return permanentError(failures.timeout, `${what} took longer than the ${timeoutMs} ms limit (SLUICE_PARSE_TIMEOUT)`);
+      return permanentError(
+        failures.timeout,
+        `${what} took longer than the ${timeoutMs} ms limit (SLUICE_PARSE_TIMEOUT)`,
+      );
     if (verdict === 'memory')
-      return permanentError(failures.heap, `${what} needs more than the ${maxMemoryMb} MB memory limit (SLUICE_PARSE_MEMORY_MB)`);
+      return permanentError(
+        failures.heap,
+        `${what} needs more than the ${maxMemoryMb} MB memory limit (SLUICE_PARSE_MEMORY_MB)`,
+      );
     if (this.closing) return this.shuttingDown(failures);
     if (HEAP_EXHAUSTED.test(stderr))
       return permanentError(failures.heap, `${what} needs more than the ${maxHeapMb} MB heap (SLUICE_PARSE_HEAP_MB)`);

@@ -1,6 +1,7 @@
 import { permanentError } from '../../contracts/sluiceError';
 import { UNLIMITED_MARKDOWN, type MarkdownBudget } from '../markdownBudget';
 import { docxToMarkdown } from './docxToMarkdown';
+import { assertNestedArchivesFit } from './nestedArchives';
 import { pptxToMarkdown } from './pptxToMarkdown';
 import { xlsxToMarkdown } from './xlsxToMarkdown';
 import { ZipArchive } from './zipArchive';
@@ -16,6 +17,7 @@ export async function ooxmlToMarkdown(
 ): Promise<string> {
   const archive = await ZipArchive.open(filePath, maxUncompressedBytes);
   try {
+    await assertNestedArchivesFit(archive, maxUncompressedBytes);
     if (archive.has('word/document.xml')) return await docxToMarkdown(archive, budget);
     if (archive.has('ppt/presentation.xml')) return await pptxToMarkdown(archive, budget);
     if (archive.has('xl/workbook.xml')) return await xlsxToMarkdown(archive, budget);
