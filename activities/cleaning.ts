@@ -5,6 +5,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { StageInput, StageResult } from '../contracts/ingest';
 import { permanentError, SluiceError, transientError } from '../contracts/sluiceError';
+import { recordProducedBytes } from '../db/repositories/producedBytes';
 import { DETECTION_HEAD_BYTES, detectFileType } from '../parsers/detectFileType';
 import { objectKeys } from '../stores/objectKeys';
 import { ObjectNotFoundError } from '../stores/ports';
@@ -29,6 +30,7 @@ export function createCleaningActivity(deps: ActivityDeps) {
         await downloadSource(deps, started.sourceObjectKey, tmpFile);
         const type = detectFileType(await readHead(tmpFile), started.fileName);
         const markdown = await deps.cpu.parse(tmpFile, type);
+        await chargeQuota(deps, input, Buffer.byteLength(markdown, 'utf8'));
         const key = objectKeys.markdown(input.userId, input.documentId, input.taskId);
         await orTransient('PARSED_FILE_UPLOAD_FAILED', 'storing markdown', () => deps.objects.putText(key, markdown));
         return {
@@ -40,6 +42,22 @@ export function createCleaningActivity(deps: ActivityDeps) {
       }
     });
   };
+}
+
+/** What the document produced counts against its user's quota, checked before it is stored. */
+async function chargeQuota(deps: ActivityDeps, input: StageInput, bytes: number): Promise<void> {
+  const recorded = await recordProducedBytes(
+    deps.db,
+    { userId: input.userId, documentId: input.documentId },
+    bytes,
+    deps.settings.quota,
+  );
+  if (recorded.outcome === 'over-quota') {
+    throw permanentError(
+      'QUOTA_EXCEEDED',
+      `the document's ${bytes} bytes of markdown exceed what is left of the per-user quota (${Math.max(0, deps.settings.quota.maxBytes - recorded.usedBytes)} bytes)`,
+    );
+  }
 }
 
 /** Streams the source to disk with a byte limit, so no file is ever held whole in memory. */

@@ -21,7 +21,7 @@ export interface ActivityDeps {
     tmpDir: string;
     maxFileBytes: number;
     embedBatchSize: number;
-    chunking: { maxTokens: number; overlapTokens: number };
+    chunking: { maxTokens: number; overlapTokens: number; maxChunks?: number };
     localStages: { maxSourceBytes: number; maxChunks: number };
     /** Per-user limits a run started from a named source is registered under, as an upload is. */
     quota: { maxBytes: number; maxDocuments: number };

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { detectFileType } from '../parsers/detectFileType';
+import { createCpuPool } from '../cpuPool/pool';
 import { DEFAULT_PARSE_LIMITS } from '../parsers/parseLimits';
-import { parseToMarkdown } from '../parsers/parseToMarkdown';
 
 /**
  * One fresh process parsing one file the way the CLEANING activity does (type from the bytes,
- * then parseToMarkdown in a CPU pool of one thread), reporting its own peak RSS (VmHWM: the kernel's
- * high-water mark, every thread included) as one JSON line. Run by bench/parse.ts.
+ * then a CPU pool of one parse process), reporting that parse process's peak RSS (VmHWM: the
+ * kernel's high-water mark, since the parse began) as one JSON line. Run by bench/parse.ts.
  */
 function statusKb(field: string): number {
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'));
@@ -20,10 +20,21 @@ async function main(): Promise<void> {
   const bytes = await readFile(file);
   const type = detectFileType(bytes.subarray(0, 8192), file);
   const baselineKb = statusKb('VmRSS');
+  let peakBytes = 0;
+  const pool = createCpuPool({
+    threads: 1,
+    limits: DEFAULT_PARSE_LIMITS,
+    onParseMemory: (memory) => (peakBytes = memory.peakResidentBytes ?? 0),
+  });
   const started = process.hrtime.bigint();
-  const markdown = await parseToMarkdown(file, type, DEFAULT_PARSE_LIMITS);
+  let markdown: string;
+  try {
+    markdown = await pool.parse(file, type);
+  } finally {
+    await pool.close();
+  }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const peakKb = statusKb('VmHWM');
+  const peakKb = peakBytes / 1024;
   // Counted after the peak was read, so counting does not inflate it.
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const pdf = type === 'pdf' ? await getDocument({ data: new Uint8Array(bytes), verbosity: 0 }).promise : null;

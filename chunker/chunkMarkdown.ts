@@ -16,6 +16,11 @@ export interface ChunkerOptions {
    * is folded into the next section when that one is nested under it. Default: maxTokens / 16.
    */
   minTokens?: number;
+  /**
+   * Chunks (parents and children) one document may have (SLUICE_MAX_CHUNKS_PER_DOCUMENT): checked
+   * as they are made, so a document past it fails FILE_TOO_LARGE before the rest is built.
+   */
+  maxChunks?: number;
 }
 
 export const DEFAULT_CHUNKER_OPTIONS: ChunkerOptions = { maxTokens: 400, overlapTokens: 60 };
@@ -37,6 +42,7 @@ export function chunkMarkdown(documentId: string, markdown: string, options: Chu
   validateOptions(options);
   const minTokens = options.minTokens ?? Math.floor(options.maxTokens / 16);
   const chunks: ChunkDraft[] = [];
+  const maxChunks = options.maxChunks ?? Number.POSITIVE_INFINITY;
   const sections = splitSections(markdown);
   let carried = '';
   for (const [i, section] of sections.entries()) {
@@ -76,6 +82,12 @@ export function chunkMarkdown(documentId: string, markdown: string, options: Chu
       headed ? joinTallies(joinTallies(tallyTokens(section.heading!.trim()), BLANK_LINE), bodyTally) : bodyTally,
     );
     parent.childRange = { first: parentIndex + 1, last: chunks.length - 1 };
+    if (chunks.length > maxChunks) {
+      throw permanentError(
+        'FILE_TOO_LARGE',
+        `the document makes more than ${maxChunks} chunks (SLUICE_MAX_CHUNKS_PER_DOCUMENT)`,
+      );
+    }
   }
   return chunks;
 }

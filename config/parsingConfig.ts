@@ -15,20 +15,42 @@ export const parsingEnv = {
     .positive()
     .default(512 * 1024 * 1024),
   SLUICE_PARSE_HEAP_MB: z.coerce.number().int().min(64).max(16384).default(1024),
+  // Resident memory of one parse process, all of it (cpuPool/processPool.ts); docs/document-memory.md.
+  // Default: the heap plus 512 MB for what lives outside it.
+  SLUICE_PARSE_MEMORY_MB: z.coerce.number().int().min(128).max(65536).optional(),
+  SLUICE_MAX_MARKDOWN_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(256 * 1024 * 1024),
+  SLUICE_MARKDOWN_BYTES_PER_SOURCE_BYTE: z.coerce.number().positive().max(10_000).default(32),
+  SLUICE_MAX_CHUNKS_PER_DOCUMENT: z.coerce.number().int().positive().default(200_000),
   SLUICE_CHUNK_MAX_TOKENS: z.coerce.number().int().min(16).max(8192).default(400),
   SLUICE_CHUNK_OVERLAP_TOKENS: z.coerce.number().int().min(0).max(4096).default(60),
 };
 
 export interface ParsingSettings {
   maxFileBytes: number;
-  /** Per-document parse limits: wall clock, zip-bomb guard, parse-thread heap. */
-  parsing: { timeoutMs: number; maxUncompressedBytes: number; maxHeapMb: number };
-  chunking: { maxTokens: number; overlapTokens: number };
+  /**
+   * Per-document parse limits: wall clock, zip-bomb guard, parse-thread heap, a parse process's
+   * whole memory and the markdown it may produce (parsers/parseLimits.ts ParseLimits, field for field).
+   */
+  parsing: {
+    timeoutMs: number;
+    maxUncompressedBytes: number;
+    maxHeapMb: number;
+    maxMemoryMb: number;
+    markdown: { maxBytes: number; perSourceByte: number };
+  };
+  chunking: { maxTokens: number; overlapTokens: number; maxChunks: number };
 }
 
 export function parsingSettings(e: EnvOf<typeof parsingEnv>, problems: string[]): ParsingSettings {
   if (e.SLUICE_CHUNK_OVERLAP_TOKENS * 2 > e.SLUICE_CHUNK_MAX_TOKENS) {
     problems.push('SLUICE_CHUNK_OVERLAP_TOKENS: must be at most half of SLUICE_CHUNK_MAX_TOKENS');
+  }
+  if (e.SLUICE_PARSE_MEMORY_MB !== undefined && e.SLUICE_PARSE_MEMORY_MB <= e.SLUICE_PARSE_HEAP_MB) {
+    problems.push('SLUICE_PARSE_MEMORY_MB: must be above SLUICE_PARSE_HEAP_MB (the heap is part of the memory)');
   }
   return {
     maxFileBytes: e.SLUICE_MAX_FILE_BYTES,
@@ -36,7 +58,13 @@ export function parsingSettings(e: EnvOf<typeof parsingEnv>, problems: string[])
       timeoutMs: durationMs(e.SLUICE_PARSE_TIMEOUT),
       maxUncompressedBytes: e.SLUICE_MAX_UNCOMPRESSED_BYTES,
       maxHeapMb: e.SLUICE_PARSE_HEAP_MB,
+      maxMemoryMb: e.SLUICE_PARSE_MEMORY_MB ?? e.SLUICE_PARSE_HEAP_MB + 512,
+      markdown: { maxBytes: e.SLUICE_MAX_MARKDOWN_BYTES, perSourceByte: e.SLUICE_MARKDOWN_BYTES_PER_SOURCE_BYTE },
     },
-    chunking: { maxTokens: e.SLUICE_CHUNK_MAX_TOKENS, overlapTokens: e.SLUICE_CHUNK_OVERLAP_TOKENS },
+    chunking: {
+      maxTokens: e.SLUICE_CHUNK_MAX_TOKENS,
+      overlapTokens: e.SLUICE_CHUNK_OVERLAP_TOKENS,
+      maxChunks: e.SLUICE_MAX_CHUNKS_PER_DOCUMENT,
+    },
   };
 }

@@ -3,16 +3,21 @@ import type { ChunkerOptions } from '../chunker/chunkMarkdown';
 import type { ChunkDraft, SparseVector } from '../contracts/chunk';
 import type { SourceFileType } from '../parsers/detectFileType';
 import type { ParseLimits } from '../parsers/parseLimits';
-import type { ChunkInput, ParseInput, SparseInput, TokenizeInput, TokenPlanEntries } from './tasks';
+import type { ParseInput } from './parseChild';
+import { ProcessPool, type TaskMemory } from './processPool';
+import type { ChunkInput, SparseInput, TokenizeInput, TokenPlanEntries } from './tasks';
 import { ThreadPool } from './threadPool';
 
 /**
- * Every CPU stage over user content runs here, never on the worker's main thread: parsing,
- * chunking, tokenizing and sparse weighting, each task under the per-document time limit and
- * heap cap. Created once by the worker's composition root and closed when the worker stops.
+ * Every CPU stage over user content runs here, never on the worker's main thread, each task under
+ * the per-document time limit. Parsing runs in warm child processes under a memory limit that
+ * covers all of a document's memory (what a file decompresses into lives mostly outside the JS
+ * heap); chunking, tokenizing and sparse weighting, whose input is the already capped markdown,
+ * run in warm threads under the heap cap. Created once by the worker's composition root and
+ * closed when the worker stops.
  */
 export interface CpuPool {
-  /** File → markdown. PARSE_TIMEOUT, FILE_TOO_LARGE (heap), PARSE_ENGINE_FAILED (crash). */
+  /** File → markdown. PARSE_TIMEOUT, FILE_TOO_LARGE (memory, heap, markdown cap), PARSE_ENGINE_FAILED (crash). */
   parse(filePath: string, type: SourceFileType): Promise<string>;
   /** Markdown → chunk drafts. Limits hit → CHUNKING_FAILED. */
   chunk(documentId: string, markdown: string, options: ChunkerOptions): Promise<ChunkDraft[]>;
@@ -24,15 +29,18 @@ export interface CpuPool {
 }
 
 export interface CpuPoolOptions {
-  /** Threads kept warm (the worker's SLUICE_CPU_THREADS, by default its cores). */
+  /** Threads, and parse processes, kept warm (the worker's SLUICE_CPU_THREADS, by default its cores). */
   threads: number;
-  /** Time limit, heap cap, and the archive guard parsing applies inside the thread. */
+  /** Time limit, heap and memory caps, and the guards parsing applies inside its process. */
   limits: ParseLimits;
   onError?: (error: Error) => void;
+  /** Each parse's peak resident memory, as the kernel measured it (tests and benchmarks). */
+  onParseMemory?: (memory: TaskMemory) => void;
 }
 
-/** The task module as this process loaded its own code: compiled JavaScript, or TypeScript under tsx/Jest. */
+/** The modules as this process loaded its own code: compiled JavaScript, or TypeScript under tsx/Jest. */
 const TASK_MODULE = path.join(__dirname, `tasks${path.extname(__filename)}`);
+const PARSE_CHILD_MODULE = path.join(__dirname, `parseChild${path.extname(__filename)}`);
 
 export function createCpuPool(options: CpuPoolOptions): CpuPool {
   const { limits } = options;
@@ -40,8 +48,15 @@ export function createCpuPool(options: CpuPoolOptions): CpuPool {
     taskModule: TASK_MODULE,
     threads: Math.max(1, options.threads),
     limits,
-    // Its import graph holds every parser, the chunker and the tokenizer.
-    warmTask: 'parse',
+    // Its import graph holds the chunker and the tokenizer.
+    warmTask: 'chunk',
+    onError: options.onError,
+  });
+  const parsers = new ProcessPool({
+    childModule: PARSE_CHILD_MODULE,
+    processes: Math.max(1, options.threads),
+    limits,
+    onTaskMemory: options.onParseMemory,
     onError: options.onError,
   });
   const stageFailures = (
@@ -50,7 +65,7 @@ export function createCpuPool(options: CpuPoolOptions): CpuPool {
   ) => ({ what, timeout: code, heap: code, crash: code });
   return {
     parse: (filePath, type) =>
-      threads.run<string>('parse', { filePath, type, limits } satisfies ParseInput, {
+      parsers.run<string>('parse', { filePath, type, limits } satisfies ParseInput, {
         what: `parsing the ${type} file`,
         timeout: 'PARSE_TIMEOUT',
         heap: 'FILE_TOO_LARGE',
@@ -74,6 +89,8 @@ export function createCpuPool(options: CpuPoolOptions): CpuPool {
         { tokenLists } satisfies SparseInput,
         stageFailures('SPARSE_VECTORIZING_FAILED', `weighting ${tokenLists.length} sparse vectors`),
       ),
-    close: () => threads.close(),
+    close: async () => {
+      await Promise.all([threads.close(), parsers.close()]);
+    },
   };
 }

@@ -1,10 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { chunkMarkdown, type ChunkerOptions } from '../chunker/chunkMarkdown';
 import type { ChunkDraft, SparseVector } from '../contracts/chunk';
-import { convertFile } from '../parsers/convertFile';
-import type { SourceFileType } from '../parsers/detectFileType';
-import type { ParseLimits } from '../parsers/parseLimits';
-import { loadPdfjs } from '../parsers/pdf/loadPdfjs';
 import { sparseVectorFromTokens } from '../sparse/sparseVector';
 import { tokenize as tokenizeText } from '../tokenizer/tokenize';
 import { replyOf, type StartedMessage, type Task, type TaskReply } from './protocol';
@@ -12,19 +8,9 @@ import { replyOf, type StartedMessage, type Task, type TaskReply } from './proto
 /**
  * The functions the pool's threads run (piscina calls them by export name). Each reports its
  * start, then replies with data: its result, or its error described so it survives the clone.
- * Importing this module loads every parser, the chunker and the tokenizer once per thread:
- * that is what keeps the threads warm.
+ * Importing this module loads the chunker and the tokenizer once per thread: that is what keeps
+ * the threads warm. Parsing runs in child processes instead (parseChild.ts).
  */
-
-// pdf.js is an ES module, loaded by import(): started here, while the new thread is idle, so the
-// first PDF does not wait for it. A failure to load surfaces on that first PDF.
-loadPdfjs().catch(() => undefined);
-
-export interface ParseInput {
-  filePath: string;
-  type: SourceFileType;
-  limits: ParseLimits;
-}
 
 export interface ChunkInput {
   documentId: string;
@@ -46,11 +32,6 @@ export type TokenPlanEntries = [string, string[]][];
 
 function started(taskId: number): void {
   parentPort?.postMessage({ sluiceTaskStarted: taskId } satisfies StartedMessage);
-}
-
-export function parse({ taskId, payload }: Task<ParseInput>): Promise<TaskReply<string>> {
-  started(taskId);
-  return replyOf(() => convertFile(payload.filePath, payload.type, payload.limits));
 }
 
 export function chunk({ taskId, payload }: Task<ChunkInput>): Promise<TaskReply<ChunkDraft[]>> {

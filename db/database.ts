@@ -16,6 +16,8 @@ export interface DocumentsTable {
   file_name: string;
   file_type: string | null;
   size_bytes: BigIntColumn;
+  /** Markdown bytes its latest parse produced; counts against the quota with size_bytes. */
+  produced_bytes: ColumnType<string, number | string | undefined, number | string>;
   content_sha256: string;
   source_object_key: string;
   lifecycle: Generated<DocumentLifecycle>;

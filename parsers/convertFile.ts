@@ -1,10 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { permanentError, SluiceError } from '../contracts/sluiceError';
 import { csvToMarkdown } from './csvToMarkdown';
 import type { SourceFileType } from './detectFileType';
 import { htmlToMarkdown } from './htmlToMarkdown';
 import { ooxmlToMarkdown } from './ooxml/ooxmlToMarkdown';
-import type { ParseLimits } from './parseLimits';
+import { MarkdownBudget } from './markdownBudget';
+import { markdownLimit, type ParseLimits } from './parseLimits';
 import { pdfToMarkdown } from './pdf/pdfToMarkdown';
 import { decodeDetected } from './textEncoding';
 import { textToMarkdown } from './textToMarkdown';
@@ -12,22 +13,31 @@ import { textToMarkdown } from './textToMarkdown';
 /**
  * Turns a local file into markdown in the calling thread. Read errors are left unclassified on
  * purpose: an I/O failure on the worker's temp file says nothing about the document. Failures of
- * the parsing itself are permanent: the same bytes would fail again.
+ * the parsing itself are permanent: the same bytes would fail again. The markdown is capped in
+ * proportion to the file (markdownLimit): the compressed formats count it as they write, and the
+ * result is weighed once more here, so the cap holds for every format.
  */
 export async function convertFile(filePath: string, type: SourceFileType, limits: ParseLimits): Promise<string> {
-  const markdown = await classified(type, () => convert(filePath, type, limits));
+  const budget = new MarkdownBudget(markdownLimit(limits.markdown, (await stat(filePath)).size));
+  const markdown = await classified(type, () => convert(filePath, type, limits, budget));
+  budget.check(markdown);
   if (markdown.trim() === '') throw permanentError('EMPTY_DOCUMENT', `no text content found in the ${type} file`);
   return markdown;
 }
 
-async function convert(filePath: string, type: SourceFileType, limits: ParseLimits): Promise<string> {
+async function convert(
+  filePath: string,
+  type: SourceFileType,
+  limits: ParseLimits,
+  budget: MarkdownBudget,
+): Promise<string> {
   switch (type) {
     case 'pdf':
-      return pdfToMarkdown(filePath);
+      return pdfToMarkdown(filePath, undefined, budget);
     case 'docx':
     case 'pptx':
     case 'xlsx':
-      return ooxmlToMarkdown(filePath, limits.maxUncompressedBytes);
+      return ooxmlToMarkdown(filePath, limits.maxUncompressedBytes, budget);
     case 'csv':
       return csvToMarkdown(await readFile(filePath));
     case 'md':

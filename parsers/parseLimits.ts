@@ -4,12 +4,39 @@ export interface ParseLimits {
   timeoutMs: number;
   /** Total bytes an archive format (DOCX/PPTX/XLSX) may inflate to: the zip-bomb guard. */
   maxUncompressedBytes: number;
-  /** V8 heap of each CPU pool thread; a document needing more fails as FILE_TOO_LARGE. */
+  /** V8 heap of each CPU pool thread and parse process; a document needing more fails as FILE_TOO_LARGE. */
   maxHeapMb: number;
+  /**
+   * Resident memory of a parse process, everything included (heap, Buffers, pdf.js's decoded
+   * streams, the markdown): past it the process is killed and the document fails FILE_TOO_LARGE.
+   */
+  maxMemoryMb: number;
+  /** The markdown one document may produce (markdownLimit): a multiple of its source size, under a ceiling. */
+  markdown: MarkdownLimits;
+}
+
+export interface MarkdownLimits {
+  /** Absolute ceiling on one document's markdown, in UTF-8 bytes (SLUICE_MAX_MARKDOWN_BYTES). */
+  maxBytes: number;
+  /** Markdown bytes allowed per source byte (SLUICE_MARKDOWN_BYTES_PER_SOURCE_BYTE). */
+  perSourceByte: number;
+}
+
+/**
+ * Any document may produce this much, however small its source: a one-page PDF with little
+ * compression still yields its text. Above it, output must stay in proportion to the input.
+ */
+export const MARKDOWN_FLOOR_BYTES = 4 * 1024 * 1024;
+
+/** The markdown bytes a document of `sourceBytes` may produce. */
+export function markdownLimit(limits: MarkdownLimits, sourceBytes: number): number {
+  return Math.min(limits.maxBytes, Math.max(MARKDOWN_FLOOR_BYTES, Math.ceil(limits.perSourceByte * sourceBytes)));
 }
 
 export const DEFAULT_PARSE_LIMITS: ParseLimits = {
   timeoutMs: 10 * 60_000,
   maxUncompressedBytes: 512 * 1024 * 1024,
   maxHeapMb: 1024,
+  maxMemoryMb: 1536,
+  markdown: { maxBytes: 256 * 1024 * 1024, perSourceByte: 32 },
 };

@@ -3,6 +3,7 @@ import * as initialSchema from './20261130T1400_initial_schema';
 import * as chunkEmbeddingModel from './20261130T1500_chunk_embedding_model';
 import * as apiKeys from './20261201T0900_api_keys';
 import * as chunkChildRange from './20261202T1000_chunk_child_range';
+import * as documentProducedBytes from './20261202T2100_document_produced_bytes';
 import * as denseVectorsModelIdx from './20261202T2200_dense_vectors_model_idx';
 
 /**
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '20261130T1500_chunk_embedding_model': chunkEmbeddingModel,
   '20261201T0900_api_keys': apiKeys,
   '20261202T1000_chunk_child_range': chunkChildRange,
+  '20261202T2100_document_produced_bytes': documentProducedBytes,
   '20261202T2200_dense_vectors_model_idx': denseVectorsModelIdx,
 };
 

@@ -1,6 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, DocumentRow, NewDocument } from '../database';
 import { usageOf } from './documentCatalog';
+import { lockUserQuota } from './producedBytes';
 
 export interface UserQuota {
   maxBytes: number;
@@ -36,7 +37,7 @@ export async function insertWithinQuota(
   quota: UserQuota,
 ): Promise<UploadInsert> {
   return db.transaction().execute(async (trx): Promise<UploadInsert> => {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`documents:upload:${doc.user_id}`}, 0))`.execute(trx);
+    await lockUserQuota(trx, doc.user_id);
     const same = await trx.selectFrom('documents').selectAll().where('id', '=', doc.id).executeTakeFirst();
     if (same) {
       const ours = same.user_id === doc.user_id && same.dataset_id === doc.dataset_id;

@@ -1,4 +1,5 @@
 import { joinLineBreaks } from '../lineBreaks';
+import { UNLIMITED_MARKDOWN, type MarkdownBudget } from '../markdownBudget';
 import { tableCell, toPipeTable } from '../markdownTable';
 import { readDocxStyles, type DocxStyles } from './docxStyles';
 import { parseXmlPart } from './xmlEvents';
@@ -23,7 +24,10 @@ const SKIPPED = new Set(['w:instrText', 'w:delText', 'mc:Fallback', 'w:footnoteR
  * numbering, tables as pipe tables (a nested table is flattened into its cell). Only the current
  * paragraph and table are held while the part streams by.
  */
-export async function docxToMarkdown(archive: ZipArchive): Promise<string> {
+export async function docxToMarkdown(
+  archive: ZipArchive,
+  budget: MarkdownBudget = UNLIMITED_MARKDOWN(),
+): Promise<string> {
   const styles = await readDocxStyles(archive);
   const blocks: string[] = [];
   const paragraphs: Paragraph[] = [];
@@ -33,7 +37,10 @@ export async function docxToMarkdown(archive: ZipArchive): Promise<string> {
 
   const append = (text: string): void => {
     const paragraph = paragraphs[paragraphs.length - 1];
-    if (paragraph && skipping === 0) paragraph.text += text;
+    if (paragraph && skipping === 0) {
+      budget.add(text);
+      paragraph.text += text;
+    }
   };
 
   await parseXmlPart(archive, 'word/document.xml', {

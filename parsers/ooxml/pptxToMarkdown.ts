@@ -1,5 +1,6 @@
 import { tableCell, toPipeTable } from '../markdownTable';
 import { readRelationships, relationshipKind } from './relationships';
+import { UNLIMITED_MARKDOWN, type MarkdownBudget } from '../markdownBudget';
 import { parseXmlPart } from './xmlEvents';
 import type { ZipArchive } from './zipArchive';
 
@@ -17,7 +18,10 @@ const CHROME_PLACEHOLDERS = new Set(['sldNum', 'dt', 'ftr', 'sldImg', 'hdr']);
  * Slides in presentation order (p:sldIdLst, not file names: slide10.xml may come second), each a
  * section "Slide N: title" with its text, tables and speaker notes.
  */
-export async function pptxToMarkdown(archive: ZipArchive): Promise<string> {
+export async function pptxToMarkdown(
+  archive: ZipArchive,
+  budget: MarkdownBudget = UNLIMITED_MARKDOWN(),
+): Promise<string> {
   const presentation = 'ppt/presentation.xml';
   const relationships = await readRelationships(archive, presentation);
   const slideIds: string[] = [];
@@ -35,6 +39,10 @@ export async function pptxToMarkdown(archive: ZipArchive): Promise<string> {
     seen.add(part);
     const slide = await readSlide(archive, part);
     const notes = await readNotes(archive, part);
+    // Text is bounded by the inflation guard; what counts here is a slide part listed many times over.
+    budget.add(slide.title);
+    for (const text of [...slide.paragraphs, ...notes]) budget.add(text, 2);
+    for (const row of slide.tables.flat()) for (const cell of row) budget.add(cell, 3);
     const heading = `# Slide ${index + 1}${slide.title ? `: ${slide.title}` : ''}`;
     const tables = slide.tables.map((rows) => toPipeTable(rows.map((row) => row.map(tableCell))));
     const body = [...slide.paragraphs, ...tables, ...(notes.length > 0 ? [`Notes: ${notes.join(' ')}`] : [])];

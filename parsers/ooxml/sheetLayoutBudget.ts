@@ -1,4 +1,5 @@
 import { permanentError } from '../../contracts/sluiceError';
+import type { MarkdownBudget } from '../markdownBudget';
 
 /**
  * Empty cells a workbook may need to put its values under their columns: a fixed allowance plus a
@@ -20,10 +21,14 @@ export class SheetLayoutBudget {
   private cells = 0;
   private chars = 0;
 
+  /** The document's markdown budget: every reference to a shared string is written out again. */
+  constructor(private readonly markdown: MarkdownBudget) {}
+
   /** A value placed in a cell: its text, and the separator before it. */
   addValue(part: string, text: string): void {
     this.values++;
     this.chars += text.length + 3;
+    this.markdown.add(text, 3);
     if (this.chars > MAX_TEXT_CHARS) {
       throw permanentError(
         'FILE_TOO_LARGE',

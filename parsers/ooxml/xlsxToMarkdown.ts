@@ -1,4 +1,5 @@
 import { permanentError } from '../../contracts/sluiceError';
+import { UNLIMITED_MARKDOWN, type MarkdownBudget } from '../markdownBudget';
 import { tableCell, toPipeTable } from '../markdownTable';
 import { readRelationships } from './relationships';
 import { SheetLayoutBudget } from './sheetLayoutBudget';
@@ -14,7 +15,10 @@ const MAX_COLUMNS = 16_384;
  * TRUE/FALSE; dates stay serial numbers (their format lives in styles, not worth a full
  * number-format engine for search text).
  */
-export async function xlsxToMarkdown(archive: ZipArchive): Promise<string> {
+export async function xlsxToMarkdown(
+  archive: ZipArchive,
+  markdown: MarkdownBudget = UNLIMITED_MARKDOWN(),
+): Promise<string> {
   const workbook = 'xl/workbook.xml';
   const relationships = await readRelationships(archive, workbook);
   const sheets: { name: string; id: string }[] = [];
@@ -24,7 +28,7 @@ export async function xlsxToMarkdown(archive: ZipArchive): Promise<string> {
     },
   });
   const sharedStrings = await readSharedStrings(archive);
-  const budget = new SheetLayoutBudget();
+  const budget = new SheetLayoutBudget(markdown);
   const blocks: string[] = [];
   for (const sheet of sheets) {
     const part = relationships.get(sheet.id)?.part;

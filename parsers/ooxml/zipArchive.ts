@@ -2,6 +2,8 @@ import { StringDecoder } from 'node:string_decoder';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { permanentError, SluiceError } from '../../contracts/sluiceError';
 
+const ZIP_OPTIONS = { lazyEntries: true, autoClose: false, validateEntrySizes: true };
+
 /** OOXML packages have tens to a few thousand parts; more is a central-directory bomb. */
 const MAX_ENTRIES = 20_000;
 
@@ -18,23 +20,40 @@ export class ZipArchive {
     private readonly zip: ZipFile,
     private readonly entries: ReadonlyMap<string, Entry>,
     private readonly maxUncompressedBytes: number,
+    /** What the directory says every entry inflates to, together. */
+    readonly declaredBytes: number,
   ) {}
 
   static async open(filePath: string, maxUncompressedBytes: number): Promise<ZipArchive> {
     const zip = await new Promise<ZipFile>((resolve, reject) =>
-      yauzl.open(filePath, { lazyEntries: true, autoClose: false, validateEntrySizes: true }, (error, file) =>
-        error ? reject(corrupt(error)) : resolve(file),
-      ),
+      yauzl.open(filePath, ZIP_OPTIONS, (error, file) => (error ? reject(corrupt(error)) : resolve(file))),
     );
+    return ZipArchive.load(zip, maxUncompressedBytes);
+  }
+
+  /** An archive held in memory: one embedded in another (nestedArchives.ts). */
+  static async fromBuffer(buffer: Buffer, maxUncompressedBytes: number): Promise<ZipArchive> {
+    const zip = await new Promise<ZipFile>((resolve, reject) =>
+      yauzl.fromBuffer(buffer, ZIP_OPTIONS, (error, file) => (error ? reject(corrupt(error)) : resolve(file))),
+    );
+    return ZipArchive.load(zip, maxUncompressedBytes);
+  }
+
+  private static async load(zip: ZipFile, maxUncompressedBytes: number): Promise<ZipArchive> {
     try {
       const entries = await listEntries(zip);
       const declared = [...entries.values()].reduce((sum, entry) => sum + entry.uncompressedSize, 0);
       if (declared > maxUncompressedBytes) throw tooLarge(maxUncompressedBytes, `declares ${declared} bytes`);
-      return new ZipArchive(zip, entries, maxUncompressedBytes);
+      return new ZipArchive(zip, entries, maxUncompressedBytes, declared);
     } catch (error) {
       zip.close();
       throw error;
     }
+  }
+
+  /** Parts' names in directory order. */
+  names(): string[] {
+    return [...this.entries.keys()];
   }
 
   has(name: string): boolean {
@@ -43,24 +62,55 @@ export class ZipArchive {
 
   /** Streams an entry as UTF-8 text, chunk by chunk; false when the entry does not exist. */
   async readText(name: string, onText: (text: string) => void): Promise<boolean> {
+    const decoder = new StringDecoder('utf8');
+    const found = await this.inflate(name, (chunk) => {
+      onText(decoder.write(chunk));
+      return true;
+    });
+    if (!found) return false;
+    onText(decoder.end());
+    return true;
+  }
+
+  /**
+   * An entry's first `count` inflated bytes (fewer if it is shorter), or all of it with no
+   * count; null when absent. Inflation stops once they are there.
+   */
+  async readBytes(name: string, count = Number.POSITIVE_INFINITY): Promise<Buffer | null> {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const found = await this.inflate(name, (chunk) => {
+      chunks.push(chunk);
+      length += chunk.length;
+      return length < count;
+    });
+    if (!found) return null;
+    const bytes = Buffer.concat(chunks);
+    return bytes.length > count ? bytes.subarray(0, count) : bytes;
+  }
+
+  /** Inflates an entry chunk by chunk, every byte counted, until `onChunk` says stop; false when absent. */
+  private async inflate(name: string, onChunk: (chunk: Buffer) => boolean): Promise<boolean> {
     const entry = this.entries.get(name);
     if (!entry) return false;
     if (entry.isEncrypted()) throw permanentError('ENCRYPTED_DOCUMENT', `part ${name} is encrypted`);
     const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
       this.zip.openReadStream(entry, (error, readable) => (error ? reject(corrupt(error)) : resolve(readable))),
     );
-    const decoder = new StringDecoder('utf8');
+    const destroy = () => (stream as NodeJS.ReadableStream & { destroy(): void }).destroy();
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
         this.inflated += chunk.length;
         if (this.inflated > this.maxUncompressedBytes) throw tooLarge(this.maxUncompressedBytes, 'inflates beyond it');
-        onText(decoder.write(chunk));
+        if (!onChunk(chunk)) {
+          destroy();
+          break;
+        }
       }
     } catch (error) {
-      (stream as NodeJS.ReadableStream & { destroy(): void }).destroy();
+      destroy();
       throw corrupt(error);
     }
-    onText(decoder.end());
     return true;
   }
 

@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { permanentError } from '../../contracts/sluiceError';
+import { UNLIMITED_MARKDOWN, type MarkdownBudget } from '../markdownBudget';
 import { buildLayoutProfile } from './layoutProfile';
 import { PdfMarkdownWriter } from './markdownWriter';
 import { openPdf } from './openPdf';
@@ -28,13 +29,17 @@ export interface PdfStats {
  * writer, then the page is released. Nothing but the markdown written so far grows with the
  * page count.
  */
-export async function pdfToMarkdown(filePath: string, stats?: PdfStats): Promise<string> {
+export async function pdfToMarkdown(
+  filePath: string,
+  stats?: PdfStats,
+  budget: MarkdownBudget = UNLIMITED_MARKDOWN(),
+): Promise<string> {
   const file = await open(filePath, 'r');
   try {
     const { size } = await file.stat();
     const pdf = await openPdf(file, size);
     try {
-      return await convertPages(pdf, stats);
+      return await convertPages(pdf, stats, budget);
     } finally {
       await pdf.destroy();
     }
@@ -43,7 +48,11 @@ export async function pdfToMarkdown(filePath: string, stats?: PdfStats): Promise
   }
 }
 
-async function convertPages(pdf: PDFDocumentProxy, stats: PdfStats | undefined): Promise<string> {
+async function convertPages(
+  pdf: PDFDocumentProxy,
+  stats: PdfStats | undefined,
+  budget: MarkdownBudget,
+): Promise<string> {
   // Kept until the stream reaches them: reading a page twice cost a fifth of a 100-page document's parse.
   const sampled = new Map<number, ReadPage | null>();
   const step = Math.max(1, pdf.numPages / SAMPLE_PAGES);
@@ -57,6 +66,8 @@ async function convertPages(pdf: PDFDocumentProxy, stats: PdfStats | undefined):
   for (let n = 1; n <= pdf.numPages; n++) {
     const page = sampled.has(n) ? sampled.get(n) : await readPage(pdf, n);
     sampled.delete(n);
+    // Counted as each page is read: a content stream inflating to pages of text stops here.
+    for (const line of page?.lines ?? []) budget.add(line.text, 1);
     if (!page) unreadable++;
     else if (!writer.addPage(page.lines, outline ? entriesOfPage(outline, page.keys) : []))
       stats?.referencePages.push(n);

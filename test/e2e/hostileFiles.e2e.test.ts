@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { findDocument } from '../../db/repositories/documents';
 import { getPipeline } from '../../db/repositories/pipelines';
+import { docxNestedArchiveBomb, pdfStreamBomb, xlsxSharedStringBomb } from '../support/bombFixtures';
 import { debianDocPath } from '../support/debianDocs';
 import { docxFixture } from '../support/officeFixtures';
 import { ingestBuffer, waitTerminal } from '../support/ingestHelpers';
@@ -20,13 +21,16 @@ beforeAll(async () => {
     config: testConfig({
       SLUICE_MAX_FILE_BYTES: String(MAX_FILE_BYTES),
       SLUICE_MAX_UNCOMPRESSED_BYTES: String(MAX_UNCOMPRESSED_BYTES),
+      // A parse process may hold 512 MB, whatever part of it is heap (docs/document-memory.md).
+      SLUICE_PARSE_HEAP_MB: '256',
+      SLUICE_PARSE_MEMORY_MB: '512',
     }),
   });
 });
 afterAll(() => tw.shutdown());
 
 /** Built lazily: the real PDF comes from the Debian package cache. */
-const HOSTILE: [string, () => Buffer, string, string][] = [
+const HOSTILE: [string, () => Buffer | Promise<Buffer>, string, string][] = [
   [
     'a truncated PDF',
     () => readFileSync(debianDocPath('gnuplot-doc', 'usr/share/doc/gnuplot/gnuplot.pdf')).subarray(0, 400_000),
@@ -70,13 +74,21 @@ const HOSTILE: [string, () => Buffer, string, string][] = [
     'broken.txt',
     'INVALID_TEXT_ENCODING',
   ],
+  ['a 600 KB PDF whose content stream inflates to 600 MB', () => pdfStreamBomb(600), 'bomb.pdf', 'FILE_TOO_LARGE'],
+  [
+    'a workbook whose one shared string fills 20,000 cells',
+    () => xlsxSharedStringBomb(10, 20_000),
+    'bomb.xlsx',
+    'FILE_TOO_LARGE',
+  ],
+  ['a DOCX embedding archives of archives', () => docxNestedArchiveBomb(2, 10, 100), 'nested.docx', 'FILE_TOO_LARGE'],
   ['a file over the size limit', () => Buffer.alloc(MAX_FILE_BYTES + 1, 'a'), 'huge.txt', 'FILE_TOO_LARGE'],
 ];
 
 it.each(HOSTILE)(
   '%s ends FAILED at CLEANING with its code, and the worker still serves the next document',
   async (_label, bytes, name, code) => {
-    const bad = await ingestBuffer(tw, bytes(), name, scope);
+    const bad = await ingestBuffer(tw, await bytes(), name, scope);
     const good = await ingestBuffer(tw, `# Fine\n\nA perfectly ordinary document ${randomUUID()}.\n`, 'fine.md', scope);
 
     expect(await waitTerminal(tw.client, bad.documentId)).toMatchObject({ status: 'FAILED', failureCode: code });

@@ -1,0 +1,35 @@
+import { replyOf, type TaskReply } from './protocol';
+
+/** What the pool sends a child process: one task at a time, named by its export. */
+export interface ChildRequest {
+  taskId: number;
+  task: string;
+  payload: unknown;
+}
+
+/** What a child process sends back: that it is warm, or one task's reply. */
+export type ChildMessage = { ready: true } | { taskId: number; reply: TaskReply<unknown> };
+
+export type ChildTasks = Record<string, (payload: never) => unknown>;
+
+/**
+ * The loop of a pool's child process (cpuPool/processPool.ts): announce readiness once `warm`
+ * settles (the modules every task needs are loaded), then answer each request with data, as the
+ * thread tasks do. The child ends with its parent: a closed IPC channel means nobody waits.
+ */
+export function serveTasks(tasks: ChildTasks, warm: Promise<unknown> = Promise.resolve()): void {
+  process.on('disconnect', () => process.exit(0));
+  process.on('message', (request: ChildRequest) => {
+    const task = tasks[request.task];
+    void replyOf(() => {
+      if (!task) throw new Error(`the child process has no task ${request.task}`);
+      return task(request.payload as never);
+    }).then((reply) => send({ taskId: request.taskId, reply }));
+  });
+  void warm.catch(() => undefined).then(() => send({ ready: true }));
+}
+
+function send(message: ChildMessage): void {
+  // A parent that went away wants no answer; 'disconnect' ends this process.
+  if (process.connected) process.send?.(message);
+}

@@ -1,0 +1,19 @@
+import { convertFile } from '../parsers/convertFile';
+import type { SourceFileType } from '../parsers/detectFileType';
+import type { ParseLimits } from '../parsers/parseLimits';
+import { loadPdfjs } from '../parsers/pdf/loadPdfjs';
+import { serveTasks } from './childServer';
+
+/**
+ * The child process parsing runs in (cpuPool/processPool.ts). A process, not a thread: its
+ * memory limit then covers everything a document makes it hold (pdf.js's decoded streams,
+ * Buffers, ArrayBuffers, the markdown built and sent back), and killing it frees all of it.
+ * It announces readiness once pdf.js is loaded, so the first PDF does not wait for it.
+ */
+export interface ParseInput {
+  filePath: string;
+  type: SourceFileType;
+  limits: ParseLimits;
+}
+
+serveTasks({ parse: ({ filePath, type, limits }: ParseInput) => convertFile(filePath, type, limits) }, loadPdfjs());

@@ -1,0 +1,214 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { permanentError, transientError, type SluiceError } from '../contracts/sluiceError';
+import type { ChildMessage, ChildRequest } from './childServer';
+import { peakResidentBytes, residentBytes, resetPeakResident } from './processMemory';
+import { revive } from './protocol';
+import type { LimitFailures } from './threadPool';
+
+export interface ProcessLimits {
+  /** Wall clock of one task, counted from when a child starts it. */
+  timeoutMs: number;
+  /** V8 old-generation heap of each child (--max-old-space-size). */
+  maxHeapMb: number;
+  /** Resident memory of each child, all of it: heap, Buffers, ArrayBuffers, native allocations. */
+  maxMemoryMb: number;
+}
+
+/** How much memory one finished task took, measured by the kernel (VmHWM), for tests and benchmarks. */
+export interface TaskMemory {
+  task: string;
+  peakResidentBytes: number | null;
+  killedAtLimit: boolean;
+}
+
+export interface ProcessPoolOptions {
+  /** Absolute path of the child module (.ts from source, .js from a build); it calls serveTasks. */
+  childModule: string;
+  processes: number;
+  limits: ProcessLimits;
+  /** How often a running task's resident memory is read; overshoot past the limit is what it allocates meanwhile. */
+  watchIntervalMs?: number;
+  onTaskMemory?: (memory: TaskMemory) => void;
+  /** Child failures no task is waiting for (a child dying while idle or starting). */
+  onError?: (error: Error) => void;
+}
+
+interface Job {
+  task: string;
+  payload: unknown;
+  failures: LimitFailures;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+interface Child {
+  process: ChildProcess;
+  ready: boolean;
+  /** The end of its stderr: how V8 says it ran out of heap. */
+  stderr: string;
+  running?: { job: Job; taskId: number; verdict?: 'timeout' | 'memory'; peak: number | null; stop: () => void };
+}
+
+const STDERR_TAIL = 4096;
+const HEAP_EXHAUSTED = /heap out of memory|Reached heap limit/;
+
+/**
+ * Warm child processes that run one task each at a time under an OS-level memory bound: a
+ * watchdog reads each busy child's resident size from /proc every few milliseconds and kills the
+ * child past the limit, as it does at the time limit. Unlike a worker thread's resourceLimits,
+ * which bound only the V8 heap, this counts memory outside the heap too. A dead child is
+ * replaced, so the pool stays warm.
+ */
+export class ProcessPool {
+  private readonly children = new Set<Child>();
+  private readonly queue: Job[] = [];
+  private nextTaskId = 0;
+  private closing = false;
+
+  constructor(private readonly options: ProcessPoolOptions) {
+    for (let i = 0; i < Math.max(1, options.processes); i++) this.spawn();
+  }
+
+  run<R>(task: string, payload: unknown, failures: LimitFailures): Promise<R> {
+    if (this.closing) return Promise.reject(this.shuttingDown(failures));
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ task, payload, failures, resolve: resolve as (value: unknown) => void, reject });
+      this.pump();
+    });
+  }
+
+  /** Fails queued tasks, kills every child and waits for them to exit. */
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const job of this.queue.splice(0)) job.reject(this.shuttingDown(job.failures));
+    const exits = [...this.children].map((child) => exited(child.process));
+    for (const child of this.children) child.process.kill('SIGKILL');
+    await Promise.all(exits);
+  }
+
+  private spawn(): void {
+    const { childModule, limits } = this.options;
+    const fromSource = childModule.endsWith('.ts');
+    const proc = fork(fromSource ? path.join(__dirname, 'tsxChild.js') : childModule, fromSource ? [childModule] : [], {
+      // Not the parent's flags (Jest's or tsx's loaders): only the heap bound.
+      execArgv: [`--max-old-space-size=${limits.maxHeapMb}`],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    const child: Child = { process: proc, ready: false, stderr: '' };
+    this.children.add(child);
+    proc.stderr?.setEncoding('utf8');
+    proc.stderr?.on('data', (text: string) => (child.stderr = (child.stderr + text).slice(-STDERR_TAIL)));
+    proc.on('message', (message: ChildMessage) => this.onMessage(child, message));
+    proc.on('error', (error) => this.options.onError?.(error));
+    proc.once('exit', (code, signal) => this.onExit(child, code, signal));
+  }
+
+  private pump(): void {
+    for (const child of this.children) {
+      if (this.queue.length === 0) return;
+      if (child.ready && !child.running && child.process.connected) this.start(child, this.queue.shift()!);
+    }
+  }
+
+  private start(child: Child, job: Job): void {
+    const pid = child.process.pid!;
+    const taskId = ++this.nextTaskId;
+    const limitBytes = this.options.limits.maxMemoryMb * 1024 * 1024;
+    resetPeakResident(pid);
+    const kill = (verdict: 'timeout' | 'memory') => {
+      if (!child.running || child.running.verdict) return;
+      child.running.verdict = verdict;
+      child.running.peak = peakResidentBytes(pid);
+      child.process.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => kill('timeout'), this.options.limits.timeoutMs);
+    const watch = setInterval(() => {
+      if ((residentBytes(pid) ?? 0) > limitBytes) kill('memory');
+    }, this.options.watchIntervalMs ?? 5);
+    const stop = () => {
+      clearTimeout(timer);
+      clearInterval(watch);
+    };
+    child.running = { job, taskId, peak: null, stop };
+    child.process.send({ taskId, task: job.task, payload: job.payload } satisfies ChildRequest);
+  }
+
+  private onMessage(child: Child, message: ChildMessage): void {
+    if ('ready' in message) {
+      child.ready = true;
+      this.pump();
+      return;
+    }
+    const running = child.running;
+    if (!running || running.taskId !== message.taskId || running.verdict) return;
+    running.stop();
+    child.running = undefined;
+    this.report(running.job.task, peakResidentBytes(child.process.pid!), false);
+    if (message.reply.ok) running.job.resolve(message.reply.value);
+    else running.job.reject(revive(message.reply.error));
+    this.pump();
+  }
+
+  private onExit(child: Child, code: number | null, signal: NodeJS.Signals | null): void {
+    this.children.delete(child);
+    const running = child.running;
+    if (running) {
+      running.stop();
+      if (running.verdict === 'memory') this.report(running.job.task, running.peak, true);
+      running.job.reject(this.failure(running.job.failures, running.verdict, child.stderr, code, signal));
+    } else if (!this.closing) {
+      this.options.onError?.(new Error(`a parse process exited while idle (${signal ?? code}): ${child.stderr}`));
+    }
+    if (this.closing) return;
+    // A child that never became ready would die again at once: fail what waits instead of looping.
+    if (!child.ready) {
+      for (const job of this.queue.splice(0))
+        job.reject(this.failure(job.failures, undefined, child.stderr, code, signal));
+      setTimeout(() => this.closing || this.spawn(), 1000).unref();
+      return;
+    }
+    this.spawn();
+  }
+
+  private failure(
+    failures: LimitFailures,
+    verdict: 'timeout' | 'memory' | undefined,
+    stderr: string,
+    code: number | null,
+    signal: NodeJS.Signals | null,
+  ): SluiceError {
+    const { what } = failures;
+    const { timeoutMs, maxMemoryMb, maxHeapMb } = this.options.limits;
+    if (verdict === 'timeout')
+      return permanentError(
+        failures.timeout,
+        `${what} took longer than the ${timeoutMs} ms limit (SLUICE_PARSE_TIMEOUT)`,
+      );
+    if (verdict === 'memory')
+      return permanentError(
+        failures.heap,
+        `${what} needs more than the ${maxMemoryMb} MB memory limit (SLUICE_PARSE_MEMORY_MB)`,
+      );
+    if (this.closing) return this.shuttingDown(failures);
+    if (HEAP_EXHAUSTED.test(stderr))
+      return permanentError(failures.heap, `${what} needs more than the ${maxHeapMb} MB heap (SLUICE_PARSE_HEAP_MB)`);
+    const tail = stderr.trim().split('\n').slice(-3).join(' ').slice(0, 300);
+    return permanentError(failures.crash, `${what} crashed its process (${signal ?? `exit ${code}`}): ${tail}`);
+  }
+
+  private shuttingDown(failures: LimitFailures): SluiceError {
+    // Says nothing about the document: another attempt, on a worker that is not stopping, will do.
+    return transientError(failures.crash, `${failures.what} was cut short: the worker is shutting down`);
+  }
+
+  private report(task: string, peakResidentBytes: number | null, killedAtLimit: boolean): void {
+    this.options.onTaskMemory?.({ task, peakResidentBytes, killedAtLimit });
+  }
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}

@@ -1,0 +1,106 @@
+import path from 'node:path';
+import { ProcessPool, type ProcessLimits, type TaskMemory } from '../../../cpuPool/processPool';
+import type { LimitFailures } from '../../../cpuPool/threadPool';
+
+const HOSTILE_CHILD = path.join(__dirname, '../../support/hostileChild.ts');
+const MB = 1024 * 1024;
+/**
+ * How far past its limit a child's resident memory may get before the watchdog kills it: what it
+ * allocates in one 5 ms poll plus the kill's delivery (docs/document-memory.md has the measurements).
+ */
+const MARGIN_BYTES = 64 * MB;
+
+const FAILURES: LimitFailures = {
+  what: 'the test task',
+  timeout: 'PARSE_TIMEOUT',
+  heap: 'FILE_TOO_LARGE',
+  crash: 'PARSE_ENGINE_FAILED',
+};
+
+describe('ProcessPool', () => {
+  let pool: ProcessPool | undefined;
+  let memory: TaskMemory[];
+  const poolOf = (limits: ProcessLimits, processes = 1) => {
+    memory = [];
+    pool = new ProcessPool({
+      childModule: HOSTILE_CHILD,
+      processes,
+      limits,
+      onTaskMemory: (m) => memory.push(m),
+    });
+    return pool;
+  };
+  afterEach(async () => {
+    await pool?.close();
+    pool = undefined;
+  });
+
+  it('kills a child whose Buffers outgrow the memory limit, within the stated margin, then serves the next task', async () => {
+    const limits = { timeoutMs: 60_000, maxHeapMb: 256, maxMemoryMb: 320 };
+    poolOf(limits);
+    await expect(pool!.run('buffers', null, FAILURES)).rejects.toMatchObject({
+      code: 'FILE_TOO_LARGE',
+      permanent: true,
+      message: expect.stringContaining('320 MB memory limit'),
+    });
+    // The heap cap alone would never have stopped it: the Buffers live outside the heap.
+    expect(memory).toEqual([expect.objectContaining({ task: 'buffers', killedAtLimit: true })]);
+    expect(memory[0]!.peakResidentBytes).toBeGreaterThan(limits.maxMemoryMb * MB);
+    expect(memory[0]!.peakResidentBytes).toBeLessThanOrEqual(limits.maxMemoryMb * MB + MARGIN_BYTES);
+    await expect(pool!.run('echo', 'next document', FAILURES)).resolves.toBe('next document');
+  });
+
+  it('fails a task that exhausts the heap with the heap code', async () => {
+    poolOf({ timeoutMs: 60_000, maxHeapMb: 64, maxMemoryMb: 1024 });
+    await expect(pool!.run('heap', null, FAILURES)).rejects.toMatchObject({
+      code: 'FILE_TOO_LARGE',
+      message: expect.stringContaining('64 MB heap'),
+    });
+    await expect(pool!.run('echo', 'still here', FAILURES)).resolves.toBe('still here');
+  });
+
+  it('kills a task stuck in a synchronous loop at the time limit', async () => {
+    poolOf({ timeoutMs: 300, maxHeapMb: 256, maxMemoryMb: 512 });
+    await expect(pool!.run('spin', null, FAILURES)).rejects.toMatchObject({
+      code: 'PARSE_TIMEOUT',
+      permanent: true,
+      message: expect.stringContaining('300 ms limit'),
+    });
+    await expect(pool!.run('echo', 'after the loop', FAILURES)).resolves.toBe('after the loop');
+  });
+
+  it('reports a child that exits mid-task as a crash, and a classified refusal as it is', async () => {
+    poolOf({ timeoutMs: 60_000, maxHeapMb: 256, maxMemoryMb: 512 });
+    await expect(pool!.run('exit', null, FAILURES)).rejects.toMatchObject({
+      code: 'PARSE_ENGINE_FAILED',
+      message: expect.stringContaining('exit 3'),
+    });
+    await expect(pool!.run('refuse', null, FAILURES)).rejects.toMatchObject({
+      name: 'SluiceError',
+      code: 'CORRUPT_DOCUMENT',
+      permanent: true,
+    });
+  });
+
+  it('keeps serving from the other child while one is killed at the limit', async () => {
+    poolOf({ timeoutMs: 60_000, maxHeapMb: 256, maxMemoryMb: 320 }, 2);
+    const bomb = pool!.run('buffers', null, FAILURES);
+    const others = Promise.all(['a', 'b', 'c'].map((word) => pool!.run('echo', word, FAILURES)));
+    await expect(others).resolves.toEqual(['a', 'b', 'c']);
+    await expect(bomb).rejects.toMatchObject({ code: 'FILE_TOO_LARGE' });
+  });
+
+  it('fails queued and running tasks as transient when closed', async () => {
+    poolOf({ timeoutMs: 60_000, maxHeapMb: 256, maxMemoryMb: 512 });
+    const running = pool!.run('spin', null, FAILURES);
+    const queued = pool!.run('echo', 'never', FAILURES);
+    // Let the first one start in its child before closing.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const outcomes = Promise.allSettled([running, queued]);
+    await pool!.close();
+    const [first, second] = await outcomes;
+    for (const outcome of [first, second]) {
+      expect(outcome).toMatchObject({ status: 'rejected', reason: { code: 'PARSE_ENGINE_FAILED', permanent: false } });
+    }
+  });
+});
