@@ -1,7 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { permanentError, transientError, type SluiceError } from '../contracts/sluiceError';
+import { transientError, type SluiceError } from '../contracts/sluiceError';
 import type { ChildMessage, ChildRequest } from './childServer';
+import { exitFailure, shuttingDown } from './processFailure';
 import { peakResidentBytes, residentBytes, resetPeakResident } from './processMemory';
 import { revive } from './protocol';
 import type { LimitFailures } from './threadPool';
@@ -51,7 +52,6 @@ interface Child {
 }
 
 const STDERR_TAIL = 4096;
-const HEAP_EXHAUSTED = /heap out of memory|Reached heap limit/;
 
 /**
  * Warm child processes that run one task each at a time under an OS-level memory bound: a
@@ -71,7 +71,7 @@ export class ProcessPool {
   }
 
   run<R>(task: string, payload: unknown, failures: LimitFailures): Promise<R> {
-    if (this.closing) return Promise.reject(this.shuttingDown(failures));
+    if (this.closing) return Promise.reject(shuttingDown(failures));
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ task, payload, failures, resolve: resolve as (value: unknown) => void, reject });
       this.pump();
@@ -81,7 +81,7 @@ export class ProcessPool {
   /** Fails queued tasks, kills every child and waits for them to exit. */
   async close(): Promise<void> {
     this.closing = true;
-    for (const job of this.queue.splice(0)) job.reject(this.shuttingDown(job.failures));
+    for (const job of this.queue.splice(0)) job.reject(shuttingDown(job.failures));
     const exits = [...this.children].map((child) => exited(child.process));
     for (const child of this.children) child.process.kill('SIGKILL');
     await Promise.all(exits);
@@ -162,10 +162,15 @@ export class ProcessPool {
       this.options.onError?.(new Error(`a parse process exited while idle (${signal ?? code}): ${child.stderr}`));
     }
     if (this.closing) return;
-    // A child that never became ready would die again at once: fail what waits instead of looping.
+    // A child that never became ready would die again at once: fail what waits instead of looping,
+    // retryable, since no document was read.
     if (!child.ready) {
-      for (const job of this.queue.splice(0))
-        job.reject(this.failure(job.failures, undefined, child.stderr, code, signal));
+      const tail = child.stderr.trim().slice(-300);
+      for (const job of this.queue.splice(0)) {
+        job.reject(
+          transientError(job.failures.crash, `the parse process did not start (${signal ?? `exit ${code}`}): ${tail}`),
+        );
+      }
       setTimeout(() => this.closing || this.spawn(), 1000).unref();
       return;
     }
@@ -179,28 +184,8 @@ export class ProcessPool {
     code: number | null,
     signal: NodeJS.Signals | null,
   ): SluiceError {
-    const { what } = failures;
-    const { timeoutMs, maxMemoryMb, maxHeapMb } = this.options.limits;
-    if (verdict === 'timeout')
-      return permanentError(
-        failures.timeout,
-        `${what} took longer than the ${timeoutMs} ms limit (SLUICE_PARSE_TIMEOUT)`,
-      );
-    if (verdict === 'memory')
-      return permanentError(
-        failures.heap,
-        `${what} needs more than the ${maxMemoryMb} MB memory limit (SLUICE_PARSE_MEMORY_MB)`,
-      );
-    if (this.closing) return this.shuttingDown(failures);
-    if (HEAP_EXHAUSTED.test(stderr))
-      return permanentError(failures.heap, `${what} needs more than the ${maxHeapMb} MB heap (SLUICE_PARSE_HEAP_MB)`);
-    const tail = stderr.trim().split('\n').slice(-3).join(' ').slice(0, 300);
-    return permanentError(failures.crash, `${what} crashed its process (${signal ?? `exit ${code}`}): ${tail}`);
-  }
-
-  private shuttingDown(failures: LimitFailures): SluiceError {
-    // Says nothing about the document: another attempt, on a worker that is not stopping, will do.
-    return transientError(failures.crash, `${failures.what} was cut short: the worker is shutting down`);
+    if (!verdict && this.closing) return shuttingDown(failures);
+    return exitFailure({ failures, limits: this.options.limits, verdict, stderr, exit: signal ?? `exit ${code}` });
   }
 
   private report(task: string, peakResidentBytes: number | null, killedAtLimit: boolean): void {
