@@ -6,6 +6,7 @@ import { packageRoot } from './packageRoot';
 import { parseEncryptionKey } from '../crypto/secretBox';
 import { resolveStores, storesEnvSchema, type StoresConfig } from './storesConfig';
 import { withStackPortDefaults } from './stackPorts';
+import { databaseTlsEnvSchema, databaseUrlWithTls } from './databaseTls';
 
 const repoRoot = packageRoot();
 
@@ -125,7 +126,7 @@ function durationMs(value: string): number {
   return Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS];
 }
 
-const envSchema = baseEnvSchema.extend(storesEnvSchema.shape);
+const envSchema = baseEnvSchema.extend(storesEnvSchema.shape).extend(databaseTlsEnvSchema.shape);
 
 /** Slow but honest: a whole upload of the largest allowed file at 128 KiB/s, and never under 5 minutes. */
 function defaultRequestTimeoutMs(maxFileBytes: number): number {
@@ -327,6 +328,7 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
   if (e.SLUICE_WEBHOOK_URL && !e.SLUICE_WEBHOOK_SECRET)
     problems.push('SLUICE_WEBHOOK_SECRET: required when SLUICE_WEBHOOK_URL is set');
   const stores = resolveStores(e, problems);
+  const databaseUrl = databaseUrlWithTls(e, problems);
   const dimension = embedDimension(e.SLUICE_EMBED_DIMENSION, stores, problems);
   const environmentDefault = environmentEmbeddingDefault(e, problems);
   if (stores.embedder.kind === 'user-config' && stores.embedder.secretKey) {
@@ -344,7 +346,7 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
       taskQueue: e.SLUICE_TASK_QUEUE,
       uiUrl: e.TEMPORAL_UI_URL,
     },
-    database: { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE },
+    database: { url: databaseUrl, poolSize: e.DATABASE_POOL_SIZE },
     dataDir: e.SLUICE_DATA_DIR,
     objectsDir: e.SLUICE_OBJECTS_DIR ?? path.join(e.SLUICE_DATA_DIR, 'objects'),
     tmpDir: e.SLUICE_TMP_DIR ?? path.join(e.SLUICE_DATA_DIR, 'tmp'),
