@@ -101,6 +101,10 @@ const baseEnvSchema = z.object({
     .regex(/^[^\s:]+:\d{1,5}$/, 'must look like 127.0.0.1:9464')
     .optional(),
   SLUICE_WORKER_METRICS_URL: z.url().optional(),
+  SLUICE_WORKER_HEALTH_BIND: z
+    .string()
+    .regex(/^[^\s:]+:\d{1,5}$/, 'must look like 0.0.0.0:9465')
+    .optional(),
   SLUICE_WORKER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(8),
   SLUICE_WORKER_WORKFLOW_SLOTS: z.coerce.number().int().min(2).max(1000).default(20),
   SLUICE_EMBED_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(4),
@@ -275,6 +279,8 @@ export interface SluiceConfig {
   outbound: { allowPrivate: boolean };
   /** Concurrency of one worker process (worker/createWorker.ts). */
   worker: {
+    /** host:port of the health endpoint (worker/healthServer.ts) for Kubernetes probes; null: none. */
+    healthBind: string | null;
     /**
      * Which task queues this process polls: both, the main one only (workflows and every stage
      * but VECTORIZING) or the embedding one only, so each can be scaled on its own.
@@ -410,6 +416,7 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
     },
     worker: {
       queues: e.SLUICE_WORKER_QUEUES,
+      healthBind: e.SLUICE_WORKER_HEALTH_BIND ?? null,
       activitySlots: e.SLUICE_WORKER_ACTIVITY_SLOTS,
       workflowSlots: e.SLUICE_WORKER_WORKFLOW_SLOTS,
       embedding: {
