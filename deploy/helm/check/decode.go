@@ -47,7 +47,12 @@ type Decoded struct {
 // field given twice and a value of the wrong type (sigs.k8s.io/yaml's strict mode: YAML to JSON,
 // then encoding/json with DisallowUnknownFields).
 func decodeStrict(scheme *runtime.Scheme, m Manifest) (Decoded, error) {
-	var meta metav1.TypeMeta
+	var meta struct {
+		metav1.TypeMeta `json:",inline"`
+		Metadata        struct {
+			Name string `json:"name"`
+		} `json:"metadata"`
+	}
 	if err := yaml.Unmarshal([]byte(m.YAML), &meta); err != nil {
 		return Decoded{}, fmt.Errorf("%s: not YAML: %w", m.Source, err)
 	}
@@ -60,7 +65,7 @@ func decodeStrict(scheme *runtime.Scheme, m Manifest) (Decoded, error) {
 		return Decoded{}, fmt.Errorf("%s: unknown kind %s: %w", m.Source, gvk, err)
 	}
 	if err := yaml.UnmarshalStrict([]byte(m.YAML), obj); err != nil {
-		return Decoded{}, fmt.Errorf("%s: %s does not decode strictly: %w", m.Source, gvk.Kind, err)
+		return Decoded{}, fmt.Errorf("%s: %s %s does not decode strictly: %w", m.Source, gvk.Kind, meta.Metadata.Name, err)
 	}
 	return Decoded{Source: m.Source, GVK: gvk, Object: obj}, nil
 }

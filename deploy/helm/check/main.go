@@ -21,12 +21,22 @@ func (f *fileList) Set(v string) error { *f = append(*f, v); return nil }
 func main() {
 	var valueFiles fileList
 	flag.Var(&valueFiles, "f", "values file overlaid on the chart's values (repeatable; a later one wins)")
+	print := flag.Bool("print", false, "print the rendered manifests (as `helm template` would) before checking them")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: check [-f values.yaml]... <chart-dir>")
 		os.Exit(2)
 	}
-	objects, err := check(flag.Arg(0), valueFiles)
+	manifests, err := render(flag.Arg(0), valueFiles)
+	if err == nil && *print {
+		for _, m := range manifests {
+			fmt.Printf("---\n%s\n", m.YAML)
+		}
+	}
+	var objects []Decoded
+	if err == nil {
+		objects, err = decodeAll(manifests)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "helm check:", err)
 		os.Exit(1)
@@ -43,15 +53,7 @@ func main() {
 	fmt.Printf("helm check: %s with %v: %d objects decoded strictly (%s)\n", flag.Arg(0), []string(valueFiles), len(objects), strings.Join(kinds, ", "))
 }
 
-// check renders the chart and decodes every object; the first errors found are all reported.
-func check(chartDir string, valueFiles []string) ([]Decoded, error) {
-	manifests, err := render(chartDir, valueFiles)
-	if err != nil {
-		return nil, err
-	}
-	return decodeAll(manifests)
-}
-
+// decodeAll decodes every manifest and checks them together; every problem found is reported.
 func decodeAll(manifests []Manifest) ([]Decoded, error) {
 	scheme, err := newScheme()
 	if err != nil {

@@ -68,11 +68,11 @@ func expectProblem(t *testing.T, manifests []Manifest, want string) {
 
 func TestWrongFieldsFail(t *testing.T) {
 	cases := []struct{ name, kind, from, to, want string }{
-		{"misspelt Deployment field", "Deployment", "terminationGracePeriodSeconds:", "terminationGracePeriodSecond:", `unknown field "spec.template.spec.terminationGracePeriodSecond"`},
-		{"field at the wrong level", "Deployment", "\n      containers:", "\n      readinessProbe: {}\n      containers:", `unknown field "spec.template.spec.readinessProbe"`},
+		{"misspelt Deployment field", "Deployment", "terminationGracePeriodSeconds:", "terminationGracePeriodSecond:", `does not decode strictly: error unmarshaling JSON: while decoding JSON: json: unknown field "terminationGracePeriodSecond"`},
+		{"field at the wrong level", "Deployment", "\n      containers:", "\n      readinessProbe: {}\n      containers:", `unknown field "readinessProbe"`},
 		{"wrong value type", "Deployment", "containerPort: 9465", "containerPort: health", "containerPort"},
-		{"misspelt KEDA field", "ScaledObject", "pollingInterval:", "pollingIntervall:", `unknown field "spec.pollingIntervall"`},
-		{"misspelt PDB field", "PodDisruptionBudget", "maxUnavailable:", "maxUnavailabel:", `unknown field "spec.maxUnavailabel"`},
+		{"misspelt KEDA field", "ScaledObject", "pollingInterval:", "pollingIntervall:", `does not decode strictly: error unmarshaling JSON: while decoding JSON: json: unknown field "pollingIntervall"`},
+		{"misspelt PDB field", "PodDisruptionBudget", "maxUnavailable:", "maxUnavailabel:", `unknown field "maxUnavailabel"`},
 		{"unknown kind", "Service", "kind: Service", "kind: Servise", "unknown kind"},
 		{"misspelt temporal trigger setting", "ScaledObject", "targetQueueSize:", "targetQueueSise:", `no setting "targetQueueSise"`},
 		{"grace shorter than the worker's shutdown", "Deployment", "terminationGracePeriodSeconds: 45", "terminationGracePeriodSeconds: 5", "terminationGracePeriodSeconds must exceed"},

@@ -10,6 +10,10 @@ import (
 	"helm.sh/helm/v3/pkg/releaseutil"
 )
 
+// The Kubernetes release whose API the decoding types (k8s.io/api v0.36) describe. Built without
+// helm's release ldflags, helm would otherwise assume v1.20.
+const kubeVersion = "v1.36.0"
+
 // Manifest is one rendered object: the template it came from and its YAML.
 type Manifest struct {
 	Source string
@@ -39,6 +43,11 @@ func render(chartDir string, valueFiles []string) ([]Manifest, error) {
 	install.Namespace = "sluice"
 	// The chart's KEDA objects are rendered whether or not the (absent) cluster has the CRDs.
 	install.APIVersions = chartutil.VersionSet{"keda.sh/v1alpha1"}
+	version, err := chartutil.ParseKubeVersion(kubeVersion)
+	if err != nil {
+		return nil, err
+	}
+	install.KubeVersion = version
 	release, err := install.Run(chart, values)
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
