@@ -14,12 +14,17 @@ import { registerCorpus } from './registerCorpus';
 import { benchSettings, sluiceEnv } from './settings';
 import { percentile, runWindow } from './window';
 import { startWorkerProcess, type WorkerProcess } from './workerProcesses';
+import { embeddingTaskQueue } from '../contracts/taskQueues';
+import { taskQueueBacklog } from './taskQueueBacklog';
 
 /**
  * `npm run bench:burst` (by hand): BENCH_BURST_DOCS corpus pages (1,000) started at once, as an
  * upload of a whole manual would, on BENCH_WORKERS worker processes (1). Reports how long until
  * every run closed, the workers' peak memory, and the largest histories next to Temporal's
- * limits (51,200 events, 50 MB). JSON on stdout and in bench-results/burst-<workers>.json.
+ * limits (51,200 events, 50 MB), and both task queues' backlog every 2 s (the signal KEDA scales
+ * the workers on; docs/kubernetes.md). BENCH_SPLIT_QUEUES=1 runs each worker as one ingest and
+ * one embedding process, as the Helm chart deploys them. JSON on stdout and in
+ * bench-results/burst-<workers>.json.
  */
 const HISTORY_EVENT_LIMIT = 51_200;
 const HISTORY_BYTE_LIMIT = 50 * 2 ** 20;
@@ -28,6 +33,7 @@ async function main(): Promise<void> {
   const s = benchSettings();
   const count = Number(process.env.BENCH_BURST_DOCS ?? 1000);
   const workers = s.workerCounts[0] ?? 1;
+  const split = process.env.BENCH_SPLIT_QUEUES === '1';
   const env = sluiceEnv(s);
   const config = loadConfig({ ...process.env, ...env });
   await resetBenchDatabase(s.databaseUrl);
@@ -42,14 +48,19 @@ async function main(): Promise<void> {
   const client = await connectClient(config);
   const procs: WorkerProcess[] = [];
   try {
-    for (let i = 0; i < workers; i++)
-      procs.push(await startWorkerProcess(env, path.join(s.dataDir, `burst-worker-${i}.log`)));
+    for (let i = 0; i < workers; i++) {
+      for (const queues of split ? ['ingest', 'embedding'] : ['all']) {
+        const log = path.join(s.dataDir, `burst-worker-${i}-${queues}.log`);
+        procs.push(await startWorkerProcess({ ...env, SLUICE_WORKER_QUEUES: queues }, log));
+      }
+    }
     console.error(
       `burst: ${docs.length} documents, ${workers} worker process(es), load ${os
         .loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
     );
+    const loadAverageBefore = os.loadavg();
     const t0 = Date.now();
     // As fast as the client can start them: 50 start calls in flight, no waiting for results.
     const started = await runWindow(docs, 50, (doc) =>
@@ -57,13 +68,21 @@ async function main(): Promise<void> {
     );
     const allStartedMs = Date.now() - t0;
     let finished = 0;
+    const backlog: { tS: number; finished: number; main: object; embedding: object }[] = [];
     while (finished < docs.length) {
       await sleep(2000);
+      const [main, embedding] = await Promise.all([
+        taskQueueBacklog(client, config.temporal.namespace, s.taskQueue),
+        taskQueueBacklog(client, config.temporal.namespace, embeddingTaskQueue(s.taskQueue)),
+      ]);
       const { rows } = await sql<{ n: number }>`
         SELECT count(*)::int AS n FROM pipelines p JOIN documents d ON d.id = p.document_id
          WHERE d.dataset_id = 'burst' AND p.pipeline_status IN ('SUCCESS', 'FAILED')`.execute(db);
       finished = rows[0]?.n ?? 0;
-      console.error(`burst: ${finished}/${docs.length} finished after ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+      backlog.push({ tS: Math.round((Date.now() - t0) / 1000), finished, main, embedding });
+      console.error(
+        `burst: ${finished}/${docs.length} finished after ${((Date.now() - t0) / 1000).toFixed(0)} s, backlog ${JSON.stringify({ main, embedding })}`,
+      );
     }
     const finishedMs = Date.now() - t0;
     // Finished in Postgres; the runs then notify and close (a failed one after SLUICE_RETRY_WAIT).
@@ -86,6 +105,7 @@ async function main(): Promise<void> {
       at: new Date().toISOString(),
       documents: docs.length,
       workerProcesses: workers,
+      splitQueues: split,
       failed: rows.filter((r) => r.status !== 'SUCCESS').length,
       allStartedS: allStartedMs / 1000,
       allFinishedS: finishedMs / 1000,
@@ -106,12 +126,14 @@ async function main(): Promise<void> {
         bytesOfLimit: history.maxBytes / HISTORY_BYTE_LIMIT,
       },
       startsOk: started.items.length,
-      machine: { cpus: os.cpus().length, loadAverageAfter: os.loadavg() },
+      backlog,
+      machine: { cpus: os.cpus().length, loadAverageBefore, loadAverageAfter: os.loadavg() },
     };
     const json = JSON.stringify(result, null, 2);
     console.log(json);
     fs.mkdirSync(path.dirname(s.outFile), { recursive: true });
-    fs.writeFileSync(path.join(path.dirname(s.outFile), `burst-${workers}.json`), `${json}\n`);
+    const name = `burst-${workers}${split ? '-split' : ''}.json`;
+    fs.writeFileSync(path.join(path.dirname(s.outFile), name), `${json}\n`);
   } finally {
     for (const p of procs) await p.stop();
     await client.connection.close();

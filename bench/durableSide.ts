@@ -24,6 +24,8 @@ export interface DurableOptions {
   nodeArgs: string[];
   /** CPU list the worker processes are pinned to (bench/pinning.ts); absent → unpinned. */
   cpus?: string;
+  /** Each worker as two processes, one per task queue (SLUICE_WORKER_QUEUES), as the Helm chart runs them. */
+  splitQueues?: boolean;
 }
 
 /**
@@ -36,11 +38,14 @@ export async function durableSide(options: DurableOptions, db: Kysely<Database>)
   const client = await connectClient(config);
   const workers: WorkerProcess[] = [];
   const metricsUrls: string[] = [];
-  for (let i = 0; i < options.workers; i++) {
+  const roles = options.splitQueues ? ['ingest', 'embedding'] : ['all'];
+  for (let i = 0; i < options.workers * roles.length; i++) {
+    const role = roles[i % roles.length] ?? 'all';
     const bind = `127.0.0.1:${options.metricsPortBase + i}`;
     metricsUrls.push(`http://${bind}/metrics`);
-    const log = path.join(options.logDir, `worker-${options.workers}-${i}.log`);
-    workers.push(await startWorkerProcess({ ...options.env, SLUICE_WORKER_METRICS_BIND: bind }, log, options.nodeArgs));
+    const log = path.join(options.logDir, `worker-${options.workers}-${i}-${role}.log`);
+    const env = { ...options.env, SLUICE_WORKER_METRICS_BIND: bind, SLUICE_WORKER_QUEUES: role };
+    workers.push(await startWorkerProcess(env, log, options.nodeArgs));
   }
   if (options.cpus)
     setAffinity(
@@ -50,7 +55,7 @@ export async function durableSide(options: DurableOptions, db: Kysely<Database>)
   const cpuUsed = workers.map(() => 0);
   const allDocs: BenchDoc[] = [];
   return {
-    label: `b: durable, ${options.workers} worker${options.workers > 1 ? 's' : ''}${options.cpus ? `, pinned to cpu ${options.cpus}` : ''}`,
+    label: `b: durable, ${options.workers} worker${options.workers > 1 ? 's' : ''}${options.splitQueues ? ' (ingest + embedding processes each)' : ''}${options.cpus ? `, pinned to cpu ${options.cpus}` : ''}`,
     workerProcesses: options.workers,
     // The workers stay connected between rounds; an idle backend publishes its counts within 10 s.
     settleMs: 11_000,

@@ -77,6 +77,7 @@ async function main(): Promise<void> {
           metricsPortBase,
           nodeArgs: s.nodeArgs,
           cpus,
+          splitQueues: process.env.BENCH_SPLIT_QUEUES === '1',
         };
         sides.push({ key: `durable-${n}${suffix(mode)}`, mode, side: await durableSide(opts, stats) });
       }

@@ -15,6 +15,7 @@ import { createPostgresVectorStore } from '../stores/postgresVectorStore';
 import type { KeywordIndex, ObjectStore, VectorStore } from '../stores/ports';
 import { createQdrantVectorStore } from '../stores/qdrantVectorStore';
 import { createS3ObjectStore } from '../stores/s3ObjectStore';
+import { readPemFile } from '../crypto/pemFile';
 
 /**
  * The composition root of every process: config → adapters here, then the worker builds the
@@ -45,8 +46,7 @@ function objectStoreFor(config: Readonly<SluiceConfig>): ObjectStore & Ensurable
     endpoint: c.endpoint,
     region: c.region,
     bucket: c.bucket,
-    accessKeyId: c.accessKeyId,
-    secretAccessKey: c.secretAccessKey,
+    ...(c.credentials ?? {}),
     forcePathStyle: c.forcePathStyle,
   });
 }
@@ -64,7 +64,14 @@ function keywordIndexFor(
 ): KeywordIndex & { close?: () => Promise<void> } {
   const c = config.stores.keywordIndex;
   if (c.kind === 'postgres') return createPostgresKeywordIndex(db);
-  return createOpenSearchKeywordIndex({ node: c.url, index: c.index, username: c.username, password: c.password });
+  return createOpenSearchKeywordIndex({
+    node: c.url,
+    index: c.index,
+    username: c.username,
+    password: c.password,
+    ca: c.caFile === undefined ? undefined : readPemFile(c.caFile, 'OPENSEARCH_CA_FILE'),
+    awsSigv4: c.awsSigv4 ?? undefined,
+  });
 }
 
 function embeddersFor(

@@ -86,7 +86,7 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
   const parsing = parsingSettings(e, problems);
   const outbound = outboundSettings(e, e.SLUICE_PROFILE, problems);
   const stores = resolveStores(e, problems);
-  const processPart = processSettings(e);
+  const processPart = processSettings(e, problems);
   const embedding = embeddingSettings(e, stores, processPart.dataDir, problems);
   checkSecretKey(stores, problems);
   if (problems.length > 0) throw new ConfigError(`invalid configuration — ${problems.join('; ')}`);

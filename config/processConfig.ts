@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { databaseTlsEnvSchema, databaseUrlWithTls } from './databaseTls';
 import type { EnvOf } from './envShape';
 import { packageRoot } from './packageRoot';
 
@@ -10,6 +11,7 @@ export const processEnv = {
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection URL')
     .default('postgres://postgres@127.0.0.1:54329/sluice'),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  ...databaseTlsEnvSchema.shape,
   SLUICE_DATA_DIR: z.string().min(1).default(path.join(packageRoot(), '.sluice')),
   SLUICE_OBJECTS_DIR: z.string().min(1).optional(),
   SLUICE_TMP_DIR: z.string().min(1).optional(),
@@ -26,9 +28,9 @@ export interface ProcessSettings {
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 }
 
-export function processSettings(e: EnvOf<typeof processEnv>): ProcessSettings {
+export function processSettings(e: EnvOf<typeof processEnv>, problems: string[]): ProcessSettings {
   return {
-    database: { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE },
+    database: { url: databaseUrlWithTls(e, problems), poolSize: e.DATABASE_POOL_SIZE },
     dataDir: e.SLUICE_DATA_DIR,
     objectsDir: e.SLUICE_OBJECTS_DIR ?? path.join(e.SLUICE_DATA_DIR, 'objects'),
     tmpDir: e.SLUICE_TMP_DIR ?? path.join(e.SLUICE_DATA_DIR, 'tmp'),

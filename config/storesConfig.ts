@@ -12,14 +12,24 @@ export interface StoresConfig {
         endpoint: string | undefined;
         region: string;
         bucket: string;
-        accessKeyId: string;
-        secretAccessKey: string;
+        /** null: the AWS SDK's default credential chain (env, profile, web identity, instance role). */
+        credentials: { accessKeyId: string; secretAccessKey: string } | null;
         forcePathStyle: boolean;
       };
   vectorStore: { kind: 'postgres' } | { kind: 'qdrant'; url: string; apiKey: string | undefined; collection: string };
   keywordIndex:
     | { kind: 'postgres' }
-    | { kind: 'opensearch'; url: string; index: string; username: string | undefined; password: string | undefined };
+    | {
+        kind: 'opensearch';
+        url: string;
+        index: string;
+        username: string | undefined;
+        password: string | undefined;
+        /** PEM bundle of the CAs that sign the server's certificate (a path), instead of Node's built-in list. */
+        caFile: string | undefined;
+        /** Amazon OpenSearch Service: requests signed with SigV4 from the default credential chain. */
+        awsSigv4: { region: string; service: 'es' | 'aoss' } | null;
+      };
   /**
    * For everyone: `local-model` the semantic model on the CPU (embedders/localModelEmbedder.ts),
    * `local` the hashing embedder (fast, lexical: tests); `user-config`: each user's default in embedding_configs.
@@ -51,10 +61,38 @@ export const storesEnvSchema = z.object({
     .default('sluice-chunks'),
   OPENSEARCH_USERNAME: optional,
   OPENSEARCH_PASSWORD: optional,
+  OPENSEARCH_CA_FILE: optional,
+  OPENSEARCH_AWS_SIGV4: z.enum(['es', 'aoss']).optional(),
+  OPENSEARCH_AWS_REGION: optional,
   SLUICE_SECRET_KEY: optional,
 });
 
 type StoresEnv = z.infer<typeof storesEnvSchema>;
+
+/** Static keys when both are set; neither: the SDK's default chain; one alone is a mistake. */
+function s3Credentials(e: StoresEnv, problems: string[]): { accessKeyId: string; secretAccessKey: string } | null {
+  const { S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey } = e;
+  if (accessKeyId !== undefined && secretAccessKey !== undefined) return { accessKeyId, secretAccessKey };
+  if (accessKeyId !== undefined || secretAccessKey !== undefined)
+    problems.push(
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both, or neither to use the AWS default credential chain',
+    );
+  return null;
+}
+
+/** SigV4 signs every request itself: basic-auth credentials beside it would be a second, ignored login. */
+function openSearchSigv4(e: StoresEnv, problems: string[]): { region: string; service: 'es' | 'aoss' } | null {
+  if (e.OPENSEARCH_AWS_SIGV4 === undefined) {
+    if (e.OPENSEARCH_AWS_REGION !== undefined)
+      problems.push('OPENSEARCH_AWS_REGION: only used with OPENSEARCH_AWS_SIGV4');
+    return null;
+  }
+  if (e.OPENSEARCH_USERNAME !== undefined || e.OPENSEARCH_PASSWORD !== undefined)
+    problems.push('OPENSEARCH_AWS_SIGV4: signs requests itself; unset OPENSEARCH_USERNAME and OPENSEARCH_PASSWORD');
+  if (e.OPENSEARCH_AWS_REGION === undefined)
+    problems.push("OPENSEARCH_AWS_REGION: required with OPENSEARCH_AWS_SIGV4 (the domain's region, e.g. eu-west-1)");
+  return { region: e.OPENSEARCH_AWS_REGION ?? '', service: e.OPENSEARCH_AWS_SIGV4 };
+}
 
 /**
  * The production profile defaults every port to its production adapter; each port can still be
@@ -83,8 +121,7 @@ export function resolveStores(e: StoresEnv, problems: string[]): StoresConfig {
             endpoint: e.S3_ENDPOINT,
             region: e.S3_REGION,
             bucket: need('S3_BUCKET', 'for the S3 object store'),
-            accessKeyId: need('S3_ACCESS_KEY_ID', 'for the S3 object store'),
-            secretAccessKey: need('S3_SECRET_ACCESS_KEY', 'for the S3 object store'),
+            credentials: s3Credentials(e, problems),
             // Self-hosted S3 servers rarely have virtual-host DNS; AWS itself wants virtual hosts.
             forcePathStyle: e.S3_FORCE_PATH_STYLE ? e.S3_FORCE_PATH_STYLE === 'true' : e.S3_ENDPOINT !== undefined,
           }
@@ -106,6 +143,8 @@ export function resolveStores(e: StoresEnv, problems: string[]): StoresConfig {
             index: e.OPENSEARCH_INDEX,
             username: e.OPENSEARCH_USERNAME,
             password: e.OPENSEARCH_PASSWORD,
+            caFile: e.OPENSEARCH_CA_FILE,
+            awsSigv4: openSearchSigv4(e, problems),
           }
         : { kind: 'postgres' },
     embedder:

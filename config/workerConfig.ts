@@ -8,6 +8,10 @@ export const workerEnv = {
     .regex(/^[^\s:]+:\d{1,5}$/, 'must look like 127.0.0.1:9464')
     .optional(),
   SLUICE_WORKER_METRICS_URL: z.url().optional(),
+  SLUICE_WORKER_HEALTH_BIND: z
+    .string()
+    .regex(/^[^\s:]+:\d{1,5}$/, 'must look like 0.0.0.0:9465')
+    .optional(),
   SLUICE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   SLUICE_WORKER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(8),
   SLUICE_WORKER_WORKFLOW_SLOTS: z.coerce.number().int().min(2).max(1000).default(20),
@@ -34,6 +38,8 @@ export interface WorkerSettings {
   };
   /** Concurrency of one worker process (worker/createWorker.ts). */
   worker: {
+    /** host:port of the health endpoint (worker/healthServer.ts) for Kubernetes probes; null: none. */
+    healthBind: string | null;
     /**
      * Which task queues this process polls: both, the main one only (workflows and every stage
      * but VECTORIZING) or the embedding one only, so each can be scaled on its own.
@@ -70,6 +76,7 @@ export function workerSettings(e: EnvOf<typeof workerEnv>): WorkerSettings {
     },
     worker: {
       queues: e.SLUICE_WORKER_QUEUES,
+      healthBind: e.SLUICE_WORKER_HEALTH_BIND ?? null,
       activitySlots: e.SLUICE_WORKER_ACTIVITY_SLOTS,
       workflowSlots: e.SLUICE_WORKER_WORKFLOW_SLOTS,
       embedding: {

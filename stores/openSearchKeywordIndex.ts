@@ -1,7 +1,11 @@
-import { Client, errors } from '@opensearch-project/opensearch';
+import { Client, errors, type ClientOptions } from '@opensearch-project/opensearch';
+import { AwsSigv4Signer } from '@opensearch-project/opensearch/aws-v3';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { transientError } from '../contracts/sluiceError';
 import { KEYWORD_INDEX_BODY, TOKENS_ANALYZER, tenantFilter, toKeywordDoc } from './openSearchIndexMapping';
 import type { KeywordEntry, KeywordIndex, SearchHit, TenantScope } from './ports';
+
+type CredentialProvider = ReturnType<typeof defaultProvider>;
 
 export interface OpenSearchKeywordIndexOptions {
   /** e.g. http://127.0.0.1:9200 */
@@ -9,6 +13,13 @@ export interface OpenSearchKeywordIndexOptions {
   index: string;
   username?: string;
   password?: string;
+  /** PEM CA bundle that signs the server's certificate (https nodes); Node's built-in CAs otherwise. */
+  ca?: string;
+  /**
+   * Amazon OpenSearch Service (`es`) or Serverless (`aoss`): every request SigV4-signed.
+   * `credentials` defaults to the AWS SDK's default chain (env, profile, web identity, instance role).
+   */
+  awsSigv4?: { region: string; service: 'es' | 'aoss'; credentials?: CredentialProvider };
 }
 
 /** A KeywordIndex that also owns an HTTP client, to be closed when the process shuts down. */
@@ -32,18 +43,33 @@ const isIndexMissing = (err: unknown): boolean => errorType(err) === 'index_not_
 
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
+function clientOptions(options: OpenSearchKeywordIndexOptions): ClientOptions {
+  const { awsSigv4 } = options;
+  return {
+    node: options.node,
+    ...(options.username !== undefined
+      ? { auth: { username: options.username, password: options.password ?? '' } }
+      : {}),
+    // Certificate checks stay on: the CA only replaces the trust roots.
+    ...(options.ca !== undefined ? { ssl: { ca: options.ca, rejectUnauthorized: true } } : {}),
+    // The signer's Connection signs each request; its Transport refetches credentials before they expire.
+    ...(awsSigv4
+      ? AwsSigv4Signer({
+          region: awsSigv4.region,
+          service: awsSigv4.service,
+          getCredentials: awsSigv4.credentials ?? defaultProvider(),
+        })
+      : {}),
+  };
+}
+
 /**
  * The production keyword index (DESIGN.md §6): one OpenSearch index holding an entry per chunk,
  * keyed by chunk id, with the tenant and document fields on every entry.
  */
 export function createOpenSearchKeywordIndex(options: OpenSearchKeywordIndexOptions): OpenSearchKeywordIndex {
   const { index } = options;
-  const client = new Client({
-    node: options.node,
-    ...(options.username !== undefined
-      ? { auth: { username: options.username, password: options.password ?? '' } }
-      : {}),
-  });
+  const client = new Client(clientOptions(options));
 
   async function bulkBatch(scope: TenantScope, batch: KeywordEntry[]): Promise<string[]> {
     const body = batch.flatMap((entry) => [

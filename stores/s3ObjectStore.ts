@@ -21,8 +21,12 @@ export interface S3ObjectStoreOptions {
   endpoint?: string;
   region: string;
   bucket: string;
-  accessKeyId: string;
-  secretAccessKey: string;
+  /**
+   * Static keys; omit both to use the AWS SDK's default credential chain (environment, shared
+   * profile, web identity / IRSA, ECS or EC2 instance role), as every AWS tool does.
+   */
+  accessKeyId?: string;
+  secretAccessKey?: string;
   /** Defaults to true when an endpoint is given: self-hosted servers rarely have per-bucket DNS. */
   forcePathStyle?: boolean;
   /** Every key is stored under this prefix, so several deployments or test runs can share a bucket. */
@@ -51,12 +55,23 @@ function isMissingKey(error: unknown): boolean {
   return error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404;
 }
 
+/** Both keys or none: half a key pair would silently fall back to whatever the chain finds. */
+function staticCredentials(options: S3ObjectStoreOptions) {
+  const { accessKeyId, secretAccessKey } = options;
+  if (accessKeyId === undefined && secretAccessKey === undefined) return undefined;
+  if (accessKeyId === undefined || secretAccessKey === undefined)
+    throw new Error('S3 object store: give both accessKeyId and secretAccessKey, or neither for the default chain');
+  return { accessKeyId, secretAccessKey };
+}
+
 export function createS3ObjectStore(options: S3ObjectStoreOptions): S3ObjectStore {
   const { bucket } = options;
   const client = new S3Client({
     endpoint: options.endpoint,
     region: options.region,
-    credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
+    // undefined: the SDK resolves credentials through its default chain on first use and
+    // refreshes expiring ones (web identity, instance role) by itself.
+    credentials: staticCredentials(options),
     forcePathStyle: options.forcePathStyle ?? options.endpoint !== undefined,
     // The SDK's default adds CRC checksums (and aws-chunked trailers on streams) to every
     // request; not every S3-compatible server understands them, so only send them where the

@@ -4,6 +4,7 @@ import { createAdapters, prepareAdapters } from '../composition/adapters';
 import { createSluiceWorker } from './createWorker';
 import { installRuntimeLogging } from './runtimeLogging';
 import { ensureSweepSchedule } from './sweepSchedule';
+import { startHealthServer, type HealthServer } from './healthServer';
 
 /** The worker process: adapters from composition/, the activities and Workers on them. */
 export async function runWorker(): Promise<void> {
@@ -30,11 +31,19 @@ export async function runWorker(): Promise<void> {
     console.log(
       `sluice worker polling ${polled.join(' and ')} on ${config.temporal.address} (Web UI: ${config.temporal.uiUrl})`,
     );
+    let health: HealthServer | null = null;
     try {
+      const { healthBind } = config.worker;
+      if (healthBind !== null) {
+        health = await startHealthServer(healthBind, () =>
+          running.worker.workers.map((w) => ({ taskQueue: w.options.taskQueue, state: w.getState() })),
+        );
+      }
       // Worker.run() resolves after SIGINT/SIGTERM once in-flight tasks are finished or handed
       // back (createWorker.ts SHUTDOWN_GRACE_TIME); it rejects if one would not stop in time.
       await running.worker.run();
     } finally {
+      await health?.close();
       await running.close();
     }
   } finally {

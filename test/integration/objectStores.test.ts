@@ -66,3 +66,69 @@ describe('S3 object store', () => {
     expect(await unprefixed.exists(`${runPrefix}/forged`)).toBe(false);
   });
 });
+
+describe('S3 object store without static keys: the AWS SDK default credential chain', () => {
+  // The chain reads the process environment and the shared files when a client first signs; each
+  // case sets exactly the step it tests and restores the environment afterwards.
+  const chainEnv = [
+    'AWS_ACCESS_KEY_ID',
+    'AWS_SECRET_ACCESS_KEY',
+    'AWS_SESSION_TOKEN',
+    'AWS_PROFILE',
+    'AWS_SHARED_CREDENTIALS_FILE',
+    'AWS_CONFIG_FILE',
+  ];
+  let saved: Record<string, string | undefined>;
+  beforeEach(() => {
+    saved = Object.fromEntries(chainEnv.map((name) => [name, process.env[name]]));
+    for (const name of chainEnv) delete process.env[name];
+  });
+  afterEach(() => {
+    for (const name of chainEnv) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  });
+  const { accessKeyId, secretAccessKey, ...keyless } = s3Options;
+  const chainStore = () => createS3ObjectStore({ ...keyless, prefix: `${runPrefix}/chain` });
+
+  it('signs with AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY from the environment', async () => {
+    process.env.AWS_ACCESS_KEY_ID = accessKeyId;
+    process.env.AWS_SECRET_ACCESS_KEY = secretAccessKey;
+    const store = chainStore();
+    await store.putText('from-env', 'signed by the chain');
+    expect(await store.getText('from-env')).toBe('signed by the chain');
+  });
+
+  it('is refused when the environment holds the wrong secret: the chain, not a fallback, signed', async () => {
+    process.env.AWS_ACCESS_KEY_ID = accessKeyId;
+    process.env.AWS_SECRET_ACCESS_KEY = 'not-the-secret';
+    await expect(chainStore().putText('forged-env', 'x')).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 403 },
+    });
+    expect(await unprefixed.exists(`${runPrefix}/chain/forged-env`)).toBe(false);
+  });
+
+  it('signs with a named profile from a shared credentials file', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sluice-aws-'));
+    try {
+      const file = path.join(dir, 'credentials');
+      await fs.writeFile(
+        file,
+        `[sluice-test]\naws_access_key_id = ${accessKeyId}\naws_secret_access_key = ${secretAccessKey}\n`,
+      );
+      process.env.AWS_SHARED_CREDENTIALS_FILE = file;
+      process.env.AWS_CONFIG_FILE = path.join(dir, 'config');
+      process.env.AWS_PROFILE = 'sluice-test';
+      const store = chainStore();
+      await store.putText('from-profile', 'profile');
+      expect(await store.getText('from-profile')).toBe('profile');
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses half a key pair', () => {
+    expect(() => createS3ObjectStore({ ...keyless, accessKeyId })).toThrow(/both accessKeyId and secretAccessKey/);
+  });
+});

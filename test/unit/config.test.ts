@@ -37,6 +37,7 @@ describe('loadConfig', () => {
   it('sizes the two workers of a process and caps the embedding queue only when asked', () => {
     expect(loadConfig({}).worker).toEqual({
       queues: 'all',
+      healthBind: null,
       activitySlots: 8,
       workflowSlots: 20,
       embedding: { activitySlots: 4, activitiesPerSecond: 20 },
@@ -61,6 +62,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SLUICE_WORKER_ACTIVITY_SLOTS: '0' })).toThrow(/SLUICE_WORKER_ACTIVITY_SLOTS/);
     expect(loadConfig({ SLUICE_WORKER_QUEUES: 'embedding' }).worker.queues).toBe('embedding');
     expect(() => loadConfig({ SLUICE_WORKER_QUEUES: 'vectorizing' })).toThrow(/SLUICE_WORKER_QUEUES/);
+    expect(loadConfig({ SLUICE_WORKER_HEALTH_BIND: '0.0.0.0:9465' }).worker.healthBind).toBe('0.0.0.0:9465');
+    expect(() => loadConfig({ SLUICE_WORKER_HEALTH_BIND: '9465' })).toThrow(/SLUICE_WORKER_HEALTH_BIND/);
   });
 
   it('embeds with the local model by default on the local profile, at its fixed 512 dimensions', () => {
