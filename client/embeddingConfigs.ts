@@ -6,6 +6,7 @@ import {
   DEPLOYMENT_DEFAULT_OWNER,
   deleteDefaultEmbeddingConfig,
   findDefaultEmbeddingConfig,
+  KeyBoundToHostError,
   saveEmbeddingConfig,
   type EmbeddingConfigRow,
 } from '../db/repositories/embeddingConfigs';
@@ -150,7 +151,11 @@ export async function saveEmbeddingSettings(
     throw new EmbeddingConfigError('the base URL must be an http:// or https:// URL');
   const key = encryptionKeyOf(deps.config);
   const before = await effectiveSource(deps, target);
-  const { saved } = await saveEmbeddingConfig(deps.db, owner, { provider: 'openai', ...input }, key);
+  const { saved } = await saveEmbeddingConfig(deps.db, owner, { provider: 'openai', ...input }, key).catch(
+    (error: unknown) => {
+      throw error instanceof KeyBoundToHostError ? new EmbeddingConfigError(error.message) : error;
+    },
+  );
   const reembedSuggested =
     'config' in before && (before.config.model !== saved.model || before.config.dimension !== saved.dimension);
   const datasets =
