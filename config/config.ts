@@ -88,7 +88,14 @@ const baseEnvSchema = z.object({
     .optional(),
   SLUICE_ADMIN_SESSION_TTL: z.string().regex(durationPattern, 'must look like 12h or 30m').default('12h'),
   SLUICE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  SLUICE_OUTBOUND_ALLOW_PRIVATE: z.enum(['true', 'false']).optional(),
+  SLUICE_OUTBOUND_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  SLUICE_OUTBOUND_ALLOW_HOSTS: z
+    .string()
+    .regex(
+      /^\s*([\w.-]+(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?)\s*(,\s*([\w.-]+(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?)\s*)*$/,
+      'must be a comma-separated list of host, host:port or [IPv6]:port',
+    )
+    .optional(),
   SLUICE_USER_QUOTA_BYTES: z.coerce
     .number()
     .int()
@@ -268,10 +275,10 @@ export interface SluiceConfig {
   };
   /**
    * Outbound HTTP to addresses users choose (embedding providers, the webhook): private,
-   * loopback and link-local addresses are refused unless allowed (default: allowed on the local
-   * profile only).
+   * loopback and link-local addresses are refused on every profile, except for the hosts named in
+   * SLUICE_OUTBOUND_ALLOW_HOSTS (or everywhere with SLUICE_OUTBOUND_ALLOW_PRIVATE=true).
    */
-  outbound: { allowPrivate: boolean };
+  outbound: { allowPrivate: boolean; allowHosts: readonly string[] };
   /** Concurrency of one worker process (worker/createWorker.ts). */
   worker: {
     /**
@@ -402,9 +409,11 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
       token: e.SLUICE_METRICS_TOKEN ?? null,
     },
     outbound: {
-      allowPrivate: e.SLUICE_OUTBOUND_ALLOW_PRIVATE
-        ? e.SLUICE_OUTBOUND_ALLOW_PRIVATE === 'true'
-        : stores.profile === 'local',
+      allowPrivate: e.SLUICE_OUTBOUND_ALLOW_PRIVATE === 'true',
+      allowHosts: (e.SLUICE_OUTBOUND_ALLOW_HOSTS ?? '')
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== ''),
     },
     worker: {
       queues: e.SLUICE_WORKER_QUEUES,

@@ -23,7 +23,7 @@ import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../support/f
 const API_KEY = 'sk-live-SECRET-5f1e9c27abcd';
 const DIMENSION = 6;
 const SECRET_KEY = randomBytes(32).toString('base64');
-const ENV = { SLUICE_EMBEDDER: 'user-config', SLUICE_SECRET_KEY: SECRET_KEY, SLUICE_OUTBOUND_ALLOW_PRIVATE: 'true' };
+const ENV = { SLUICE_EMBEDDER: 'user-config', SLUICE_SECRET_KEY: SECRET_KEY, SLUICE_OUTBOUND_ALLOW_HOSTS: '127.0.0.1' };
 let h: ApiHarness;
 let server: FakeEmbeddingServer;
 
@@ -216,7 +216,7 @@ it('HTTP: GET masks the key, PUT without a key keeps it and flags re-embedding, 
   });
 
   // The outbound policy applies to the test call: loopback is refused unless allowed.
-  const strict = await h.variant((config) => ({ ...config, outbound: { allowPrivate: false } }));
+  const strict = await h.variant((config) => ({ ...config, outbound: { allowPrivate: false, allowHosts: [] } }));
   try {
     const refused = await call<{ ok: boolean; message: string }>(strict.baseUrl, 'POST', '/v1/embedding-config/test', {
       user,
