@@ -67,6 +67,12 @@ export function encryptionKeyOf(config: Readonly<SluiceConfig>): Buffer {
   return parseEncryptionKey(secret);
 }
 
+/** The keys stored secrets are read with: SLUICE_SECRET_KEY, then SLUICE_SECRET_KEY_PREVIOUS during a rotation. */
+export function decryptionKeysOf(config: Readonly<SluiceConfig>): Buffer[] {
+  const previous = config.secrets.previousKey;
+  return [encryptionKeyOf(config), ...(previous ? [parseEncryptionKey(previous)] : [])];
+}
+
 /** True when stored configs decide how documents are embedded (SLUICE_EMBEDDER=user-config). */
 export const configsApply = (config: Readonly<SluiceConfig>): boolean => config.stores.embedder.kind === 'user-config';
 
@@ -78,7 +84,7 @@ function ownerOf(target: ConfigTarget): string {
 }
 
 /** A key sealed under another SLUICE_SECRET_KEY still shows as set: replacing it must stay possible. */
-function viewOfRow(row: EmbeddingConfigRow, encryptionKey: Buffer): EmbeddingConfigView {
+function viewOfRow(row: EmbeddingConfigRow, encryptionKey: readonly Buffer[]): EmbeddingConfigView {
   let apiKey: string | null;
   try {
     apiKey = maskApiKey(settingsOfRow(row, encryptionKey).apiKey);
@@ -113,7 +119,7 @@ export async function showEmbeddingConfig(
 ): Promise<EmbeddingConfigView | null> {
   const source = await effectiveSource(deps, target);
   if (source.kind === 'user' || source.kind === 'deployment')
-    return viewOfRow(source.config, encryptionKeyOf(deps.config));
+    return viewOfRow(source.config, decryptionKeysOf(deps.config));
   if (source.kind === 'environment') {
     const settings = settingsOfEnvironment(source.config);
     return { source: 'environment', ...settings, apiKey: maskApiKey(settings.apiKey), updatedAt: null };
@@ -128,7 +134,7 @@ async function effectiveSettings(
 ): Promise<{ source: EmbeddingConfigView['source']; settings: EmbeddingSettings } | null> {
   const source = await effectiveSource(deps, target);
   if (source.kind === 'user' || source.kind === 'deployment')
-    return { source: source.kind, settings: settingsOfRow(source.config, encryptionKeyOf(deps.config)) };
+    return { source: source.kind, settings: settingsOfRow(source.config, decryptionKeysOf(deps.config)) };
   if (source.kind === 'environment') return { source: 'environment', settings: settingsOfEnvironment(source.config) };
   return null;
 }
@@ -160,7 +166,7 @@ export async function saveEmbeddingSettings(
     'config' in before && (before.config.model !== saved.model || before.config.dimension !== saved.dimension);
   const datasets =
     reembedSuggested && target !== 'deployment' ? (await listDatasets(deps.db, owner)).map((d) => d.datasetId) : [];
-  return { view: viewOfRow(saved, key), reembedSuggested, datasets };
+  return { view: viewOfRow(saved, decryptionKeysOf(deps.config)), reembedSuggested, datasets };
 }
 
 export async function deleteEmbeddingSettings(deps: EmbeddingConfigDeps, target: ConfigTarget): Promise<boolean> {

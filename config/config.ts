@@ -88,6 +88,7 @@ const baseEnvSchema = z.object({
     .optional(),
   SLUICE_ADMIN_SESSION_TTL: z.string().regex(durationPattern, 'must look like 12h or 30m').default('12h'),
   SLUICE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  SLUICE_SECRET_KEY_PREVIOUS: z.string().min(1).optional(),
   SLUICE_OUTBOUND_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   SLUICE_OUTBOUND_ALLOW_HOSTS: z
     .string()
@@ -279,6 +280,8 @@ export interface SluiceConfig {
    * SLUICE_OUTBOUND_ALLOW_HOSTS (or everywhere with SLUICE_OUTBOUND_ALLOW_PRIVATE=true).
    */
   outbound: { allowPrivate: boolean; allowHosts: readonly string[] };
+  /** SLUICE_SECRET_KEY_PREVIOUS: the key secrets were sealed with before a rotation (`sluice secrets rotate`). */
+  secrets: { previousKey: string | null };
   /** Concurrency of one worker process (worker/createWorker.ts). */
   worker: {
     /**
@@ -341,6 +344,13 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
       parseEncryptionKey(stores.embedder.secretKey);
     } catch (error) {
       problems.push(`SLUICE_SECRET_KEY: ${error instanceof Error ? error.message : 'invalid'}`);
+    }
+  }
+  if (e.SLUICE_SECRET_KEY_PREVIOUS) {
+    try {
+      parseEncryptionKey(e.SLUICE_SECRET_KEY_PREVIOUS);
+    } catch (error) {
+      problems.push(`SLUICE_SECRET_KEY_PREVIOUS: ${error instanceof Error ? error.message : 'invalid'}`);
     }
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration — ${problems.join('; ')}`);
@@ -415,6 +425,7 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
         .map((host) => host.trim().toLowerCase())
         .filter((host) => host !== ''),
     },
+    secrets: { previousKey: e.SLUICE_SECRET_KEY_PREVIOUS ?? null },
     worker: {
       queues: e.SLUICE_WORKER_QUEUES,
       activitySlots: e.SLUICE_WORKER_ACTIVITY_SLOTS,

@@ -90,7 +90,7 @@ export interface EmbeddingConfigsTable {
   model: string;
   dimension: number;
   base_url: string | null;
-  /** AES-256-GCM: iv ‖ tag ‖ ciphertext, base64. Never the plain key. */
+  /** AES-256-GCM, `s1.<key id>.<base64(iv ‖ tag ‖ ciphertext)>` (older rows: the bare base64). Never the plain key. */
   api_key_encrypted: string | null;
   created_at: Timestamp;
 }

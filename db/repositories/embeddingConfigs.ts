@@ -147,3 +147,33 @@ export async function deleteDefaultEmbeddingConfig(db: Kysely<Database>, ownerId
     .executeTakeFirst();
   return deleted.numDeletedRows > 0n;
 }
+
+/** Every stored sealed key, for `sluice secrets rotate`: ids and sealed values only. */
+export async function listSealedApiKeys(db: Kysely<Database>): Promise<{ id: number; sealed: string }[]> {
+  const rows = await db
+    .selectFrom('embedding_configs')
+    .select(['id', 'api_key_encrypted'])
+    .where('api_key_encrypted', 'is not', null)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ id: row.id, sealed: row.api_key_encrypted ?? '' }));
+}
+
+/**
+ * Replaces one sealed key, only if it is still the value that was read (compare-and-set): a
+ * config saved meanwhile keeps its new key. True when the row was updated.
+ */
+export async function resealApiKey(
+  db: Kysely<Database>,
+  id: number,
+  expected: string,
+  resealed: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('embedding_configs')
+    .set({ api_key_encrypted: resealed })
+    .where('id', '=', id)
+    .where('api_key_encrypted', '=', expected)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
