@@ -151,6 +151,12 @@ export interface UsersTable {
   created_at: Timestamp;
 }
 
+/** Signed-out admin sessions, until they would have expired (client/http/adminSessions.ts). */
+export interface AdminSessionRevocationsTable {
+  session_id: string;
+  expires_at: Timestamp;
+}
+
 export interface ApiKeysTable {
   /** The public lookup half of the key; the secret half is stored only as its SHA-256. */
   id: string;
@@ -174,6 +180,7 @@ export interface Database {
   keyword_entries: KeywordEntriesTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
+  admin_session_revocations: AdminSessionRevocationsTable;
 }
 
 export type DocumentRow = Selectable<DocumentsTable>;

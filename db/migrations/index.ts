@@ -3,6 +3,7 @@ import * as initialSchema from './20261130T1400_initial_schema';
 import * as chunkEmbeddingModel from './20261130T1500_chunk_embedding_model';
 import * as apiKeys from './20261201T0900_api_keys';
 import * as chunkChildRange from './20261202T1000_chunk_child_range';
+import * as adminSessionRevocations from './20261203T2100_admin_session_revocations';
 
 /**
  * Migrations are listed statically rather than discovered on disk, so they run the same way
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '20261130T1500_chunk_embedding_model': chunkEmbeddingModel,
   '20261201T0900_api_keys': apiKeys,
   '20261202T1000_chunk_child_range': chunkChildRange,
+  '20261203T2100_admin_session_revocations': adminSessionRevocations,
 };
 
 export const migrationProvider: MigrationProvider = {
