@@ -233,6 +233,17 @@ it('HTTP: GET masks the key, PUT without a key keeps it and flags re-embedding, 
   });
   expect(bad).toMatchObject({ status: 400, body: { error: { code: 'INVALID_EMBEDDING_CONFIG' } } });
 
+  // Issue 21 row 6: the stored key stays with its host. Another host without the key is refused.
+  const moved = await call<{ error: { code: string; message: string } }>(h.baseUrl, 'PUT', '/v1/embedding-config', {
+    user,
+    body: { baseUrl: 'https://elsewhere.example/v1', model: 'fake-embed-2', dimension: DIMENSION },
+  });
+  expect(moved).toMatchObject({ status: 400, body: { error: { code: 'INVALID_EMBEDDING_CONFIG' } } });
+  expect(moved.body.error.message).toMatch(/give the API key again/);
+  expect((await call(h.baseUrl, 'GET', '/v1/embedding-config', { user })).body).toMatchObject({
+    config: { baseUrl: server.baseUrl, apiKey: 'sk-…abcd' },
+  });
+
   expect((await call(h.baseUrl, 'DELETE', '/v1/embedding-config', { user })).body).toEqual({ deleted: true });
   expect((await call(h.baseUrl, 'GET', '/v1/embedding-config', { user })).body).toMatchObject({ config: null });
   expect((await call(h.baseUrl, 'POST', '/v1/embedding-config/test', { user })).status).toBe(404);

@@ -1,15 +1,16 @@
 import { createCipheriv, randomBytes, randomUUID } from 'node:crypto';
 import { secretsRotate } from '../../client/commands/secrets';
 import { showEmbeddingConfig } from '../../client/embeddingConfigs';
-import { decryptSecret, keyId, sealedKeyId } from '../../crypto/secretBox';
+import { decryptSecret, encryptSecret, keyId, sealedKeyId } from '../../crypto/secretBox';
 import { createDb } from '../../db/connection';
-import { findDefaultEmbeddingConfig, saveEmbeddingConfig } from '../../db/repositories/embeddingConfigs';
+import { findDefaultEmbeddingConfig } from '../../db/repositories/embeddingConfigs';
 import { testConfig, TEST_DATABASE_URL } from '../support/testConfig';
 
 // Issue 21 row 8: `sluice secrets rotate` re-seals every stored API key under the new
 // SLUICE_SECRET_KEY, reading old ones with SLUICE_SECRET_KEY_PREVIOUS (or, for values sealed
 // before key ids, with whichever key opens them); a value neither key opens is left alone.
-// Other suites share the table, so the checks look at this suite's own rows only.
+// Other suites share the table and leave rows sealed under their own keys, which would count as
+// unreadable here: each case runs in a transaction that first hides every other row, then rolls back.
 
 const db = createDb(TEST_DATABASE_URL, 2);
 afterAll(() => db.destroy());
@@ -17,7 +18,15 @@ afterAll(() => db.destroy());
 const oldKey = randomBytes(32);
 const newKey = randomBytes(32);
 const strayKey = randomBytes(32);
-const base = { provider: 'openai', model: 'm', dimension: 4, baseUrl: 'https://p.example/v1' };
+const base = { provider: 'openai', model: 'm', dimension: 4, base_url: 'https://p.example/v1', is_default: true };
+
+/** A stored config with this sealed key (inserted directly: the repository's save opens its own transaction). */
+const insertSealed = (trx: typeof db, owner: string, sealed: string) =>
+  trx
+    .insertInto('embedding_configs')
+    .values({ ...base, user_id: owner, api_key_encrypted: sealed })
+    .returning('id')
+    .executeTakeFirstOrThrow();
 
 const configWith = (current: Buffer, previous?: Buffer) =>
   testConfig({
@@ -33,55 +42,67 @@ function legacySeal(key: Buffer, plain: string): string {
   return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64');
 }
 
+class Rollback extends Error {}
+
+/** Runs `check` on a table holding only the rows it writes; nothing of it outlives the call. */
+async function alone(check: (trx: typeof db) => Promise<void>): Promise<void> {
+  await db
+    .transaction()
+    .execute(async (trx) => {
+      await trx.deleteFrom('embedding_configs').execute();
+      await check(trx);
+      throw new Rollback();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof Rollback)) throw error;
+    });
+}
+
 const io = () => {
   const out: string[] = [];
   const err: string[] = [];
   return { out, err, io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) } };
 };
 
-it('re-seals keys under the new key id, reads old rows meanwhile, and is idempotent', async () => {
-  const owners = Array.from({ length: 3 }, () => `rot-${randomUUID()}`);
-  const [a = '', b = '', c = ''] = owners;
-  await saveEmbeddingConfig(db, a, { ...base, apiKey: 'sk-a-11111111' }, oldKey);
-  await saveEmbeddingConfig(db, b, { ...base, apiKey: 'sk-b-22222222' }, newKey);
-  const legacy = await saveEmbeddingConfig(db, c, { ...base, apiKey: null }, oldKey);
-  await db
-    .updateTable('embedding_configs')
-    .set({ api_key_encrypted: legacySeal(oldKey, 'sk-c-33333333') })
-    .where('id', '=', legacy.saved.id)
-    .execute();
+it('re-seals keys under the new key id, reads old rows meanwhile, and is idempotent', () =>
+  alone(async (db) => {
+    const owners = Array.from({ length: 3 }, () => `rot-${randomUUID()}`);
+    const [a = '', b = '', c = ''] = owners;
+    await insertSealed(db, a, encryptSecret(oldKey, 'sk-a-11111111'));
+    await insertSealed(db, b, encryptSecret(newKey, 'sk-b-22222222'));
+    await insertSealed(db, c, legacySeal(oldKey, 'sk-c-33333333'));
 
-  // During the rotation (new key current, old one previous), every row is still readable.
-  const during = configWith(newKey, oldKey);
-  expect((await showEmbeddingConfig({ db, config: during }, { userId: a }))?.apiKey).toBe('sk-…1111');
+    // During the rotation (new key current, old one previous), every row is still readable.
+    const during = configWith(newKey, oldKey);
+    expect((await showEmbeddingConfig({ db, config: during }, { userId: a }))?.apiKey).toBe('sk-…1111');
 
-  const first = io();
-  expect(await secretsRotate({ db, config: during }, first.io)).toBe(0);
-  expect(first.out.join('\n')).toContain(`key id ${keyId(newKey)}`);
-  for (const [owner, plain] of [
-    [a, 'sk-a-11111111'],
-    [b, 'sk-b-22222222'],
-    [c, 'sk-c-33333333'],
-  ] as const) {
-    const sealed = (await findDefaultEmbeddingConfig(db, owner))?.api_key_encrypted ?? '';
-    expect(sealedKeyId(sealed)).toBe(keyId(newKey));
-    expect(decryptSecret(newKey, sealed)).toBe(plain);
-  }
-  // After it, the new key alone reads them.
-  expect((await showEmbeddingConfig({ db, config: configWith(newKey) }, { userId: c }))?.apiKey).toBe('sk-…3333');
+    const first = io();
+    expect(await secretsRotate({ db, config: during }, first.io)).toBe(0);
+    expect(first.out.join('\n')).toContain(`key id ${keyId(newKey)}`);
+    for (const [owner, plain] of [
+      [a, 'sk-a-11111111'],
+      [b, 'sk-b-22222222'],
+      [c, 'sk-c-33333333'],
+    ] as const) {
+      const sealed = (await findDefaultEmbeddingConfig(db, owner))?.api_key_encrypted ?? '';
+      expect(sealedKeyId(sealed)).toBe(keyId(newKey));
+      expect(decryptSecret(newKey, sealed)).toBe(plain);
+    }
+    // After it, the new key alone reads them.
+    expect((await showEmbeddingConfig({ db, config: configWith(newKey) }, { userId: c }))?.apiKey).toBe('sk-…3333');
 
-  const again = io();
-  expect(await secretsRotate({ db, config: during }, again.io)).toBe(0);
-  expect(again.out.join('\n')).toMatch(/: 0 re-sealed/);
-});
+    const again = io();
+    expect(await secretsRotate({ db, config: during }, again.io)).toBe(0);
+    expect(again.out.join('\n')).toMatch(/: 0 re-sealed/);
+  }));
 
-it('leaves a value neither key opens untouched, names it and exits 1', async () => {
-  const owner = `rot-${randomUUID()}`;
-  const stray = await saveEmbeddingConfig(db, owner, { ...base, apiKey: 'sk-stray-9999' }, strayKey);
-  const before = stray.saved.api_key_encrypted;
-  const run = io();
-  expect(await secretsRotate({ db, config: configWith(newKey, oldKey) }, run.io)).toBe(1);
-  expect(run.err.join('\n')).toContain(String(stray.saved.id));
-  expect((await findDefaultEmbeddingConfig(db, owner))?.api_key_encrypted).toBe(before);
-  await db.deleteFrom('embedding_configs').where('id', '=', stray.saved.id).execute();
-});
+it('leaves a value neither key opens untouched, names it and exits 1', () =>
+  alone(async (db) => {
+    const owner = `rot-${randomUUID()}`;
+    const before = encryptSecret(strayKey, 'sk-stray-9999');
+    const stray = await insertSealed(db, owner, before);
+    const run = io();
+    expect(await secretsRotate({ db, config: configWith(newKey, oldKey) }, run.io)).toBe(1);
+    expect(run.err.join('\n')).toContain(String(stray.id));
+    expect((await findDefaultEmbeddingConfig(db, owner))?.api_key_encrypted).toBe(before);
+  }));
