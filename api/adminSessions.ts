@@ -14,6 +14,11 @@ export interface AdminSessions {
   issue(keyId: string): string;
   /** The key id of an authentic, unexpired value; null for anything else. */
   verify(value: string): string | null;
+  /**
+   * An authentic, unexpired value's key id, session id (its nonce: what sign-out revokes) and
+   * expiry; null for anything else.
+   */
+  open(value: string): { keyId: string; sessionId: string; expiresAt: Date } | null;
 }
 
 const VERSION = 'v1';
@@ -47,6 +52,9 @@ export function createAdminSessions(options: {
       return `${payload}.${sign(payload).toString('base64url')}`;
     },
     verify(value) {
+      return this.open(value)?.keyId ?? null;
+    },
+    open(value) {
       const parts = value.split('.');
       if (parts.length !== 5) return null;
       const [version = '', keyId = '', expiry = '', nonce = '', signature = ''] = parts;
@@ -55,7 +63,8 @@ export function createAdminSessions(options: {
       const expected = Buffer.from(sign(`${version}.${keyId}.${expiry}.${nonce}`).toString('base64url'));
       const actual = Buffer.from(signature);
       if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
-      return Number(expiry) * 1000 > now() ? keyId : null;
+      const expiresAt = Number(expiry) * 1000;
+      return expiresAt > now() ? { keyId, sessionId: `${keyId}.${nonce}`, expiresAt: new Date(expiresAt) } : null;
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database';
+import { isAdminSessionRevoked } from '../db/repositories/adminSessions';
 import { findActiveApiKey } from '../db/repositories/apiKeys';
 import type { AdminSessions } from './adminSessions';
 import { verifyApiKey, type Principal } from './apiKeys';
@@ -52,7 +53,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Resolves the caller from a bearer key, or from the admin session cookie (with the CSRF header
- * on writes). A session counts only while its key is still active: revoking a key ends them.
+ * on writes). A session counts only while its key is still active (revoking a key ends them) and
+ * until it is signed out (the sign-out is recorded server-side, so a copied cookie dies with it).
  */
 export async function resolvePrincipal(
   db: Kysely<Database>,
@@ -64,10 +66,13 @@ export async function resolvePrincipal(
   const cookie = readCookie(request.headers.cookie, ADMIN_COOKIE);
   if (!cookie) return null;
   if (!SAFE_METHODS.has(request.method) && request.headers[ADMIN_HEADER] !== '1') return null;
-  const keyId = sessions.verify(cookie);
-  if (!keyId) return null;
-  const key = await findActiveApiKey(db, keyId);
-  return key ? { userId: key.user_id, keyId } : null;
+  const session = sessions.open(cookie);
+  if (!session) return null;
+  const [key, revoked] = await Promise.all([
+    findActiveApiKey(db, session.keyId),
+    isAdminSessionRevoked(db, session.sessionId),
+  ]);
+  return key && !revoked ? { userId: key.user_id, keyId: session.keyId } : null;
 }
 
 /** onRequest hook: runs before the body is read, so an unauthenticated upload is refused unread. */

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { readCappedText } from '../../outbound/cappedBody';
 
 /**
  * Prometheus metrics of the API process, in a registry of its own (several servers can live in
@@ -17,6 +18,8 @@ export interface ApiMetrics {
 
 /** How long one scrape of the worker serves /metrics hits, so a burst of hits scrapes it once. */
 const WORKER_SCRAPE_TTL_MS = 5000;
+/** A worker's Temporal metrics are tens of KB; a larger answer is not the worker's and is dropped. */
+const WORKER_METRICS_MAX_BYTES = 8 * 1024 * 1024;
 
 export function createApiMetrics(options: {
   workerMetricsUrl: string | null;
@@ -60,7 +63,7 @@ export function createApiMetrics(options: {
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const text = await response.text();
+      const { text } = await readCappedText(response, WORKER_METRICS_MAX_BYTES);
       workerUp.set(1);
       return text;
     } catch {

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { addAccessCommands } from './accessCommands';
 import { addDocumentCommands } from './documentCommands';
 import { addEmbeddingCommands } from './embeddingCommands';
+import { addSecretsCommands } from './secretsCommands';
 
 // The command modules register commander definitions only; each action loads what it needs when
 // it runs (cli/session.ts), so `sluice --help` stays fast.
@@ -10,6 +11,7 @@ const program = new Command('sluice').description('durable document ingestion fo
 addDocumentCommands(program);
 addEmbeddingCommands(program);
 addAccessCommands(program);
+addSecretsCommands(program);
 
 program.parseAsync().catch((error: unknown) => {
   console.error(`sluice: ${error instanceof Error ? error.message : String(error)}`);

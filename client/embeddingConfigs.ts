@@ -6,6 +6,7 @@ import {
   DEPLOYMENT_DEFAULT_OWNER,
   deleteDefaultEmbeddingConfig,
   findDefaultEmbeddingConfig,
+  KeyBoundToHostError,
   saveEmbeddingConfig,
   type EmbeddingConfigRow,
 } from '../db/repositories/embeddingConfigs';
@@ -66,6 +67,12 @@ export function encryptionKeyOf(config: Readonly<SluiceConfig>): Buffer {
   return parseEncryptionKey(secret);
 }
 
+/** The keys stored secrets are read with: SLUICE_SECRET_KEY, then SLUICE_SECRET_KEY_PREVIOUS during a rotation. */
+export function decryptionKeysOf(config: Readonly<SluiceConfig>): Buffer[] {
+  const previous = config.secrets.previousKey;
+  return [encryptionKeyOf(config), ...(previous ? [parseEncryptionKey(previous)] : [])];
+}
+
 /** True when stored configs decide how documents are embedded (SLUICE_EMBEDDER=user-config). */
 export const configsApply = (config: Readonly<SluiceConfig>): boolean => config.stores.embedder.kind === 'user-config';
 
@@ -77,7 +84,7 @@ function ownerOf(target: ConfigTarget): string {
 }
 
 /** A key sealed under another SLUICE_SECRET_KEY still shows as set: replacing it must stay possible. */
-function viewOfRow(row: EmbeddingConfigRow, encryptionKey: Buffer): EmbeddingConfigView {
+function viewOfRow(row: EmbeddingConfigRow, encryptionKey: readonly Buffer[]): EmbeddingConfigView {
   let apiKey: string | null;
   try {
     apiKey = maskApiKey(settingsOfRow(row, encryptionKey).apiKey);
@@ -112,7 +119,7 @@ export async function showEmbeddingConfig(
 ): Promise<EmbeddingConfigView | null> {
   const source = await effectiveSource(deps, target);
   if (source.kind === 'user' || source.kind === 'deployment')
-    return viewOfRow(source.config, encryptionKeyOf(deps.config));
+    return viewOfRow(source.config, decryptionKeysOf(deps.config));
   if (source.kind === 'environment') {
     const settings = settingsOfEnvironment(source.config);
     return { source: 'environment', ...settings, apiKey: maskApiKey(settings.apiKey), updatedAt: null };
@@ -127,7 +134,7 @@ async function effectiveSettings(
 ): Promise<{ source: EmbeddingConfigView['source']; settings: EmbeddingSettings } | null> {
   const source = await effectiveSource(deps, target);
   if (source.kind === 'user' || source.kind === 'deployment')
-    return { source: source.kind, settings: settingsOfRow(source.config, encryptionKeyOf(deps.config)) };
+    return { source: source.kind, settings: settingsOfRow(source.config, decryptionKeysOf(deps.config)) };
   if (source.kind === 'environment') return { source: 'environment', settings: settingsOfEnvironment(source.config) };
   return null;
 }
@@ -150,12 +157,16 @@ export async function saveEmbeddingSettings(
     throw new EmbeddingConfigError('the base URL must be an http:// or https:// URL');
   const key = encryptionKeyOf(deps.config);
   const before = await effectiveSource(deps, target);
-  const { saved } = await saveEmbeddingConfig(deps.db, owner, { provider: 'openai', ...input }, key);
+  const { saved } = await saveEmbeddingConfig(deps.db, owner, { provider: 'openai', ...input }, key).catch(
+    (error: unknown) => {
+      throw error instanceof KeyBoundToHostError ? new EmbeddingConfigError(error.message) : error;
+    },
+  );
   const reembedSuggested =
     'config' in before && (before.config.model !== saved.model || before.config.dimension !== saved.dimension);
   const datasets =
     reembedSuggested && target !== 'deployment' ? (await listDatasets(deps.db, owner)).map((d) => d.datasetId) : [];
-  return { view: viewOfRow(saved, key), reembedSuggested, datasets };
+  return { view: viewOfRow(saved, decryptionKeysOf(deps.config)), reembedSuggested, datasets };
 }
 
 export async function deleteEmbeddingSettings(deps: EmbeddingConfigDeps, target: ConfigTarget): Promise<boolean> {

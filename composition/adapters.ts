@@ -89,7 +89,7 @@ function embeddersFor(
   }
   return createUserEmbedderResolver({
     db,
-    encryptionKey: parseEncryptionKey(c.secretKey),
+    encryptionKey: [c.secretKey, config.secrets.previousKey].flatMap((k) => (k ? [parseEncryptionKey(k)] : [])),
     environmentDefault: config.embedding.environmentDefault,
     fallback: null,
     outbound: config.outbound,

@@ -20,6 +20,9 @@ export const apiEnv = {
   SLUICE_API_BATCH_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(20),
   SLUICE_API_SSE_POLL: duration('500ms or 2s').default('500ms'),
   SLUICE_API_MAX_STREAMS_PER_KEY: z.coerce.number().int().min(1).max(10_000).default(8),
+  SLUICE_API_MAX_CONCURRENT_UPLOADS: z.coerce.number().int().min(1).max(10_000).default(4),
+  SLUICE_API_MAX_CONCURRENT_SEARCHES: z.coerce.number().int().min(1).max(10_000).default(8),
+  SLUICE_API_MAX_CONCURRENT_REEMBEDS: z.coerce.number().int().min(1).max(10_000).default(1),
   SLUICE_API_REQUEST_TIMEOUT: duration('30m or 90s').optional(),
   SLUICE_API_IDLE_TIMEOUT: duration('60s or 2m').default('60s'),
   SLUICE_API_TRUST_PROXY: z
@@ -52,6 +55,8 @@ export interface ApiSettings {
     ssePollMs: number;
     /** Open SSE streams per API key (each polls Postgres and Temporal); beyond it 429. */
     maxStreamsPerKey: number;
+    /** Requests one user may have in flight in one API process, per kind; beyond them the answer is 429. */
+    perUser: { uploads: number; searches: number; reembeds: number };
     /** Longest time to receive one whole request, body included (Node's requestTimeout). */
     requestTimeoutMs: number;
     /** A connection silent this long is closed (socket inactivity; SSE streams send keep-alives). */
@@ -91,6 +96,11 @@ export function apiSettings(
       batchMaxFiles: e.SLUICE_API_BATCH_MAX_FILES,
       ssePollMs: durationMs(e.SLUICE_API_SSE_POLL),
       maxStreamsPerKey: e.SLUICE_API_MAX_STREAMS_PER_KEY,
+      perUser: {
+        uploads: e.SLUICE_API_MAX_CONCURRENT_UPLOADS,
+        searches: e.SLUICE_API_MAX_CONCURRENT_SEARCHES,
+        reembeds: e.SLUICE_API_MAX_CONCURRENT_REEMBEDS,
+      },
       requestTimeoutMs: e.SLUICE_API_REQUEST_TIMEOUT
         ? durationMs(e.SLUICE_API_REQUEST_TIMEOUT)
         : defaultRequestTimeoutMs(shared.maxFileBytes),

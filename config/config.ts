@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { parseEncryptionKey } from '../crypto/secretBox';
 import { apiEnv, apiSettings, type ApiSettings } from './apiConfig';
 import { embeddingEnv, embeddingSettings, type EmbeddingSettings } from './embeddingConfig';
 import type { EnvInput } from './envInput';
@@ -7,6 +6,7 @@ import { outboundEnv, outboundSettings, type OutboundSettings } from './outbound
 import { parsingEnv, parsingSettings, type ParsingSettings } from './parsingConfig';
 import { processEnv, processSettings, type ProcessSettings } from './processConfig';
 import { runsEnv, runsSettings, type RunsSettings } from './runsConfig';
+import { secretsEnv, secretsSettings, type SecretsSettings } from './secretsConfig';
 import { stackPortsEnv, withStackPortDefaults } from './stackPorts';
 import { resolveStores, storesEnvSchema, type StoresConfig } from './storesConfig';
 import { temporalEnv, temporalSettings, type TemporalSettings } from './temporalConfig';
@@ -26,6 +26,7 @@ const envSchema = z.object({
   ...embeddingEnv,
   ...runsEnv,
   ...outboundEnv,
+  ...secretsEnv,
   ...apiEnv,
   ...workerEnv,
   ...storesEnvSchema.shape,
@@ -39,6 +40,7 @@ export interface SluiceConfig
     EmbeddingSettings,
     RunsSettings,
     OutboundSettings,
+    SecretsSettings,
     ApiSettings,
     WorkerSettings {
   /** Adapter per port and their settings. Holds secrets: never log the config. */
@@ -65,15 +67,6 @@ function deepFreeze<T extends object>(value: T): Readonly<T> {
   return Object.freeze(value);
 }
 
-function checkSecretKey(stores: StoresConfig, problems: string[]): void {
-  if (stores.embedder.kind !== 'user-config' || !stores.embedder.secretKey) return;
-  try {
-    parseEncryptionKey(stores.embedder.secretKey);
-  } catch (error) {
-    problems.push(`SLUICE_SECRET_KEY: ${error instanceof Error ? error.message : 'invalid'}`);
-  }
-}
-
 /** Parses the environment once; every wrong setting is named in one message, then we stop. */
 export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> {
   const parsed = envSchema.safeParse(withStackPortDefaults(env));
@@ -84,11 +77,11 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
   const e = parsed.data;
   const problems: string[] = [];
   const parsing = parsingSettings(e, problems);
-  const outbound = outboundSettings(e, e.SLUICE_PROFILE, problems);
+  const outbound = outboundSettings(e, problems);
   const stores = resolveStores(e, problems);
   const processPart = processSettings(e, problems);
   const embedding = embeddingSettings(e, stores, processPart.dataDir, problems);
-  checkSecretKey(stores, problems);
+  const secrets = secretsSettings(e, stores, problems);
   if (problems.length > 0) throw new ConfigError(`invalid configuration — ${problems.join('; ')}`);
   return deepFreeze({
     ...temporalSettings(e),
@@ -97,6 +90,7 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
     ...embedding,
     ...runsSettings(e),
     ...outbound,
+    ...secrets,
     stores,
     ...apiSettings(e, { maxFileBytes: parsing.maxFileBytes, secretKey: e.SLUICE_SECRET_KEY }),
     ...workerSettings(e),

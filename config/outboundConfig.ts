@@ -1,11 +1,20 @@
 import { z } from 'zod';
 import type { EnvOf } from './envShape';
-import type { Profile } from './storesConfig';
+
+/** One allow-list entry: a host name, an IPv4 address, either with a port, or a bracketed IPv6 address with an optional port. */
+const ALLOWED_HOST = /^([\w.-]+(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?)$/;
 
 export const outboundEnv = {
   SLUICE_WEBHOOK_URL: z.url().optional(),
   SLUICE_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
-  SLUICE_OUTBOUND_ALLOW_PRIVATE: z.enum(['true', 'false']).optional(),
+  SLUICE_OUTBOUND_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  SLUICE_OUTBOUND_ALLOW_HOSTS: z
+    .string()
+    .refine(
+      (value) => value.split(',').every((host) => ALLOWED_HOST.test(host.trim())),
+      'must be a comma-separated list of host, host:port or [IPv6]:port',
+    )
+    .optional(),
 };
 
 export interface OutboundSettings {
@@ -13,13 +22,13 @@ export interface OutboundSettings {
   webhook: { url: string; secret: string } | null;
   /**
    * Outbound HTTP to addresses users choose (embedding providers, the webhook): private,
-   * loopback and link-local addresses are refused unless allowed (default: allowed on the local
-   * profile only).
+   * loopback and link-local addresses are refused on every profile, except for the hosts named in
+   * SLUICE_OUTBOUND_ALLOW_HOSTS (or everywhere with SLUICE_OUTBOUND_ALLOW_PRIVATE=true).
    */
-  outbound: { allowPrivate: boolean };
+  outbound: { allowPrivate: boolean; allowHosts: readonly string[] };
 }
 
-export function outboundSettings(e: EnvOf<typeof outboundEnv>, profile: Profile, problems: string[]): OutboundSettings {
+export function outboundSettings(e: EnvOf<typeof outboundEnv>, problems: string[]): OutboundSettings {
   if (e.SLUICE_WEBHOOK_URL && !e.SLUICE_WEBHOOK_SECRET)
     problems.push('SLUICE_WEBHOOK_SECRET: required when SLUICE_WEBHOOK_URL is set');
   return {
@@ -28,7 +37,11 @@ export function outboundSettings(e: EnvOf<typeof outboundEnv>, profile: Profile,
         ? { url: e.SLUICE_WEBHOOK_URL, secret: e.SLUICE_WEBHOOK_SECRET }
         : null,
     outbound: {
-      allowPrivate: e.SLUICE_OUTBOUND_ALLOW_PRIVATE ? e.SLUICE_OUTBOUND_ALLOW_PRIVATE === 'true' : profile === 'local',
+      allowPrivate: e.SLUICE_OUTBOUND_ALLOW_PRIVATE === 'true',
+      allowHosts: (e.SLUICE_OUTBOUND_ALLOW_HOSTS ?? '')
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== ''),
     },
   };
 }

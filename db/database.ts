@@ -92,7 +92,7 @@ export interface EmbeddingConfigsTable {
   model: string;
   dimension: number;
   base_url: string | null;
-  /** AES-256-GCM: iv ‖ tag ‖ ciphertext, base64. Never the plain key. */
+  /** AES-256-GCM, `s1.<key id>.<base64(iv ‖ tag ‖ ciphertext)>` (older rows: the bare base64). Never the plain key. */
   api_key_encrypted: string | null;
   created_at: Timestamp;
 }
@@ -153,6 +153,12 @@ export interface UsersTable {
   created_at: Timestamp;
 }
 
+/** Signed-out admin sessions, until they would have expired (api/adminSessions.ts). */
+export interface AdminSessionRevocationsTable {
+  session_id: string;
+  expires_at: Timestamp;
+}
+
 export interface ApiKeysTable {
   /** The public lookup half of the key; the secret half is stored only as its SHA-256. */
   id: string;
@@ -176,6 +182,7 @@ export interface Database {
   keyword_entries: KeywordEntriesTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
+  admin_session_revocations: AdminSessionRevocationsTable;
 }
 
 export type DocumentRow = Selectable<DocumentsTable>;

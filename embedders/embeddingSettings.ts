@@ -22,7 +22,7 @@ export interface EmbeddingSettings {
 export type TransportOptions = Pick<OpenAiEmbedderOptions, 'batchSize' | 'concurrency' | 'timeoutMs' | 'maxRetries'>;
 
 /** A stored row with its key unsealed; a key that cannot be unsealed is LLM_CONFIG_MISSING. */
-export function settingsOfRow(row: EmbeddingConfigRow, encryptionKey: Buffer): EmbeddingSettings {
+export function settingsOfRow(row: EmbeddingConfigRow, encryptionKey: Buffer | readonly Buffer[]): EmbeddingSettings {
   let apiKey: string | null = null;
   if (row.api_key_encrypted !== null) {
     try {

@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { permanentError, transientError } from '../contracts/sluiceError';
+import { readCappedText, ResponseTooLargeError } from '../outbound/cappedBody';
 import { fetchErrorCode, outboundFetch, OutboundRefusedError, type OutboundPolicy } from '../outbound/outboundHttp';
 import type { Embedder } from './embedder';
+import { embeddingResponseCap, ERROR_BODY_BYTES } from './embeddingResponseCap';
 import {
   backoffMs,
   describeFetchError,
@@ -60,7 +62,8 @@ class RetryableFailure extends Error {
  *
  * Failures are classified for the VECTORIZING stage: vectors of the wrong length →
  * EMBEDDING_DIMENSION_UNSUPPORTED (permanent); a refused request (4xx such as 400/401/403/404), a
- * redirect or an address the outbound policy refuses → VECTORIZING_FAILED (permanent); retries
+ * redirect, an address the outbound policy refuses or an answer larger than its cap
+ * (embedders/embeddingResponseCap.ts) → VECTORIZING_FAILED (permanent); retries
  * exhausted → VECTORIZING_FAILED (transient). Messages carry the status and a hint, never the
  * provider's body or a host: those go, as the error's cause, to the worker log
  * (activities/toApplicationFailure.ts). The API key appears in neither: it is only put in a header,
@@ -108,9 +111,21 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
       });
       status = response.status;
       responseHeaders = response.headers;
-      text = await response.text();
+      text =
+        status === 200
+          ? (await readCappedText(response, embeddingResponseCap(texts.length, dimension))).text
+          : (await readCappedText(response, ERROR_BODY_BYTES, { onOverflow: 'truncate' })).text;
     } catch (err) {
       if (stop.aborted) throw err;
+      if (err instanceof ResponseTooLargeError) {
+        // Permanent: the cap is several times what any provider sends for this batch, so a larger
+        // answer is a wrong endpoint or a hostile one, and asking again would only read more of it.
+        throw permanentError(
+          'VECTORIZING_FAILED',
+          `the embedding provider's answer for model ${model} is larger than the ${err.capBytes} bytes allowed for ${texts.length} vectors of ${dimension} numbers`,
+          new Error(`stopped reading after ${err.readBytes} bytes`),
+        );
+      }
       if (err instanceof OutboundRefusedError) {
         throw permanentError(
           'VECTORIZING_FAILED',

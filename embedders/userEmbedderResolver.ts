@@ -14,8 +14,11 @@ import { embedderOf, settingsOfEnvironment, settingsOfRow, type TransportOptions
 
 export interface UserEmbedderResolverDeps {
   db: Kysely<Database>;
-  /** The AES-256-GCM key that sealed `api_key_encrypted` (see crypto/secretBox.ts parseEncryptionKey). */
-  encryptionKey: Buffer;
+  /**
+   * The AES-256-GCM key that sealed `api_key_encrypted` (see crypto/secretBox.ts parseEncryptionKey),
+   * or the current key and then the previous one while a rotation is under way.
+   */
+  encryptionKey: Buffer | readonly Buffer[];
   /** The operator's default from SLUICE_DEFAULT_EMBEDDING_* (config.embedding.environmentDefault). */
   environmentDefault?: EnvironmentEmbeddingDefault | null;
   /** Used for users no config reaches; without it such users fail with LLM_CONFIG_MISSING. */

@@ -12,8 +12,13 @@ import { isPrivateAddress } from './privateAddress';
  * slip through (DNS rebinding).
  */
 export interface OutboundPolicy {
-  /** SLUICE_OUTBOUND_ALLOW_PRIVATE: true on the local profile by default, false on production. */
+  /** SLUICE_OUTBOUND_ALLOW_PRIVATE: false by default on every profile (tenants choose these URLs). */
   allowPrivate: boolean;
+  /**
+   * SLUICE_OUTBOUND_ALLOW_HOSTS: hosts (`name` or `name:port`, IP literals too) that may be private,
+   * such as a provider inside the cluster. Matched against the URL's host as written.
+   */
+  allowHosts?: readonly string[];
 }
 
 export type OutboundRefusal = 'redirect' | 'private-address' | 'scheme' | 'invalid-url';
@@ -32,7 +37,7 @@ export class OutboundRefusedError extends Error {
 }
 
 const PRIVATE_MESSAGE =
-  'the address is private, loopback or link-local, and outbound requests there are not allowed (SLUICE_OUTBOUND_ALLOW_PRIVATE)';
+  'the address is private, loopback or link-local, and outbound requests there are not allowed (SLUICE_OUTBOUND_ALLOW_HOSTS)';
 
 const privateAddress = (detail: string) => new OutboundRefusedError('private-address', PRIVATE_MESSAGE, detail);
 
@@ -50,24 +55,39 @@ const checkedLookup: net.LookupFunction = (hostname, options, callback) => {
   });
 };
 
-// One connection pool per policy (there are at most two), shared by every client in the process.
+// Two connection pools, shared by every client in the process: one that checks every address,
+// and one for URLs the policy lets reach private addresses.
 const agents = new Map<boolean, Agent>();
-function agentFor(policy: OutboundPolicy): Agent {
-  let agent = agents.get(policy.allowPrivate);
+function agentFor(mayBePrivate: boolean): Agent {
+  let agent = agents.get(mayBePrivate);
   if (!agent) {
-    agent = new Agent(policy.allowPrivate ? {} : { connect: { lookup: checkedLookup } });
-    agents.set(policy.allowPrivate, agent);
+    agent = new Agent(mayBePrivate ? {} : { connect: { lookup: checkedLookup } });
+    agents.set(mayBePrivate, agent);
   }
   return agent;
 }
 
+const defaultPort = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : '80');
+
+/** True when the policy lets this URL reach private addresses: all of them, or its host is allow-listed. */
+export function mayReachPrivate(url: URL, policy: OutboundPolicy): boolean {
+  if (policy.allowPrivate) return true;
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return (policy.allowHosts ?? []).some((entry) => {
+    const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+    const plain = /^([^:]+)(?::(\d+))?$/.exec(entry);
+    const [, name, port] = bracketed ?? plain ?? [undefined, entry];
+    return name?.toLowerCase() === host && (port === undefined || port === defaultPort(url));
+  });
+}
+
 /** Refuses what can be refused before connecting: another scheme, or a private IP literal (which skips the lookup). */
-function checkUrl(url: URL, policy: OutboundPolicy): void {
+function checkUrl(url: URL, mayBePrivate: boolean): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new OutboundRefusedError('scheme', 'only http and https URLs are allowed', `scheme ${url.protocol}`);
   }
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (!policy.allowPrivate && net.isIP(host) !== 0 && isPrivateAddress(host))
+  if (!mayBePrivate && net.isIP(host) !== 0 && isPrivateAddress(host))
     throw privateAddress(`${host} is a private address`);
 }
 
@@ -116,10 +136,11 @@ export async function outboundFetch(
   } catch {
     throw new OutboundRefusedError('invalid-url', 'the URL is not valid', 'the URL cannot be parsed');
   }
-  checkUrl(url, policy);
+  const mayBePrivate = mayReachPrivate(url, policy);
+  checkUrl(url, mayBePrivate);
   let response: Response;
   try {
-    response = await fetch(url, { ...request, redirect: 'manual', dispatcher: agentFor(policy) });
+    response = await fetch(url, { ...request, redirect: 'manual', dispatcher: agentFor(mayBePrivate) });
   } catch (error) {
     throw refusalIn(error) ?? error;
   }

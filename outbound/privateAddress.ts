@@ -15,15 +15,29 @@ const IPV4_RANGES: readonly Range[] = [
   [[169, 254, 0, 0], 16], // link-local
   [[172, 16, 0, 0], 12],
   [[192, 0, 0, 0], 24], // IETF protocol assignments
+  [[192, 0, 2, 0], 24], // documentation (TEST-NET-1)
+  [[192, 88, 99, 0], 24], // 6to4 relay anycast (deprecated)
   [[192, 168, 0, 0], 16],
   [[198, 18, 0, 0], 15], // benchmarking
+  [[198, 51, 100, 0], 24], // documentation (TEST-NET-2)
+  [[203, 0, 113, 0], 24], // documentation (TEST-NET-3)
   [[224, 0, 0, 0], 4], // multicast
   [[240, 0, 0, 0], 4], // reserved, broadcast
 ];
 
 const IPV6_RANGES: readonly Range[] = [
-  [[], 127], // :: and ::1 (the first 127 bits zero)
-  [[0x01, 0x00, 0, 0, 0, 0, 0, 0], 64], // discard
+  // :: and ::1, and the deprecated IPv4-compatible ::a.b.c.d: no host is reached that way
+  // any more, and an OS may still route it to the IPv4 address.
+  [[], 96],
+  [[0x00, 0x64, 0xff, 0x9b, 0x00, 0x01], 48], // local-use NAT64 64:ff9b:1::/48: a site's own translator
+  [[0x01, 0x00, 0, 0, 0, 0, 0, 0], 64], // discard-only
+  [[0x20, 0x01, 0x00, 0x00], 32], // Teredo: the client's IPv4 address is hidden (obfuscated) inside
+  [[0x20, 0x01, 0x00, 0x02, 0x00, 0x00], 48], // benchmarking
+  [[0x20, 0x01, 0x00, 0x10], 28], // ORCHID (deprecated)
+  [[0x20, 0x01, 0x00, 0x20], 28], // ORCHIDv2
+  [[0x20, 0x01, 0x0d, 0xb8], 32], // documentation
+  [[0x3f, 0xff], 20], // documentation (2024)
+  [[0x5f, 0x00], 16], // segment-routing SIDs
   [[0xfc], 7], // unique local
   [[0xfe, 0x80], 10], // link-local
   [[0xfe, 0xc0], 10], // site-local (deprecated)
@@ -33,9 +47,8 @@ const IPV6_RANGES: readonly Range[] = [
 /** IPv6 forms that carry an IPv4 address, which is then checked as IPv4: [prefix, bits, offset of the IPv4 bytes]. */
 const EMBEDDING_IPV4: readonly (readonly [readonly number[], number, number])[] = [
   [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff], 96, 12], // IPv4-mapped ::ffff:a.b.c.d
-  [[], 96, 12], // IPv4-compatible ::a.b.c.d (deprecated)
+  [[0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0], 96, 12], // IPv4-translated ::ffff:0:a.b.c.d (SIIT)
   [[0x00, 0x64, 0xff, 0x9b], 96, 12], // NAT64 64:ff9b::/96
-  [[0x00, 0x64, 0xff, 0x9b, 0x00, 0x01], 48, 12], // local-use NAT64 64:ff9b:1::/48
   [[0x20, 0x02], 16, 2], // 6to4 2002:a.b.c.d::/48
 ];
 

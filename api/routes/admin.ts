@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { revokeAdminSession } from '../../db/repositories/adminSessions';
 import { listDatasets, usageOf } from '../../db/repositories/documentCatalog';
 import { FILTERS, renderDashboard, renderDocumentRow, renderLogin } from '../admin/page';
 import type { AdminSessions } from '../adminSessions';
 import { verifyApiKey } from '../apiKeys';
-import { ADMIN_COOKIE, resolvePrincipal } from '../auth';
+import { ADMIN_COOKIE, readCookie, resolvePrincipal } from '../auth';
 import type { ApiContext } from '../context';
 import { decodeCursor, encodeCursor, loadDocumentView, loadDocumentViews } from '../documentViews';
 import { ApiError } from '../errors';
@@ -164,11 +165,16 @@ export function adminRoutes(router: Router, ctx: ApiContext, sessions: AdminSess
     auth: false,
     hidden: true,
     responses: { 204: { description: 'signed out' } },
-    handler: async ({ request, reply }) =>
-      reply
+    handler: async ({ request, reply }) => {
+      // Ends the session on the server too: clearing the cookie alone would leave a copy of it
+      // (another tab, a stolen value) valid until it expires.
+      const session = sessions.open(readCookie(request.headers.cookie, ADMIN_COOKIE) ?? '');
+      if (session) await revokeAdminSession(db, session.sessionId, session.expiresAt);
+      return reply
         .code(204)
         .header('set-cookie', sessionCookie(request, '', 0))
-        .send(),
+        .send();
+    },
   });
 
   for (const [name, type] of [

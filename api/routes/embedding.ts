@@ -12,6 +12,7 @@ import { reembedDataset } from '../../client/reembed';
 import type { ApiContext } from '../context';
 import { ApiError } from '../errors';
 import type { Router } from '../router';
+import { createTenantLimiter } from '../tenantLimiter';
 import {
   datasetParams,
   embeddingConfigBody,
@@ -36,6 +37,11 @@ async function answering<T>(run: () => Promise<T>): Promise<T> {
 const problem = { description: 'the configuration is invalid or cannot be used', schema: errorResponseSchema };
 
 export function embeddingRoutes(router: Router, ctx: ApiContext): void {
+  const reembeds = createTenantLimiter(
+    're-embeds',
+    'SLUICE_API_MAX_CONCURRENT_REEMBEDS',
+    ctx.config.api.perUser.reembeds,
+  );
   const deps = { db: ctx.adapters.db, config: ctx.config };
   const tags = ['embedding'];
 
@@ -124,12 +130,16 @@ export function embeddingRoutes(router: Router, ctx: ApiContext): void {
     responses: {
       202: { description: 'the runs started and the documents skipped', schema: reembedResultSchema },
       409: problem,
+      429: { description: 'the caller has a re-embed in flight already', schema: errorResponseSchema },
     },
     handler: ({ params, principal, reply }) =>
       answering(async () => {
-        const report = await reembedDataset(
-          { client: ctx.client, db: ctx.adapters.db, config: ctx.config, embedders: ctx.adapters.embedders },
-          { userId: principal().userId, datasetId: params.datasetId },
+        const { userId } = principal();
+        const report = await reembeds.run(userId, () =>
+          reembedDataset(
+            { client: ctx.client, db: ctx.adapters.db, config: ctx.config, embedders: ctx.adapters.embedders },
+            { userId, datasetId: params.datasetId },
+          ),
         );
         void reply.code(202);
         return report;

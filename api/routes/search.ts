@@ -1,9 +1,15 @@
 import { hybridSearch } from '../../search/hybridSearch';
 import type { ApiContext } from '../context';
 import type { Router } from '../router';
-import { datasetParams, searchQuery, searchResponseSchema } from '../schemas';
+import { datasetParams, errorResponseSchema, searchQuery, searchResponseSchema } from '../schemas';
+import { createTenantLimiter } from '../tenantLimiter';
 
 export function searchRoutes(router: Router, ctx: ApiContext): void {
+  const searches = createTenantLimiter(
+    'searches',
+    'SLUICE_API_MAX_CONCURRENT_SEARCHES',
+    ctx.config.api.perUser.searches,
+  );
   router.route({
     method: 'GET',
     path: '/v1/datasets/{datasetId}/search',
@@ -15,13 +21,14 @@ export function searchRoutes(router: Router, ctx: ApiContext): void {
     auth: true,
     params: datasetParams,
     querystring: searchQuery,
-    responses: { 200: { description: 'hits, best first', schema: searchResponseSchema } },
+    responses: {
+      200: { description: 'hits, best first', schema: searchResponseSchema },
+      429: { description: 'the caller has too many searches in flight', schema: errorResponseSchema },
+    },
     handler: async ({ params, query, principal }) => {
-      const hits = await hybridSearch(
-        ctx.adapters,
-        { userId: principal().userId, datasetId: params.datasetId },
-        query.q,
-        query.limit,
+      const { userId } = principal();
+      const hits = await searches.run(userId, () =>
+        hybridSearch(ctx.adapters, { userId, datasetId: params.datasetId }, query.q, query.limit),
       );
       return {
         hits: hits.map((h) => ({

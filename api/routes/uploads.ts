@@ -12,6 +12,7 @@ import {
   type BatchResult,
 } from '../schemas';
 import { cleanFileName } from '../../registration/fileName';
+import { createTenantLimiter } from '../tenantLimiter';
 import { budgetFor, currentBudget, discardPart, receiveFile, type UploadDeps } from '../receiveUpload';
 
 const errors = (description: string) => ({ description, schema: errorResponseSchema });
@@ -44,6 +45,8 @@ const fileBodySchema = (many: boolean) => ({
 });
 
 export function uploadRoutes(router: Router, ctx: ApiContext): void {
+  // One budget for single and batch uploads: a batch holds one slot while it streams its parts.
+  const uploads = createTenantLimiter('uploads', 'SLUICE_API_MAX_CONCURRENT_UPLOADS', ctx.config.api.perUser.uploads);
   const deps = (request: FastifyRequest): UploadDeps => ({
     db: ctx.adapters.db,
     objects: ctx.adapters.objects,
@@ -78,22 +81,25 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
       413: errors('file over the upload limit (FILE_TOO_LARGE)'),
       415: errors('type not allowed (UNSUPPORTED_FILE_TYPE) or not multipart'),
       422: errors('empty file (EMPTY_DOCUMENT)'),
+      429: errors('the caller has too many uploads in flight (TOO_MANY_CONCURRENT_REQUESTS)'),
       503: errors('the workflow engine is unavailable; nothing was kept'),
     },
     handler: async ({ request, reply, params, principal }) => {
       const { userId } = principal();
       requireMultipart(request);
-      const budget = await currentBudget({ db: ctx.adapters.db, config: ctx.config }, userId).catch(
-        (error: unknown) => {
-          if (error instanceof ApiError) ctx.metrics.uploads.inc({ outcome: 'refused_quota' });
-          throw error;
-        },
-      );
-      const part = await request.file({ limits: multipartLimits(ctx.config, 1) });
-      if (!part) throw new ApiError(400, 'NO_FILE', 'the request has no file part');
-      const outcome = await receiveFile(deps(request), { userId, datasetId: params.datasetId }, part, budget);
-      if (!outcome.ok) throw outcome.error;
-      return reply.code(outcome.httpStatus).send(outcome.result);
+      return uploads.run(userId, async () => {
+        const budget = await currentBudget({ db: ctx.adapters.db, config: ctx.config }, userId).catch(
+          (error: unknown) => {
+            if (error instanceof ApiError) ctx.metrics.uploads.inc({ outcome: 'refused_quota' });
+            throw error;
+          },
+        );
+        const part = await request.file({ limits: multipartLimits(ctx.config, 1) });
+        if (!part) throw new ApiError(400, 'NO_FILE', 'the request has no file part');
+        const outcome = await receiveFile(deps(request), { userId, datasetId: params.datasetId }, part, budget);
+        if (!outcome.ok) throw outcome.error;
+        return reply.code(outcome.httpStatus).send(outcome.result);
+      });
     },
   });
 
@@ -113,63 +119,66 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
     responses: {
       207: { description: 'one result per file', schema: batchResultSchema },
       415: errors('not multipart'),
+      429: errors('the caller has too many uploads in flight (TOO_MANY_CONCURRENT_REQUESTS)'),
     },
     handler: async ({ request, reply, params, principal }) => {
       const { userId } = principal();
       requireMultipart(request);
-      const max = ctx.config.api.batchMaxFiles;
-      const usage = await usageOf(ctx.adapters.db, userId);
-      const results: BatchResult['results'] = [];
-      let complete = true;
-      let index = 0;
-      for await (const part of request.parts({ limits: multipartLimits(ctx.config, max + 1) })) {
-        if (part.type !== 'file') continue;
-        const fileName = cleanFileName(part.filename);
-        const refused = (error: ApiError) =>
-          results.push({
-            index,
-            fileName,
-            httpStatus: error.statusCode,
-            document: null,
-            error: { code: error.code, message: error.message },
-          });
-        if (index >= max) {
-          refused(new ApiError(413, 'TOO_MANY_FILES', `a batch takes at most ${max} files`));
-          complete = false;
-          break;
-        }
-        let outcome;
-        try {
-          outcome = await receiveFile(
-            deps(request),
-            { userId, datasetId: params.datasetId },
-            part,
-            budgetFor(ctx.config, usage),
-          );
-        } catch (error) {
-          if (!(error instanceof ApiError) || error.statusCode >= 500) throw error;
-          // Quota used up before this file: nothing of it was read.
-          outcome = { ok: false as const, httpStatus: error.statusCode, error, unread: true };
-        }
-        if (outcome.ok) {
-          results.push({ index, fileName, httpStatus: outcome.httpStatus, document: outcome.result, error: null });
-          if (!outcome.result.duplicate) {
-            usage.documents += 1;
-            usage.bytes += outcome.result.sizeBytes;
-          }
-        } else {
-          refused(outcome.error);
-          // A refused type was read only as far as its first bytes: skip the rest of it, within
-          // the size limit, and go on. Anything over a limit ends the batch unread.
-          const canSkip = outcome.error.statusCode === 415 || outcome.error.statusCode === 422;
-          if (outcome.unread && !(canSkip && (await discardPart(part.file, ctx.config.maxFileBytes)))) {
+      return uploads.run(userId, async () => {
+        const max = ctx.config.api.batchMaxFiles;
+        const usage = await usageOf(ctx.adapters.db, userId);
+        const results: BatchResult['results'] = [];
+        let complete = true;
+        let index = 0;
+        for await (const part of request.parts({ limits: multipartLimits(ctx.config, max + 1) })) {
+          if (part.type !== 'file') continue;
+          const fileName = cleanFileName(part.filename);
+          const refused = (error: ApiError) =>
+            results.push({
+              index,
+              fileName,
+              httpStatus: error.statusCode,
+              document: null,
+              error: { code: error.code, message: error.message },
+            });
+          if (index >= max) {
+            refused(new ApiError(413, 'TOO_MANY_FILES', `a batch takes at most ${max} files`));
             complete = false;
             break;
           }
+          let outcome;
+          try {
+            outcome = await receiveFile(
+              deps(request),
+              { userId, datasetId: params.datasetId },
+              part,
+              budgetFor(ctx.config, usage),
+            );
+          } catch (error) {
+            if (!(error instanceof ApiError) || error.statusCode >= 500) throw error;
+            // Quota used up before this file: nothing of it was read.
+            outcome = { ok: false as const, httpStatus: error.statusCode, error, unread: true };
+          }
+          if (outcome.ok) {
+            results.push({ index, fileName, httpStatus: outcome.httpStatus, document: outcome.result, error: null });
+            if (!outcome.result.duplicate) {
+              usage.documents += 1;
+              usage.bytes += outcome.result.sizeBytes;
+            }
+          } else {
+            refused(outcome.error);
+            // A refused type was read only as far as its first bytes: skip the rest of it, within
+            // the size limit, and go on. Anything over a limit ends the batch unread.
+            const canSkip = outcome.error.statusCode === 415 || outcome.error.statusCode === 422;
+            if (outcome.unread && !(canSkip && (await discardPart(part.file, ctx.config.maxFileBytes)))) {
+              complete = false;
+              break;
+            }
+          }
+          index += 1;
         }
-        index += 1;
-      }
-      return reply.code(207).send({ results, complete });
+        return reply.code(207).send({ results, complete });
+      });
     },
   });
 }

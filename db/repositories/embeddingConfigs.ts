@@ -25,6 +25,28 @@ export interface EmbeddingConfigInput {
   apiKey?: string | null;
 }
 
+/**
+ * A stored API key was given for one host; replacing the config with another host without giving a
+ * key again would send that key to the new host (issue 21 row 6), so the save is refused.
+ */
+export class KeyBoundToHostError extends Error {
+  override readonly name = 'KeyBoundToHostError';
+
+  constructor() {
+    super('the stored API key was given for another host: give the API key again (or none) when changing the base URL');
+  }
+}
+
+/** Where a key is sent: scheme, host and port of the base URL (null: the provider's default). */
+function keyHost(baseUrl: string | null): string {
+  if (baseUrl === null) return 'provider default';
+  try {
+    return new URL(baseUrl).origin;
+  } catch {
+    return baseUrl;
+  }
+}
+
 export interface SavedEmbeddingConfig {
   saved: EmbeddingConfigRow;
   /** The owner's config this one replaced, if any. */
@@ -34,7 +56,8 @@ export interface SavedEmbeddingConfig {
 /**
  * Makes `input` the owner's default embedding config. In one transaction, serialised per owner:
  * the previous default is deleted (its encrypted key goes with it, unless kept) and the new row
- * inserted. Only the AES-256-GCM sealed key is stored, never the plain one.
+ * inserted. Only the AES-256-GCM sealed key is stored, never the plain one. A kept key stays
+ * with the host it was given for (KeyBoundToHostError); the throw rolls the deletion back.
  */
 export async function saveEmbeddingConfig(
   db: Kysely<Database>,
@@ -59,6 +82,8 @@ export async function saveEmbeddingConfig(
       .where('is_default', '=', true)
       .returningAll()
       .executeTakeFirst();
+    const keepsKey = input.apiKey === undefined && previous?.api_key_encrypted != null;
+    if (keepsKey && keyHost(previous.base_url) !== keyHost(input.baseUrl)) throw new KeyBoundToHostError();
     const saved = await trx
       .insertInto('embedding_configs')
       .values({
@@ -121,4 +146,34 @@ export async function deleteDefaultEmbeddingConfig(db: Kysely<Database>, ownerId
     .where('is_default', '=', true)
     .executeTakeFirst();
   return deleted.numDeletedRows > 0n;
+}
+
+/** Every stored sealed key, for `sluice secrets rotate`: ids and sealed values only. */
+export async function listSealedApiKeys(db: Kysely<Database>): Promise<{ id: number; sealed: string }[]> {
+  const rows = await db
+    .selectFrom('embedding_configs')
+    .select(['id', 'api_key_encrypted'])
+    .where('api_key_encrypted', 'is not', null)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ id: row.id, sealed: row.api_key_encrypted ?? '' }));
+}
+
+/**
+ * Replaces one sealed key, only if it is still the value that was read (compare-and-set): a
+ * config saved meanwhile keeps its new key. True when the row was updated.
+ */
+export async function resealApiKey(
+  db: Kysely<Database>,
+  id: number,
+  expected: string,
+  resealed: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('embedding_configs')
+    .set({ api_key_encrypted: resealed })
+    .where('id', '=', id)
+    .where('api_key_encrypted', '=', expected)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

@@ -30,7 +30,7 @@ beforeAll(async () => {
   h = await startApi({
     SLUICE_EMBEDDER: 'user-config',
     SLUICE_SECRET_KEY: randomBytes(32).toString('base64'),
-    SLUICE_OUTBOUND_ALLOW_PRIVATE: 'true',
+    SLUICE_OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
   });
   user = await newUser(h, 'page');
   browser = await chromium.launch({

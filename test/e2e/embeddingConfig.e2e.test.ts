@@ -23,7 +23,7 @@ import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../support/f
 const API_KEY = 'sk-live-SECRET-5f1e9c27abcd';
 const DIMENSION = 6;
 const SECRET_KEY = randomBytes(32).toString('base64');
-const ENV = { SLUICE_EMBEDDER: 'user-config', SLUICE_SECRET_KEY: SECRET_KEY, SLUICE_OUTBOUND_ALLOW_PRIVATE: 'true' };
+const ENV = { SLUICE_EMBEDDER: 'user-config', SLUICE_SECRET_KEY: SECRET_KEY, SLUICE_OUTBOUND_ALLOW_HOSTS: '127.0.0.1' };
 let h: ApiHarness;
 let server: FakeEmbeddingServer;
 
@@ -216,7 +216,7 @@ it('HTTP: GET masks the key, PUT without a key keeps it and flags re-embedding, 
   });
 
   // The outbound policy applies to the test call: loopback is refused unless allowed.
-  const strict = await h.variant((config) => ({ ...config, outbound: { allowPrivate: false } }));
+  const strict = await h.variant((config) => ({ ...config, outbound: { allowPrivate: false, allowHosts: [] } }));
   try {
     const refused = await call<{ ok: boolean; message: string }>(strict.baseUrl, 'POST', '/v1/embedding-config/test', {
       user,
@@ -232,6 +232,17 @@ it('HTTP: GET masks the key, PUT without a key keeps it and flags re-embedding, 
     body: { baseUrl: 'ftp://example.com', model: 'x', dimension: 4 },
   });
   expect(bad).toMatchObject({ status: 400, body: { error: { code: 'INVALID_EMBEDDING_CONFIG' } } });
+
+  // Issue 21 row 6: the stored key stays with its host. Another host without the key is refused.
+  const moved = await call<{ error: { code: string; message: string } }>(h.baseUrl, 'PUT', '/v1/embedding-config', {
+    user,
+    body: { baseUrl: 'https://elsewhere.example/v1', model: 'fake-embed-2', dimension: DIMENSION },
+  });
+  expect(moved).toMatchObject({ status: 400, body: { error: { code: 'INVALID_EMBEDDING_CONFIG' } } });
+  expect(moved.body.error.message).toMatch(/give the API key again/);
+  expect((await call(h.baseUrl, 'GET', '/v1/embedding-config', { user })).body).toMatchObject({
+    config: { baseUrl: server.baseUrl, apiKey: 'sk-…abcd' },
+  });
 
   expect((await call(h.baseUrl, 'DELETE', '/v1/embedding-config', { user })).body).toEqual({ deleted: true });
   expect((await call(h.baseUrl, 'GET', '/v1/embedding-config', { user })).body).toMatchObject({ config: null });

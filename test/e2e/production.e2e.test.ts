@@ -61,8 +61,8 @@ function productionEnv(openSearchUrl: string, embeddingUrl: string, suffix: stri
     SLUICE_DEFAULT_EMBEDDING_MODEL: 'fake-embed-a',
     SLUICE_DEFAULT_EMBEDDING_DIMENSION: String(DIMENSION),
     SLUICE_DEFAULT_EMBEDDING_API_KEY: API_KEY,
-    // The fake provider listens on loopback.
-    SLUICE_OUTBOUND_ALLOW_PRIVATE: 'true',
+    // The fake provider listens on loopback: allow-listed by name, as an in-cluster provider would be.
+    SLUICE_OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
     // Every stage as a real activity, so the outage is seen as KEYWORD_INDEXING attempts.
     SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES: '0',
     SLUICE_LOCAL_STAGE_MAX_CHUNKS: '0',

@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signBody, SIGNATURE_HEADER } from '../../stores/webhookNotifier';
+import { signDelivery, SIGNATURE_HEADER } from '../../stores/webhookSignature';
 import { eventually, ingestBuffer, waitTerminal } from '../support/ingestHelpers';
 import { testConfig } from '../support/testConfig';
 import { startTestWorker, type TestWorker } from '../support/testWorker';
 
 const SECRET = `secret-${randomUUID()}`;
 const scope = { userId: `user-${randomUUID()}`, datasetId: 'webhook' };
-const received: { body: string; signature: string | undefined; delivery: string | undefined }[] = [];
+const received: {
+  body: string;
+  signature: string | undefined;
+  delivery: string | undefined;
+  timestamp: string | undefined;
+}[] = [];
 
 const receiver = http.createServer((req, res) => {
   let body = '';
@@ -18,6 +23,7 @@ const receiver = http.createServer((req, res) => {
       body,
       signature: req.headers[SIGNATURE_HEADER] as string | undefined,
       delivery: req.headers['x-sluice-delivery'] as string | undefined,
+      timestamp: req.headers['x-sluice-timestamp'] as string | undefined,
     });
     res.writeHead(204).end();
   });
@@ -58,7 +64,9 @@ it('delivers the result exactly once, signed, after the receiver comes back up',
   await new Promise((resolve) => setTimeout(resolve, 2000));
   expect(received).toHaveLength(1);
   const [delivery] = received;
-  expect(delivery?.signature).toBe(signBody(SECRET, delivery?.body ?? ''));
+  expect(delivery?.signature).toBe(
+    signDelivery(SECRET, Number(delivery?.timestamp), delivery?.delivery ?? '', delivery?.body ?? ''),
+  );
   expect(delivery?.delivery).toBe(String(row?.id));
   expect(JSON.parse(delivery?.body ?? '{}')).toMatchObject({
     event: 'ingest.succeeded',

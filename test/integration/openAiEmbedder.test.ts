@@ -223,22 +223,24 @@ describe('outbound policy', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('reaches a private address when the setting allows it: by default on the local profile, not on production', async () => {
+  it('reaches a private address only when allowed: SLUICE_OUTBOUND_ALLOW_PRIVATE, never by profile', async () => {
     const onlyLocalPorts = {
       SLUICE_OBJECT_STORE: 'local',
       SLUICE_VECTOR_STORE: 'postgres',
       SLUICE_KEYWORD_INDEX: 'postgres',
       SLUICE_EMBEDDER: 'local',
     };
-    expect(loadConfig({}).outbound).toEqual({ allowPrivate: true });
-    expect(loadConfig({ ...onlyLocalPorts, SLUICE_PROFILE: 'production' }).outbound).toEqual({ allowPrivate: false });
+    expect(loadConfig({}).outbound).toEqual({ allowPrivate: false, allowHosts: [] });
+    expect(loadConfig({ ...onlyLocalPorts, SLUICE_PROFILE: 'production' }).outbound).toEqual({
+      allowPrivate: false,
+      allowHosts: [],
+    });
     const allowed = loadConfig({
       ...onlyLocalPorts,
       SLUICE_PROFILE: 'production',
       SLUICE_OUTBOUND_ALLOW_PRIVATE: 'true',
     }).outbound;
-    expect(allowed).toEqual({ allowPrivate: true });
-    expect(loadConfig({ SLUICE_OUTBOUND_ALLOW_PRIVATE: 'false' }).outbound).toEqual({ allowPrivate: false });
+    expect(allowed).toEqual({ allowPrivate: true, allowHosts: [] });
     const port = Number(new URL(server.baseUrl).port);
     expect(await embedder({ baseUrl: `http://localhost:${port}/v1`, outbound: allowed }).embed(['ok'])).toEqual([
       fakeVector('ok', DIMENSION),

@@ -2,7 +2,8 @@ import http from 'node:http';
 import type net from 'node:net';
 import { SluiceError } from '../../contracts/sluiceError';
 import type { ResultNotification } from '../../stores/notifier';
-import { createWebhookNotifier, signBody, SIGNATURE_HEADER } from '../../stores/webhookNotifier';
+import { createWebhookNotifier } from '../../stores/webhookNotifier';
+import { signDelivery, SIGNATURE_HEADER, verifyDelivery } from '../../stores/webhookSignature';
 
 // The webhook client against real local receivers: no redirect followed, private addresses only when allowed.
 
@@ -16,12 +17,22 @@ const notification: ResultNotification = {
 };
 
 async function receiver(answer: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
-  const bodies: { url: string | undefined; body: string; signature: string | undefined }[] = [];
+  const bodies: {
+    url: string | undefined;
+    body: string;
+    signature: string | undefined;
+    headers: Record<string, string | undefined>;
+  }[] = [];
   const srv = http.createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     req.on('end', () => {
-      bodies.push({ url: req.url, body, signature: req.headers[SIGNATURE_HEADER] as string | undefined });
+      bodies.push({
+        url: req.url,
+        body,
+        signature: req.headers[SIGNATURE_HEADER] as string | undefined,
+        headers: req.headers as Record<string, string | undefined>,
+      });
       answer(req, res);
     });
   });
@@ -45,14 +56,34 @@ async function failureOf(promise: Promise<unknown>): Promise<SluiceError> {
 }
 
 describe('webhook delivery', () => {
-  it('posts the signed body when private addresses are allowed', async () => {
+  it('posts the body signed with its timestamp and delivery id, which a receiver verifies', async () => {
     const r = await receiver((_req, res) => res.writeHead(204).end());
+    const sentAt = Date.UTC(2026, 11, 1, 21, 0, 0);
     try {
-      await createWebhookNotifier({ url: r.url, secret: SECRET, outbound: { allowPrivate: true } }).deliver(
-        notification,
-      );
+      await createWebhookNotifier({
+        url: r.url,
+        secret: SECRET,
+        outbound: { allowPrivate: true },
+        now: () => sentAt,
+      }).deliver(notification);
       expect(r.bodies).toHaveLength(1);
-      expect(r.bodies[0]?.signature).toBe(signBody(SECRET, r.bodies[0]?.body ?? ''));
+      const [got] = r.bodies;
+      const headers = got?.headers ?? {};
+      const body = got?.body ?? '';
+      expect(headers['x-sluice-timestamp']).toBe(String(sentAt / 1000));
+      expect(headers['x-sluice-delivery']).toBe('7');
+      expect(got?.signature).toBe(signDelivery(SECRET, sentAt / 1000, '7', body));
+      const verify = (h: Record<string, string | undefined>, b: string, nowMs: number) =>
+        verifyDelivery({ secret: SECRET, headers: h, body: b, nowMs });
+      expect(verify(headers, body, sentAt + 60_000)).toBe('ok');
+      // A replay ten minutes later is stale; re-dating it or changing its id breaks the signature.
+      expect(verify(headers, body, sentAt + 600_000)).toBe('stale');
+      expect(verify({ ...headers, 'x-sluice-timestamp': String(sentAt / 1000 + 600) }, body, sentAt + 600_000)).toBe(
+        'bad-signature',
+      );
+      expect(verify({ ...headers, 'x-sluice-delivery': '8' }, body, sentAt)).toBe('bad-signature');
+      expect(verify(headers, `${body} `, sentAt)).toBe('bad-signature');
+      expect(verify({ ...headers, 'x-sluice-timestamp': undefined }, body, sentAt)).toBe('malformed');
     } finally {
       await r.close();
     }

@@ -26,6 +26,9 @@ export function testConfig(overrides: Record<string, string> = {}): Readonly<Slu
     SLUICE_TASK_QUEUE: `sluice-test-${randomUUID()}`,
     SLUICE_RETRY_WAIT: '1h',
     SLUICE_SWEEP_EVERY: 'off',
+    // The fake embedding servers and webhook receivers of the tests listen on loopback, which
+    // outbound HTTP refuses on every profile unless the host is allow-listed.
+    SLUICE_OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
     ...overrides,
   });
 }

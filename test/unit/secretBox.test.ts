@@ -1,5 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { decryptSecret, encryptSecret, parseEncryptionKey } from '../../crypto/secretBox';
+import { createCipheriv } from 'node:crypto';
+import { decryptSecret, encryptSecret, keyId, parseEncryptionKey, sealedKeyId } from '../../crypto/secretBox';
+
+/** The base64 body of a sealed value (iv ‖ tag ‖ ciphertext), after `s1.<key id>.`. */
+const bodyOf = (sealed: string) => Buffer.from(sealed.split('.')[2] ?? '', 'base64');
+const withBody = (sealed: string, body: Buffer) =>
+  `${sealed.split('.').slice(0, 2).join('.')}.${body.toString('base64')}`;
+
+/** A value sealed the way sluice did before key ids: bare base64(iv ‖ tag ‖ ciphertext). */
+function legacySeal(key: Buffer, plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: 16 });
+  const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64');
+}
 
 describe('secret box (AES-256-GCM)', () => {
   const key = randomBytes(32);
@@ -8,7 +22,7 @@ describe('secret box (AES-256-GCM)', () => {
   it('round-trips a secret and never stores it in the clear', () => {
     const sealed = encryptSecret(key, secret);
     expect(sealed).not.toContain(secret);
-    expect(Buffer.from(sealed, 'base64').length).toBe(12 + 16 + Buffer.byteLength(secret, 'utf8'));
+    expect(bodyOf(sealed).length).toBe(12 + 16 + Buffer.byteLength(secret, 'utf8'));
     expect(decryptSecret(key, sealed)).toBe(secret);
     expect(decryptSecret(key, encryptSecret(key, ''))).toBe('');
   });
@@ -17,17 +31,18 @@ describe('secret box (AES-256-GCM)', () => {
     const a = encryptSecret(key, secret);
     const b = encryptSecret(key, secret);
     expect(a).not.toBe(b);
-    expect(Buffer.from(a, 'base64').subarray(0, 12)).not.toEqual(Buffer.from(b, 'base64').subarray(0, 12));
+    expect(bodyOf(a).subarray(0, 12)).not.toEqual(bodyOf(b).subarray(0, 12));
   });
 
   it('detects tampering with the ciphertext, the tag or the IV', () => {
-    const bytes = Buffer.from(encryptSecret(key, secret), 'base64');
+    const sealed = encryptSecret(key, secret);
+    const bytes = bodyOf(sealed);
     for (const offset of [0, 12, 28, bytes.length - 1]) {
       const tampered = Buffer.from(bytes);
       tampered[offset] = (tampered[offset] ?? 0) ^ 0x01;
-      expect(() => decryptSecret(key, tampered.toString('base64'))).toThrow(/altered|another key/);
+      expect(() => decryptSecret(key, withBody(sealed, tampered))).toThrow(/altered|another key/);
     }
-    expect(() => decryptSecret(key, bytes.subarray(0, 20).toString('base64'))).toThrow(/malformed/);
+    expect(() => decryptSecret(key, withBody(sealed, bytes.subarray(0, 20)))).toThrow(/malformed/);
     expect(() => decryptSecret(key, 'not base64 at all!')).toThrow(/malformed/);
   });
 
@@ -35,6 +50,27 @@ describe('secret box (AES-256-GCM)', () => {
     const sealed = encryptSecret(key, secret);
     expect(() => decryptSecret(randomBytes(32), sealed)).toThrow(/another key/);
     expect(() => encryptSecret(randomBytes(16), secret)).toThrow(/32 bytes/);
+  });
+
+  it('names its key by id, picks the right key from several, and refuses a key id it was not given', () => {
+    const previous = randomBytes(32);
+    const sealed = encryptSecret(previous, secret);
+    expect(sealed).toMatch(/^s1\.[0-9a-f]{16}\./);
+    expect(sealedKeyId(sealed)).toBe(keyId(previous));
+    expect(keyId(previous)).not.toBe(keyId(key));
+    expect(sealed).not.toContain(previous.toString('hex').slice(0, 16));
+    expect(decryptSecret([key, previous], sealed)).toBe(secret);
+    expect(() => decryptSecret([key], sealed)).toThrow(new RegExp(`key id ${keyId(previous)}.*another key`));
+    expect(() => decryptSecret(key, 's1.zz.AAAA')).toThrow(/malformed/);
+  });
+
+  it('still reads values sealed before key ids, with whichever key given sealed them', () => {
+    const previous = randomBytes(32);
+    const legacy = legacySeal(previous, secret);
+    expect(sealedKeyId(legacy)).toBeNull();
+    expect(decryptSecret(previous, legacy)).toBe(secret);
+    expect(decryptSecret([key, previous], legacy)).toBe(secret);
+    expect(() => decryptSecret([key], legacy)).toThrow(/another key/);
   });
 
   describe('parseEncryptionKey', () => {
