@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { readCappedText } from '../../outbound/cappedBody';
+import { readCappedText } from '../outbound/cappedBody';
 
 /**
  * Prometheus metrics of the API process, in a registry of its own (several servers can live in
