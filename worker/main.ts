@@ -1,3 +1,4 @@
+import { Runtime } from '@temporalio/worker';
 import { loadConfig } from '../config/config';
 import { embeddingTaskQueue } from '../contracts/taskQueues';
 import { createAdapters, prepareAdapters } from '../composition/adapters';
@@ -9,7 +10,7 @@ import { ensureSweepSchedule } from './sweepSchedule';
 export async function runWorker(): Promise<void> {
   const config = loadConfig();
   installRuntimeLogging(config.logLevel, { prometheusBindAddress: config.metrics.workerBindAddress });
-  const adapters = createAdapters(config);
+  const adapters = createAdapters(config, (message) => Runtime.instance().logger.warn(message));
   try {
     // A replacement for a crashed worker should poll as early as it can: the schema and the
     // stores are made ready while the Workers connect and load the workflow bundle (which waits
