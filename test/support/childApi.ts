@@ -7,13 +7,17 @@ import { workerEnv } from './childWorker';
 const ROOT = path.resolve(__dirname, '..', '..');
 
 /** `sluice serve` (the API process) as a child, with the test's config, logging into the data dir. */
-export function spawnApi(config: Readonly<SluiceConfig>, port: number): ChildProcess {
+export function spawnApi(
+  config: Readonly<SluiceConfig>,
+  port: number,
+  extraEnv: Record<string, string> = {},
+): ChildProcess {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const log = fs.openSync(path.join(config.dataDir, `api-${Date.now()}.log`), 'a');
   return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'client', 'cli.ts'), 'serve'], {
     cwd: ROOT,
     stdio: ['ignore', log, log],
-    env: { ...workerEnv(config), SLUICE_API_HOST: '127.0.0.1', SLUICE_API_PORT: String(port) },
+    env: { ...workerEnv(config), ...extraEnv, SLUICE_API_HOST: '127.0.0.1', SLUICE_API_PORT: String(port) },
   });
 }
 
