@@ -25,15 +25,24 @@ const NET_CODES = new Set([
   'UND_ERR_SOCKET',
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
-// What pg says when the socket closed under it, or the pool could not connect in time.
-const PG_MESSAGES = [
+// What pg says when the socket closed under it, or the pool could not connect in time; what the
+// Temporal client says when the frontend did not answer its connect.
+const KNOWN_MESSAGES = [
+  'Failed to connect before the deadline',
   'Connection terminated unexpectedly',
   'Connection terminated due to connection timeout',
   'timeout exceeded when trying to connect',
   'Client has encountered a connection error and is not queryable',
 ];
-// The OpenSearch client's and the AWS SDK's names for a request that never reached a server.
-const CLIENT_ERROR_NAMES = new Set(['ConnectionError', 'NoLivingConnectionsError', 'TimeoutError', 'RequestTimeout']);
+// The OpenSearch client's and the AWS SDK's names for a request that never reached a server, and
+// the Temporal worker's native connection's (a refused or broken gRPC transport).
+const CLIENT_ERROR_NAMES = new Set([
+  'ConnectionError',
+  'NoLivingConnectionsError',
+  'TimeoutError',
+  'RequestTimeout',
+  'TransportError',
+]);
 // gRPC UNAVAILABLE: the Temporal frontend is down or restarting.
 const GRPC_UNAVAILABLE = 14;
 const MAX_CAUSES = 5;
@@ -43,7 +52,7 @@ function unavailableItself(error: object): boolean {
   if (typeof code === 'string' && (PG_UNAVAILABLE.test(code) || NET_CODES.has(code))) return true;
   if (code === GRPC_UNAVAILABLE) return true;
   if (typeof name === 'string' && CLIENT_ERROR_NAMES.has(name)) return true;
-  return typeof message === 'string' && PG_MESSAGES.some((m) => message.startsWith(m));
+  return typeof message === 'string' && KNOWN_MESSAGES.some((m) => message.startsWith(m));
 }
 
 export function isDependencyUnavailable(error: unknown): boolean {

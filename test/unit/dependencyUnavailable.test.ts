@@ -28,6 +28,8 @@ describe('isDependencyUnavailable', () => {
       'the Temporal frontend down',
       new ServiceError('Failed to start', { cause: Object.assign(new Error('14 UNAVAILABLE'), { code: 14 }) }),
     ],
+    ['the Temporal client connecting in vain', new Error('Failed to connect before the deadline')],
+    ['the worker connection refused', Object.assign(new Error('tcp connect error'), { name: 'TransportError' })],
     ['OpenSearch unreachable', new openSearchErrors.ConnectionError('connect ECONNREFUSED', undefined)],
     ['wrapped in a cause', new Error('store call failed', { cause: socketError('ECONNREFUSED') })],
   ])('recognises %s', (_, error) => {
