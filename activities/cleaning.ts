@@ -7,6 +7,7 @@ import type { StageInput, StageResult } from '../contracts/ingest';
 import { permanentError, SluiceError, transientError } from '../contracts/sluiceError';
 import { recordProducedBytes } from '../db/repositories/producedBytes';
 import { DETECTION_HEAD_BYTES, detectFileType } from '../parsers/detectFileType';
+import { predecessorWithoutMarkdown } from '../db/repositories/tasks';
 import { objectKeys } from '../stores/objectKeys';
 import { ObjectNotFoundError } from '../stores/ports';
 import type { ActivityDeps } from './deps';
@@ -26,6 +27,7 @@ export function createCleaningActivity(deps: ActivityDeps) {
       await fs.mkdir(deps.settings.tmpDir, { recursive: true });
       const tmpFile = path.join(deps.settings.tmpDir, `${input.taskId}-source`);
       const parseStarted = Date.now();
+      await dropPredecessorMarkdown(deps, input);
       try {
         await downloadSource(deps, started.sourceObjectKey, tmpFile);
         const type = detectFileType(await readHead(tmpFile), started.fileName);
@@ -58,6 +60,16 @@ async function chargeQuota(deps: ActivityDeps, input: StageInput, bytes: number)
       `the document's ${bytes} bytes of markdown exceed what is left of the per-user quota (${Math.max(0, deps.settings.quota.maxBytes - recorded.usedBytes)} bytes)`,
     );
   }
+}
+
+/**
+ * A retried task whose predecessor's CLEANING failed after storing its markdown (Postgres went
+ * away before the SUCCESS that records the key) would leave that object behind, referenced by no
+ * row. It is removed before this task parses; a chain of such retries is cleaned one link each.
+ */
+async function dropPredecessorMarkdown(deps: ActivityDeps, input: StageInput): Promise<void> {
+  const predecessor = await predecessorWithoutMarkdown(deps.db, input.taskId);
+  if (predecessor) await deps.objects.deletePrefix(objectKeys.markdown(input.userId, input.documentId, predecessor));
 }
 
 /** Streams the source to disk with a byte limit, so no file is ever held whole in memory. */

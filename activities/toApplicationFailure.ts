@@ -2,6 +2,7 @@ import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { SluiceError } from '../contracts/sluiceError';
 import { IllegalTransitionError } from '../db/repositories/pipelines';
+import { isDependencyUnavailable } from '../stores/dependencyUnavailable';
 import { describeForLog, safeForTenant } from './failureText';
 
 /**
@@ -25,6 +26,16 @@ export function toApplicationFailure(error: unknown): ApplicationFailure {
   }
   if (error instanceof IllegalTransitionError) {
     return ApplicationFailure.create({ type: 'TASK_SUPERSEDED', message: error.message, nonRetryable: true });
+  }
+  if (isDependencyUnavailable(error)) {
+    // A restart or failover of Postgres (or a cut to another server) is no bug: the attempt is
+    // retried by the activity's policy once the server is back.
+    logDetails('DEPENDENCY_UNAVAILABLE', error);
+    return ApplicationFailure.create({
+      type: 'DEPENDENCY_UNAVAILABLE',
+      message: 'a server the worker depends on did not answer; the attempt is retried',
+      nonRetryable: false,
+    });
   }
   logDetails('INTERNAL_UNKNOWN_ERROR', error);
   // An unclassified error's message can be anything (a driver's connection string, a host): only its kind is shown.

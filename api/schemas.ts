@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PIPELINE_STATUSES, STAGE_STATUSES, STAGES } from '../contracts/stages';
+import { DEPENDENCIES } from './health/dependencyChecks';
 
 /** Request and response shapes of the HTTP API: validation and the OpenAPI document both come from here. */
 
@@ -132,7 +133,13 @@ export const datasetsResponseSchema = z.object({
 
 export const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
-  checks: z.object({ database: z.enum(['ok', 'failing']), temporal: z.enum(['ok', 'failing']) }),
+  checks: z.object({
+    database: z.enum(['ok', 'failing']),
+    temporal: z.enum(['ok', 'failing']),
+    keywordIndex: z.enum(['ok', 'failing']),
+    objectStore: z.enum(['ok', 'failing']),
+  }),
+  down: z.array(z.enum(DEPENDENCIES)).describe('the dependencies that did not answer within 2 s'),
 });
 
 export const adminSessionBody = z.object({ apiKey: z.string().min(1).max(200) });

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { openAdapters, type Adapters } from '../composition/adapters';
+import { untilAvailable } from '../composition/untilAvailable';
 import { loadConfig, type SluiceConfig } from '../config/config';
 import { connectClient } from '../client/ingestClient';
 import { buildApiServer } from './server';
@@ -7,9 +8,10 @@ import { buildApiServer } from './server';
 /** The API process: `sluice serve`. It runs no worker; start one with `npm run worker`. */
 export async function runApiServer(): Promise<void> {
   const config = loadConfig();
-  const adapters = await openAdapters(config);
+  // Started during an outage (a restart of the whole deployment), the API waits for its dependencies.
+  const adapters = await untilAvailable('opening the stores', () => openAdapters(config), console.warn);
   try {
-    const client = await connectClient(config);
+    const client = await untilAvailable('connecting to Temporal', () => connectClient(config), console.warn);
     try {
       await listenUntilSignalled(config, adapters, client);
     } finally {

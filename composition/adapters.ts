@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { SluiceConfig } from '../config/config';
-import { createDb } from '../db/connection';
+import { createDb, describePoolError } from '../db/connection';
 import type { Database } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
 import { singleEmbedderResolver, type EmbedderResolver } from '../embedders/embedderResolver';
@@ -96,8 +96,18 @@ function embeddersFor(
   });
 }
 
-export function createAdapters(config: Readonly<SluiceConfig>): Adapters {
-  const db = createDb(config.database.url, config.database.poolSize);
+/** Where a process logs a dependency's trouble that no request or activity sees (the worker: its Runtime logger). */
+export type DependencyLog = (message: string) => void;
+
+/**
+ * A Postgres restart or failover breaks the pool's connections: the process logs it (SQLSTATE and
+ * message only, never the URL) and carries on; the queries that fail meanwhile are retried by
+ * their activity or answered 503 by the API (stores/dependencyUnavailable.ts).
+ */
+export function createAdapters(config: Readonly<SluiceConfig>, log: DependencyLog = console.warn): Adapters {
+  const db = createDb(config.database.url, config.database.poolSize, (error) =>
+    log(`postgres: a pooled connection failed (${describePoolError(error)}); it is dropped and replaced`),
+  );
   const keywords = keywordIndexFor(config, db);
   const objects = objectStoreFor(config);
   const vectors = vectorStoreFor(config, db);

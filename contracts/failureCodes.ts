@@ -40,6 +40,9 @@ export const FAILURE_CODES = [
   'QUOTA_EXCEEDED',
   /** The workflow input does not match the published contract (docs/contract). */
   'INVALID_INGEST_INPUT',
+  // Issue 21: a dependency restarting or cut off (Postgres, Temporal, the index, the object store).
+  /** A server sluice depends on did not answer; always retryable. */
+  'DEPENDENCY_UNAVAILABLE',
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];

@@ -115,7 +115,10 @@ export async function createSluiceWorker(
       },
     };
   } catch (error) {
+    // Closed here too, so a start-up retried while the server is unavailable leaks no connection.
     await cpu.close();
+    await clientConnection.close().catch(() => undefined);
+    await nativeConnection.close().catch(() => undefined);
     throw error;
   }
 }

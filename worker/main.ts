@@ -1,6 +1,8 @@
+import { Runtime } from '@temporalio/worker';
 import { loadConfig } from '../config/config';
 import { embeddingTaskQueue } from '../contracts/taskQueues';
 import { createAdapters, prepareAdapters } from '../composition/adapters';
+import { untilAvailable } from '../composition/untilAvailable';
 import { createSluiceWorker } from './createWorker';
 import { installRuntimeLogging } from './runtimeLogging';
 import { ensureSweepSchedule } from './sweepSchedule';
@@ -10,19 +12,22 @@ import { startHealthServer, type HealthServer } from './healthServer';
 export async function runWorker(): Promise<void> {
   const config = loadConfig();
   installRuntimeLogging(config.logLevel, { prometheusBindAddress: config.metrics.workerBindAddress });
-  const adapters = createAdapters(config);
+  const warn = (message: string) => Runtime.instance().logger.warn(message);
+  const adapters = createAdapters(config, warn);
   try {
     // A replacement for a crashed worker should poll as early as it can: the schema and the
     // stores are made ready while the Workers connect and load the workflow bundle (which waits
     // mostly on the SDK's workflow thread). Nothing polls before both are done: run() comes after.
-    const ready = prepareAdapters(adapters);
-    const creating = createSluiceWorker(config, adapters);
+    // A worker started while Postgres or Temporal is down (a crashed one's replacement during an
+    // outage) waits for them instead of exiting.
+    const ready = untilAvailable('preparing the schema and stores', () => prepareAdapters(adapters), warn);
+    const creating = untilAvailable('connecting to Temporal', () => createSluiceWorker(config, adapters), warn);
     const [readiness, created] = await Promise.allSettled([ready, creating]);
     if (created.status === 'fulfilled' && readiness.status === 'rejected') await created.value.close();
     if (readiness.status === 'rejected') throw readiness.reason;
     if (created.status === 'rejected') throw created.reason;
     const running = created.value;
-    await ensureSweepSchedule(running.client, config);
+    await untilAvailable('ensuring the sweep schedule', () => ensureSweepSchedule(running.client, config), warn);
     const { queues } = config.worker;
     const polled = [
       queues !== 'embedding' ? config.temporal.taskQueue : null,

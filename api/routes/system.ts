@@ -1,21 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { pingDatabase } from '../../db/repositories/health';
 import type { ApiContext } from '../context';
+import { checkDependencies } from '../health/dependencyChecks';
 import { ApiError } from '../errors';
 import type { Router } from '../router';
 import { errorResponseSchema, healthSchema } from '../schemas';
-
-const CHECK_DEADLINE_MS = 2000;
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timed out')), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -39,28 +29,17 @@ export function systemRoutes(router: Router, ctx: ApiContext, openApiDocument: (
     method: 'GET',
     path: '/healthz',
     operationId: 'health',
-    summary: 'Liveness and readiness: Postgres and the Temporal frontend answer',
+    summary: 'Liveness and readiness: Postgres, the Temporal frontend, the keyword index and the object store answer',
     tags: ['system'],
     auth: false,
     responses: {
       200: { description: 'healthy', schema: healthSchema },
-      503: { description: 'a dependency is failing', schema: healthSchema },
+      503: { description: 'a dependency is failing; `down` names it', schema: healthSchema },
     },
     handler: async ({ reply }) => {
-      const [database, temporal] = await Promise.all([
-        withTimeout(pingDatabase(ctx.adapters.db), CHECK_DEADLINE_MS).then(
-          () => 'ok' as const,
-          () => 'failing' as const,
-        ),
-        ctx.client.connection
-          .withDeadline(Date.now() + CHECK_DEADLINE_MS, () => ctx.client.workflowService.getSystemInfo({}))
-          .then(
-            () => 'ok' as const,
-            () => 'failing' as const,
-          ),
-      ]);
-      const ok = database === 'ok' && temporal === 'ok';
-      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', checks: { database, temporal } });
+      const { checks, down } = await checkDependencies(ctx.adapters, ctx.client);
+      const ok = down.length === 0;
+      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', checks, down });
     },
   });
 

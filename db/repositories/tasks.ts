@@ -22,3 +22,18 @@ export async function recordTokenPlan(
     .where('task_id', '=', taskId)
     .execute();
 }
+
+/**
+ * The task this one retries, when that task's CLEANING never recorded its markdown: an object
+ * it may have stored before failing is referenced by no row (issue 21: the soak's orphans).
+ */
+export async function predecessorWithoutMarkdown(db: Kysely<Database>, taskId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('parse_tasks as t')
+    .innerJoin('parse_tasks as p', 'p.task_id', 't.retry_of_task_id')
+    .select('p.task_id')
+    .where('t.task_id', '=', taskId)
+    .where('p.markdown_object_key', 'is', null)
+    .executeTakeFirst();
+  return row?.task_id ?? null;
+}

@@ -64,10 +64,14 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 describe('system routes', () => {
-  it('GET /healthz reports Postgres and Temporal', async () => {
+  it('GET /healthz reports Postgres, Temporal, the keyword index and the object store', async () => {
     const r = await call(h.baseUrl, 'GET', '/healthz');
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ status: 'ok', checks: { database: 'ok', temporal: 'ok' } });
+    expect(r.body).toEqual({
+      status: 'ok',
+      checks: { database: 'ok', temporal: 'ok', keywordIndex: 'ok', objectStore: 'ok' },
+      down: [],
+    });
   });
 
   it('GET /openapi.json documents every API route with its schemas and bearer auth', async () => {
