@@ -21,7 +21,7 @@ const EMBEDDERS = (process.env.BENCH_EMBEDDERS ?? 'local-model,local').split(','
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:54329/sluice_bench_latency';
 const OUT = path.join(ROOT, 'bench-results', process.env.BENCH_OUT ?? 'latency.json');
 const HTML_PAGE = 'usr/share/doc/postgresql-doc-15/html/explicit-joins.html';
-const COMPILED_CLI = path.join(ROOT, 'dist', 'client', 'cli.js');
+const COMPILED_CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
 type Sample = { wallMs: number; historyMs: number };
@@ -105,7 +105,7 @@ function cliLatency(documentId: string): Record<string, number> {
     'node -e 0 (reference)': round(medianProcess(RUNS, process.execPath, ['-e', '0'], env)),
     'sluice --help (compiled)': round(medianProcess(RUNS, process.execPath, [COMPILED_CLI, '--help'], env)),
     'sluice --help (bin/sluice)': round(medianProcess(RUNS, path.join(ROOT, 'bin', 'sluice'), ['--help'], env)),
-    'sluice --help (tsx)': round(medianProcess(RUNS, TSX, [path.join(ROOT, 'client', 'cli.ts'), '--help'], env)),
+    'sluice --help (tsx)': round(medianProcess(RUNS, TSX, [path.join(ROOT, 'cli', 'main.ts'), '--help'], env)),
     'sluice status <id> (compiled)': round(
       medianProcess(RUNS, process.execPath, [COMPILED_CLI, 'status', documentId], env),
     ),

@@ -54,7 +54,7 @@ async function cli(args: string[], env: Record<string, string> = {}): Promise<{ 
   const root = path.resolve(__dirname, '..', '..');
   const result = await execFileAsync(
     path.join(root, 'node_modules', '.bin', 'tsx'),
-    [path.join(root, 'client', 'cli.ts'), ...args],
+    [path.join(root, 'cli', 'main.ts'), ...args],
     {
       cwd: root,
       env: { ...process.env, ...ENV, DATABASE_URL: h.tw.config.database.url, ...env },

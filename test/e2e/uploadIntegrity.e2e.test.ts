@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { SluiceConfig } from '../../config/config';
 import { usageOf } from '../../db/repositories/documentCatalog';
 import type { ObjectStore } from '../../stores/ports';
 import {
@@ -45,6 +46,14 @@ function writesAfterAllArrive(objects: ObjectStore, parties: number): ObjectStor
   };
 }
 
+/**
+ * Every party of a race must be in flight at once (the store waits for all of them), so the
+ * per-user concurrency limit, whose own 429 is tested elsewhere, is lifted above the party count.
+ */
+function racingUploads(c: SluiceConfig): SluiceConfig['api'] {
+  return { ...c.api, perUser: { ...c.api.perUser, uploads: 16 } };
+}
+
 /** A markdown file of exactly `bytes` bytes, different for each `tag`. */
 function markdownOf(bytes: number, tag: string): string {
   const head = `# ${tag}\n\n`;
@@ -67,10 +76,13 @@ async function uploadAll(baseUrl: string, user: TestUser, files: string[]) {
 describe('concurrent uploads against the per-user quota', () => {
   it('on bytes: of five 1000-byte uploads into 3000 bytes, exactly three are stored', async () => {
     const parties = 5;
-    const api = await h.variant((c) => ({ ...c, quota: { maxBytes: 3000, maxDocuments: 100 } }), {
-      ...h.tw.adapters,
-      objects: writesAfterAllArrive(h.tw.adapters.objects, parties),
-    });
+    const api = await h.variant(
+      (c) => ({ ...c, quota: { maxBytes: 3000, maxDocuments: 100 }, api: racingUploads(c) }),
+      {
+        ...h.tw.adapters,
+        objects: writesAfterAllArrive(h.tw.adapters.objects, parties),
+      },
+    );
     try {
       const user = await newUser(h, 'race-bytes');
       const files = Array.from({ length: parties }, (_, i) => markdownOf(1000, `file ${i}`));
@@ -89,10 +101,13 @@ describe('concurrent uploads against the per-user quota', () => {
 
   it('on documents: of four uploads with room for two, exactly two are stored', async () => {
     const parties = 4;
-    const api = await h.variant((c) => ({ ...c, quota: { maxBytes: 1024 * 1024, maxDocuments: 2 } }), {
-      ...h.tw.adapters,
-      objects: writesAfterAllArrive(h.tw.adapters.objects, parties),
-    });
+    const api = await h.variant(
+      (c) => ({ ...c, quota: { maxBytes: 1024 * 1024, maxDocuments: 2 }, api: racingUploads(c) }),
+      {
+        ...h.tw.adapters,
+        objects: writesAfterAllArrive(h.tw.adapters.objects, parties),
+      },
+    );
     try {
       const user = await newUser(h, 'race-docs');
       const files = Array.from({ length: parties }, (_, i) => markdownOf(200, `note ${i}`));
@@ -110,10 +125,13 @@ describe('concurrent uploads against the per-user quota', () => {
 
   it('still turns the same content uploaded at once into one document, and a duplicate costs no quota', async () => {
     const parties = 3;
-    const api = await h.variant((c) => ({ ...c, quota: { maxBytes: 1024 * 1024, maxDocuments: 1 } }), {
-      ...h.tw.adapters,
-      objects: writesAfterAllArrive(h.tw.adapters.objects, parties),
-    });
+    const api = await h.variant(
+      (c) => ({ ...c, quota: { maxBytes: 1024 * 1024, maxDocuments: 1 }, api: racingUploads(c) }),
+      {
+        ...h.tw.adapters,
+        objects: writesAfterAllArrive(h.tw.adapters.objects, parties),
+      },
+    );
     try {
       const user = await newUser(h, 'race-same');
       const same = markdownOf(300, 'same content');

@@ -14,7 +14,7 @@ export function spawnApi(
 ): ChildProcess {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const log = fs.openSync(path.join(config.dataDir, `api-${Date.now()}.log`), 'a');
-  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'client', 'cli.ts'), 'serve'], {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'cli', 'main.ts'), 'serve'], {
     cwd: ROOT,
     stdio: ['ignore', log, log],
     env: { ...workerEnv(config), ...extraEnv, SLUICE_API_HOST: '127.0.0.1', SLUICE_API_PORT: String(port) },
