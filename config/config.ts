@@ -6,14 +6,13 @@ import { packageRoot } from './packageRoot';
 import { parseEncryptionKey } from '../crypto/secretBox';
 import { resolveStores, storesEnvSchema, type StoresConfig } from './storesConfig';
 import { withStackPortDefaults } from './stackPorts';
+import { resolveTemporal, temporalEnvSchema, type TemporalConfig } from './temporalConfig';
 
 const repoRoot = packageRoot();
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
 
 const baseEnvSchema = z.object({
-  TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
-  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   SLUICE_TASK_QUEUE: z.string().min(1).default('sluice-ingest'),
   TEMPORAL_UI_URL: z.url().default('http://127.0.0.1:8233'),
   // The stack script's ports (config/stackPorts.ts): checked here so a typo fails fast.
@@ -125,7 +124,7 @@ function durationMs(value: string): number {
   return Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS];
 }
 
-const envSchema = baseEnvSchema.extend(storesEnvSchema.shape);
+const envSchema = baseEnvSchema.extend(storesEnvSchema.shape).extend(temporalEnvSchema.shape);
 
 /** Slow but honest: a whole upload of the largest allowed file at 128 KiB/s, and never under 5 minutes. */
 function defaultRequestTimeoutMs(maxFileBytes: number): number {
@@ -195,7 +194,7 @@ export function secretFromEnvironment(name: string, env: EnvInput = process.env)
 }
 
 export interface SluiceConfig {
-  temporal: { address: string; namespace: string; taskQueue: string; uiUrl: string };
+  temporal: TemporalConfig & { taskQueue: string; uiUrl: string };
   database: { url: string; poolSize: number };
   dataDir: string;
   objectsDir: string;
@@ -307,14 +306,16 @@ export class ConfigError extends Error {
 
 function deepFreeze<T extends object>(value: T): Readonly<T> {
   for (const child of Object.values(value)) {
-    if (child && typeof child === 'object') deepFreeze(child as object);
+    // Certificates and keys stay Buffers: a typed array with elements cannot be frozen.
+    if (child && typeof child === 'object' && !ArrayBuffer.isView(child)) deepFreeze(child as object);
   }
   return Object.freeze(value);
 }
 
 /** Parses the environment once; every wrong setting is named in one message, then we stop. */
 export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> {
-  const parsed = envSchema.safeParse(withStackPortDefaults(env));
+  const withPorts = withStackPortDefaults(env);
+  const parsed = envSchema.safeParse(withPorts);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`invalid configuration — ${problems.join('; ')}`);
@@ -327,6 +328,7 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
   if (e.SLUICE_WEBHOOK_URL && !e.SLUICE_WEBHOOK_SECRET)
     problems.push('SLUICE_WEBHOOK_SECRET: required when SLUICE_WEBHOOK_URL is set');
   const stores = resolveStores(e, problems);
+  const temporal = resolveTemporal(withPorts, repoRoot, problems);
   const dimension = embedDimension(e.SLUICE_EMBED_DIMENSION, stores, problems);
   const environmentDefault = environmentEmbeddingDefault(e, problems);
   if (stores.embedder.kind === 'user-config' && stores.embedder.secretKey) {
@@ -339,8 +341,7 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
   if (problems.length > 0) throw new ConfigError(`invalid configuration — ${problems.join('; ')}`);
   return deepFreeze({
     temporal: {
-      address: e.TEMPORAL_ADDRESS,
-      namespace: e.TEMPORAL_NAMESPACE,
+      ...temporal,
       taskQueue: e.SLUICE_TASK_QUEUE,
       uiUrl: e.TEMPORAL_UI_URL,
     },
