@@ -30,10 +30,14 @@ export const temporalEnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be letters, digits, - or _')
     .optional(),
-  SLUICE_BUILD_ID: z
-    .string()
-    .regex(/^[A-Za-z0-9_.+-]{1,100}$/, 'must be letters, digits, and . + - _')
-    .optional(),
+  // Empty counts as unset: the Dockerfile's ENV passes an empty build arg through.
+  SLUICE_BUILD_ID: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_.+-]{1,100}$/, 'must be letters, digits, and . + - _')
+      .optional(),
+  ),
 });
 
 export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
