@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
+import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import type { SluiceConfig } from '../config/config';
 import { ingestWorkflowId, type IngestProgress, type IngestResult } from '../contracts/ingest';
 import { progressQuery } from '../contracts/ingestApi';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { Client } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { type NativeConnection, Worker } from '@temporalio/worker';
 import { connectTemporal } from '../../client/temporalConnection';
 import { loadConfig } from '../../config/config';
 import { connectNative } from '../../worker/temporalConnection';
