@@ -1,4 +1,4 @@
-import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { IngestActivities } from '../activities';
 import type { DeleteInput, DeleteResult } from '../contracts/deletion';
 
@@ -22,10 +22,6 @@ const cancelSteps = proxyActivities<IngestActivities>({
  * the ingestion run and wait until it has closed, then delete vectors → keyword entries →
  * objects → rows. Rows go last because they are how every earlier step finds its data.
  */
-// Worker Versioning: PINNED. A deletion finishes its ordered steps on the code that began them
-// (a deploy cannot reorder them under a run); it lasts as long as the stores take to answer.
-setWorkflowOptions({ versioningBehavior: 'PINNED' }, deleteDocument);
-
 export async function deleteDocument(input: DeleteInput): Promise<DeleteResult> {
   const owner = await steps.markDocumentDeleting(input.documentId);
   await cancelSteps.cancelIngestion(input.documentId);

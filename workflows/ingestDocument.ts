@@ -4,7 +4,6 @@ import {
   isCancellation,
   makeContinueAsNewFunc,
   setHandler,
-  setWorkflowOptions,
   workflowInfo,
 } from '@temporalio/workflow';
 import {
@@ -77,7 +76,8 @@ function stageCall(stage: Stage, plan: LocalStagePlan | undefined, chunkCount: n
 type Failure = ClassifiedFailure & { stage: Stage | null };
 
 /**
- * Worker Versioning (docs/deployment.md). A run is PINNED to the release that started it: a
+ * Worker Versioning (docs/deployment.md). A run is PINNED (worker/deploymentOptions.ts) to the
+ * release that started it: a
  * deploy never hands a run in the middle of its stages to other workflow code, so a release may
  * change the stage sequence without patching for the runs in flight, and those runs finish on
  * the version they began on. A FAILED run waits for its retry (SLUICE_RETRY_WAIT, 30 days by
@@ -89,7 +89,6 @@ type Failure = ClassifiedFailure & { stage: Stage | null };
  * safe only as far as every change is patched, and the old version could never be told apart
  * from the new in a run's history.
  */
-setWorkflowOptions({ versioningBehavior: 'PINNED' }, ingestDocument);
 const continueOnCurrentVersion = makeContinueAsNewFunc<typeof ingestDocument>({
   initialVersioningBehavior: 'AUTO_UPGRADE',
 });

@@ -1,4 +1,4 @@
-import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { IngestActivities } from '../activities';
 import type { SweepOrphansInput, SweepOrphansResult } from '../activities/sweepOrphanedObjects';
 
@@ -11,10 +11,6 @@ const sweep = proxyActivities<IngestActivities>({
 });
 
 /** Run by a Temporal schedule: removes objects no document row refers to, and abandoned partial writes. */
-// Worker Versioning: AUTO_UPGRADE. A scheduled sweep is one activity call with no state to
-// protect: whichever version is current runs it, and no old worker is kept up for it.
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, sweepOrphanedObjects);
-
 export async function sweepOrphanedObjects(input: SweepOrphansInput): Promise<SweepOrphansResult> {
   return sweep.sweepOrphanedObjects(input);
 }

@@ -1,4 +1,4 @@
-import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { IngestActivities } from '../activities';
 
 // One sweep is a query and a few updates; a failed sweep is simply redone by the next tick.
@@ -8,10 +8,6 @@ const sweep = proxyActivities<IngestActivities>({
 });
 
 /** Run by a Temporal schedule: converges tasks whose run is gone to INTERRUPTED_TASK. */
-// Worker Versioning: AUTO_UPGRADE. A scheduled sweep is one activity call with no state to
-// protect: whichever version is current runs it, and no old worker is kept up for it.
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, sweepStuckTasks);
-
 export async function sweepStuckTasks(input: { stuckAfterMs: number }): Promise<{ swept: string[] }> {
   return sweep.sweepStuckTasks(input);
 }
