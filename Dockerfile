@@ -3,7 +3,8 @@
 # dependencies alone, and the runtime: compiled JavaScript on plain node, no TypeScript, no tsx,
 # no webpack at start-up.
 
-FROM node:20-bookworm-slim AS build
+# Node 22 LTS (package.json engines; Node 20 reached its end of life on 2026-04-30).
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # The image's npm 10 ignores package.json's allowScripts: skip onnxruntime-node's CUDA download.
@@ -12,12 +13,21 @@ COPY . .
 # tsc to dist/, then the workflow bundle built from it (dist/workflow-bundle.js).
 RUN npm run build
 
-FROM node:20-bookworm-slim AS deps
+FROM node:22-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN ONNXRUNTIME_NODE_INSTALL=skip npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
+# The slim image has no CA bundle: a TLS connection to Temporal Cloud, S3 or OpenSearch would
+# fail (NativeCertsNotFound from the worker's Rust core) without it.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends ca-certificates \
+  && rm -rf /var/lib/apt/lists/*
+# The Worker Versioning build id (config/releaseBuildId.ts): the image has no .git, so the build
+# passes it, e.g. --build-arg SLUICE_BUILD_ID=0.1.0+$(git rev-parse --short=12 HEAD).
+ARG SLUICE_BUILD_ID
+ENV SLUICE_BUILD_ID=${SLUICE_BUILD_ID}
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules

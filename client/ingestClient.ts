@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Connection, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
+import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import type { SluiceConfig } from '../config/config';
 import { ingestWorkflowId, type IngestProgress, type IngestResult } from '../contracts/ingest';
 import { progressQuery } from '../contracts/ingestApi';
 import type { ingestDocument } from '../workflows/ingestDocument';
 import { startIngestRun, type IngestRun } from './startRun';
+import { connectTemporalClient } from './temporalConnection';
 
 export async function connectClient(config: Readonly<SluiceConfig>): Promise<Client> {
-  const connection = await Connection.connect({ address: config.temporal.address });
-  return new Client({ connection, namespace: config.temporal.namespace });
+  return connectTemporalClient(config.temporal);
 }
 
 export interface StartIngestionInput {

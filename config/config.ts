@@ -9,6 +9,7 @@ import { runsEnv, runsSettings, type RunsSettings } from './runsConfig';
 import { secretsEnv, secretsSettings, type SecretsSettings } from './secretsConfig';
 import { stackPortsEnv, withStackPortDefaults } from './stackPorts';
 import { resolveStores, storesEnvSchema, type StoresConfig } from './storesConfig';
+import { packageRoot } from './packageRoot';
 import { temporalEnv, temporalSettings, type TemporalSettings } from './temporalConfig';
 import { workerEnv, workerSettings, type WorkerSettings } from './workerConfig';
 
@@ -62,14 +63,16 @@ export class ConfigError extends Error {
 
 function deepFreeze<T extends object>(value: T): Readonly<T> {
   for (const child of Object.values(value)) {
-    if (child && typeof child === 'object') deepFreeze(child as object);
+    // Certificates and keys stay Buffers: a typed array with elements cannot be frozen.
+    if (child && typeof child === 'object' && !ArrayBuffer.isView(child)) deepFreeze(child as object);
   }
   return Object.freeze(value);
 }
 
 /** Parses the environment once; every wrong setting is named in one message, then we stop. */
 export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> {
-  const parsed = envSchema.safeParse(withStackPortDefaults(env));
+  const withPorts = withStackPortDefaults(env);
+  const parsed = envSchema.safeParse(withPorts);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`invalid configuration — ${problems.join('; ')}`);
@@ -79,12 +82,13 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
   const parsing = parsingSettings(e, problems);
   const outbound = outboundSettings(e, problems);
   const stores = resolveStores(e, problems);
+  const temporal = temporalSettings(e, withPorts, packageRoot(), problems);
   const processPart = processSettings(e, problems);
   const embedding = embeddingSettings(e, stores, processPart.dataDir, problems);
   const secrets = secretsSettings(e, stores, problems);
   if (problems.length > 0) throw new ConfigError(`invalid configuration — ${problems.join('; ')}`);
   return deepFreeze({
-    ...temporalSettings(e),
+    ...temporal,
     ...processPart,
     ...parsing,
     ...embedding,

@@ -1,24 +1,30 @@
 import { z } from 'zod';
+import type { EnvInput } from './envInput';
 import type { EnvOf } from './envShape';
+import { resolveTemporal, temporalEnvSchema, type TemporalConfig } from './temporalConnectionConfig';
 
+/** How to reach Temporal (temporalConnectionConfig.ts), which task queue to use and where its Web UI is. */
 export const temporalEnv = {
-  TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
-  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  ...temporalEnvSchema.shape,
   SLUICE_TASK_QUEUE: z.string().min(1).default('sluice-ingest'),
   TEMPORAL_UI_URL: z.url().default('http://127.0.0.1:8233'),
 };
 
 export interface TemporalSettings {
-  temporal: { address: string; namespace: string; taskQueue: string; uiUrl: string };
+  temporal: TemporalConfig & { taskQueue: string; uiUrl: string };
 }
 
-export function temporalSettings(e: EnvOf<typeof temporalEnv>): TemporalSettings {
+/**
+ * `env` is the whole environment (with the stack's ports folded in): a temporal.toml profile is
+ * read through Temporal's env-config package, which takes the raw variables.
+ */
+export function temporalSettings(
+  e: EnvOf<typeof temporalEnv>,
+  env: EnvInput,
+  root: string,
+  problems: string[],
+): TemporalSettings {
   return {
-    temporal: {
-      address: e.TEMPORAL_ADDRESS,
-      namespace: e.TEMPORAL_NAMESPACE,
-      taskQueue: e.SLUICE_TASK_QUEUE,
-      uiUrl: e.TEMPORAL_UI_URL,
-    },
+    temporal: { ...resolveTemporal(env, root, problems), taskQueue: e.SLUICE_TASK_QUEUE, uiUrl: e.TEMPORAL_UI_URL },
   };
 }

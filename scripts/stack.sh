@@ -34,11 +34,13 @@ source "$STACK_SELF_DIR/stack/seaweedfs.sh"
 source "$STACK_SELF_DIR/stack/opensearch.sh"
 # shellcheck source=stack/model.sh
 source "$STACK_SELF_DIR/stack/model.sh"
+# shellcheck source=stack/temporal-cluster.sh
+source "$STACK_SELF_DIR/stack/temporal-cluster.sh"
 
 # Start order (stop goes in reverse). Postgres first: its checks are cheap, so
 # a missing prerequisite there fails before the slower Temporal install. The
 # model is no server: its install fetches and prepares the local embedding model.
-STACK_SERVICES=(postgres temporal opensearch seaweedfs model)
+STACK_SERVICES=(postgres temporal opensearch seaweedfs model temporal-tls)
 # What each profile runs. OpenSearch and SeaweedFS take minutes to build the first time, and only
 # the production adapters use them: a first `sluice demo` neither builds nor starts them.
 STACK_PROFILE_LOCAL=(postgres temporal model)

@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import { Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createStageActivities } from '../activities';
 import { activityDepsFrom } from '../composition/activityDeps';
 import type { SluiceConfig } from '../config/config';
@@ -8,6 +8,9 @@ import { createCpuPool } from '../cpuPool/pool';
 import type { Adapters } from '../composition/adapters';
 import { createTemporalIngestionRuns } from './temporalIngestionRuns';
 import { WorkerGroup } from './workerGroup';
+import { connectNative } from './temporalConnection';
+import { deploymentOptions } from './deploymentOptions';
+import { connectionFailure, connectionOptions } from '../config/temporalConnectionOptions';
 import { workflowSource } from './workflowBundle';
 
 /**
@@ -54,8 +57,10 @@ export async function createSluiceWorker(
   } = {},
 ): Promise<RunningWorker> {
   const [nativeConnection, clientConnection] = await Promise.all([
-    NativeConnection.connect({ address: config.temporal.address }),
-    Connection.connect({ address: config.temporal.address }),
+    connectNative(config.temporal.connection),
+    Connection.connect(connectionOptions(config.temporal.connection)).catch((error: unknown) => {
+      throw connectionFailure(config.temporal.connection, error);
+    }),
   ]);
   const client = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
   // Threads start loading the parsers now, so the first document finds them warm.
@@ -77,6 +82,7 @@ export async function createSluiceWorker(
             namespace: config.temporal.namespace,
             taskQueue: config.temporal.taskQueue,
             activities,
+            ...deploymentOptions(config.temporal),
             ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : await workflowSource()),
             maxConcurrentActivityTaskExecutions: config.worker.activitySlots,
             maxConcurrentWorkflowTaskExecutions: config.worker.workflowSlots,
@@ -97,6 +103,8 @@ export async function createSluiceWorker(
             namespace: config.temporal.namespace,
             taskQueue: embeddingTaskQueue(config.temporal.taskQueue),
             activities: { vectorizing: activities.vectorizing },
+            // The same version as the ingest queue's: a pinned run's VECTORIZING goes to its own release.
+            ...deploymentOptions(config.temporal),
             maxConcurrentActivityTaskExecutions: config.worker.embedding.activitySlots,
             maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
             shutdownGraceTime: SHUTDOWN_GRACE_TIME,

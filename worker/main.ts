@@ -33,8 +33,10 @@ export async function runWorker(): Promise<void> {
       queues !== 'embedding' ? config.temporal.taskQueue : null,
       queues !== 'ingest' ? embeddingTaskQueue(config.temporal.taskQueue) : null,
     ].filter(Boolean);
+    const { deployment } = config.temporal;
+    const version = deployment ? ` as ${deployment.name} build ${deployment.buildId}` : '';
     console.log(
-      `sluice worker polling ${polled.join(' and ')} on ${config.temporal.address} (Web UI: ${config.temporal.uiUrl})`,
+      `sluice worker polling ${polled.join(' and ')} on ${config.temporal.address}${version} (Web UI: ${config.temporal.uiUrl})`,
     );
     let health: HealthServer | null = null;
     try {

@@ -1,8 +1,8 @@
 import {
   allHandlersFinished,
   condition,
-  continueAsNew,
   isCancellation,
+  makeContinueAsNewFunc,
   patched,
   setHandler,
   workflowInfo,
@@ -80,6 +80,24 @@ type Failure = ClassifiedFailure & { stage: Stage | null };
 
 /** The patch id of registering a named source in its own activity ahead of prepareTask. */
 const SOURCE_REGISTRATION_ACTIVITY = 'source-registration-activity';
+
+/**
+ * Worker Versioning (docs/deployment.md). A run is PINNED (worker/deploymentOptions.ts) to the
+ * release that started it: a
+ * deploy never hands a run in the middle of its stages to other workflow code, so a release may
+ * change the stage sequence without patching for the runs in flight, and those runs finish on
+ * the version they began on. A FAILED run waits for its retry (SLUICE_RETRY_WAIT, 30 days by
+ * default) still pinned, so the old version's workers stay up while such runs exist; but the
+ * retry is a continue-as-new, and it starts the new run with AUTO_UPGRADE, that is on the
+ * deployment's current version: the retry runs the newest stages (a fix is usually why it is
+ * retried), and the old version drains as its failed runs are retried or give up waiting. Not
+ * AUTO_UPGRADE for the whole run: that would move a run mid-stage onto new code at every deploy,
+ * safe only as far as every change is patched, and the old version could never be told apart
+ * from the new in a run's history.
+ */
+const continueOnCurrentVersion = makeContinueAsNewFunc<typeof ingestDocument>({
+  initialVersioningBehavior: 'AUTO_UPGRADE',
+});
 
 /**
  * One document = one workflow (id `ingest:<documentId>`). History carries ids and counts only;
@@ -194,7 +212,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   const retry = await retryGate.wait(retryWait);
   if (!retry) return result;
   await condition(allHandlersFinished);
-  return continueAsNew<typeof ingestDocument>({
+  return continueOnCurrentVersion({
     ...input,
     documentId,
     taskId: retry.taskId,

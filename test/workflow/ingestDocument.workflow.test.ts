@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
-import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { Client, type WorkflowHandle } from '@temporalio/client';
+import { type NativeConnection, Worker } from '@temporalio/worker';
+import { connectTemporal } from '../../client/temporalConnection';
+import { loadConfig } from '../../config/config';
+import { connectNative } from '../../worker/temporalConnection';
 import type { IngestActivities } from '../../activities';
 import type { PrepareInput } from '../../activities/prepareTask';
 import type { TaskFailure } from '../../activities/recordTaskFailure';
@@ -98,7 +101,7 @@ const taskQueue = `wf-logic-${randomUUID()}`;
 
 beforeAll(async () => {
   installQuietRuntime();
-  nativeConnection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
+  nativeConnection = await connectNative(loadConfig().temporal.connection);
   const stubs = stubActivities();
   workers = [
     await Worker.create({
@@ -116,7 +119,7 @@ beforeAll(async () => {
   ];
   running = Promise.all(workers.map((w) => w.run()));
   client = new Client({
-    connection: await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' }),
+    connection: await connectTemporal(loadConfig().temporal.connection),
   });
 });
 
