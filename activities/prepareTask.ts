@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { IngestInput, LocalStagePlan, PrepareResult } from '../contracts/ingest';
+import type { LocalStagePlan, PrepareResult } from '../contracts/ingest';
 import { permanentError } from '../contracts/sluiceError';
 import { STAGES, type Stage } from '../contracts/stages';
 import type { Database, DocumentRow, PipelineRow } from '../db/database';
@@ -16,17 +16,11 @@ import {
 import { stageColumns } from '../db/repositories/stageColumns';
 import { findTask, getTask } from '../db/repositories/tasks';
 import type { ActivityDeps } from './deps';
+import type { PrepareInput } from './prepareInput';
 import { registerIfSource } from './sourceRegistration';
 import { mappingFailures } from './toApplicationFailure';
 
-export interface PrepareInput extends IngestInput {
-  /** The workflow resolves these (from the workflow id and run chain when a source run leaves them out). */
-  documentId: string;
-  taskId: string;
-  retryWait: string;
-  /** workflowInfo().firstExecutionRunId: stable across activity retries and Web UI resets. */
-  ownerRunChain: string;
-}
+export type { PrepareInput };
 
 /**
  * The idempotency barrier, in one transaction under a row lock on the document:

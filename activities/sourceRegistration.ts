@@ -7,7 +7,7 @@ import { findPipeline } from '../db/repositories/pipelines';
 import { cleanFileName } from '../registration/fileName';
 import type { ActivityDeps } from './deps';
 import { keepAlive } from './heartbeat';
-import type { PrepareInput } from './prepareTask';
+import type { PrepareInput } from './prepareInput';
 import { registerSource } from './registerSource';
 import { mappingFailures } from './toApplicationFailure';
 

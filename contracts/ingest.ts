@@ -1,6 +1,7 @@
 import type { FailureCode } from './failureCodes';
 import type { IngestInputShape, IngestProgressShape, IngestResultShape } from './ingestSchema';
 import type { PipelineStatus, Stage, StageStatuses } from './stages';
+import { UUID } from './uuid';
 
 export const INGEST_WORKFLOW_TYPE = 'ingestDocument';
 
@@ -20,7 +21,7 @@ export type IngestInput = IngestInputShape;
 /** The default of SLUICE_RETRY_WAIT, for inputs that leave `retryWait` out. */
 export const DEFAULT_RETRY_WAIT = '30d';
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export { UUID };
 
 /** The document id a workflow id `ingest:<uuid>` names; null for any other id. Pure: safe in workflow code. */
 export function documentIdOfWorkflowId(workflowId: string): string | null {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FAILURE_CODES } from './failureCodes';
-import { UUID } from './ingest';
+import { UUID } from './uuid';
 import { PIPELINE_STATUSES, STAGE_STATUSES, STAGES } from './stages';
 
 /**

@@ -1,5 +1,5 @@
 import { permanentError, transientError, type SluiceError } from '../contracts/sluiceError';
-import type { ProcessLimits } from './processPool';
+import type { ProcessLimits } from './processLimits';
 import type { LimitFailures } from './threadPool';
 
 /** How V8 says, on stderr, that a process ran out of heap before it aborts. */

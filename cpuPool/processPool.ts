@@ -3,18 +3,12 @@ import path from 'node:path';
 import { transientError, type SluiceError } from '../contracts/sluiceError';
 import type { ChildMessage, ChildRequest } from './childServer';
 import { exitFailure, shuttingDown } from './processFailure';
+import type { ProcessLimits } from './processLimits';
 import { peakResidentBytes, residentBytes, resetPeakResident } from './processMemory';
 import { revive } from './protocol';
 import type { LimitFailures } from './threadPool';
 
-export interface ProcessLimits {
-  /** Wall clock of one task, counted from when a child starts it. */
-  timeoutMs: number;
-  /** V8 old-generation heap of each child (--max-old-space-size). */
-  maxHeapMb: number;
-  /** Resident memory of each child, all of it: heap, Buffers, ArrayBuffers, native allocations. */
-  maxMemoryMb: number;
-}
+export type { ProcessLimits };
 
 /** How much memory one finished task took, measured by the kernel (VmHWM), for tests and benchmarks. */
 export interface TaskMemory {

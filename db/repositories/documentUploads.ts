@@ -2,11 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Database, DocumentRow, NewDocument } from '../database';
 import { usageOf } from './documentCatalog';
 import { lockUserQuota } from './producedBytes';
+import type { UserQuota } from './userQuota';
 
-export interface UserQuota {
-  maxBytes: number;
-  maxDocuments: number;
-}
+export type { UserQuota };
 
 export type UploadInsert =
   | { outcome: 'inserted'; row: DocumentRow }

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../database';
 import { usageOf } from './documentCatalog';
-import type { UserQuota } from './documentUploads';
+import type { UserQuota } from './userQuota';
 
 /**
  * The per-user quota lock (transaction-scoped): uploads inserting a document and parses recording
