@@ -76,6 +76,9 @@ export async function buildApiServer(
     // Open SSE streams must not hold a shutdown up.
     forceCloseConnections: true,
     return503OnClosing: true,
+    // Fastify's Ajv drops unknown properties by default; a strict request schema (a settings
+    // document) must refuse a misspelt field instead of storing the rest as if it were all.
+    ajv: { customOptions: { removeAdditional: false } },
   });
   const metrics = createApiMetrics({ workerMetricsUrl: config.metrics.workerUrl });
   const sessions = createAdminSessions({ secret: config.api.sessionSecret, ttlMs: config.api.sessionTtlMs });

@@ -2,17 +2,18 @@ import { z } from 'zod';
 import { CHUNKING_STRATEGIES, PLAN_REVIEW_MODES } from './chunkingPlan';
 
 /**
- * A dataset's own settings: one JSON document per (user, dataset), in sections. Each section is
- * optional; a missing one means the deployment's defaults. Stored validated, so a reader can trust
- * what it loads.
+ * A dataset's own settings: one JSON document per (user, dataset), in sections. Each section and
+ * field is optional; a missing one means the deployment's default. No zod defaults: the HTTP API's
+ * JSON Schema (Ajv, strict) ignores a default inside the nullable patch, so readers apply them.
+ * Stored validated, so a reader can trust what it loads.
  */
 
 const tokens = (max: number) => z.number().int().min(8).max(max);
 
 export const chunkingSettingsSchema = z
   .object({
-    /** `auto`: the plan recommended after CLEANING from the document's structure. */
-    strategy: z.enum(['auto', ...CHUNKING_STRATEGIES]).default('auto'),
+    /** `auto` (when absent too): the plan recommended after CLEANING from the document's structure. */
+    strategy: z.enum(['auto', ...CHUNKING_STRATEGIES]).optional(),
     parameters: z
       .object({
         childTokens: tokens(8192),
@@ -28,7 +29,8 @@ export const chunkingSettingsSchema = z
         },
       )
       .optional(),
-    review: z.enum(PLAN_REVIEW_MODES).default('auto'),
+    /** `auto` when absent. */
+    review: z.enum(PLAN_REVIEW_MODES).optional(),
   })
   .strict();
 

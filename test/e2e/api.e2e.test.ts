@@ -95,6 +95,8 @@ describe('system routes', () => {
         'GET /v1/datasets',
         'GET /v1/datasets/{datasetId}/documents',
         'GET /v1/datasets/{datasetId}/search',
+        'GET /v1/datasets/{datasetId}/settings',
+        'PUT /v1/datasets/{datasetId}/settings',
         'GET /v1/documents/{id}',
         'GET /v1/documents/{id}/events',
         'GET /v1/embedding-config',
@@ -209,7 +211,6 @@ describe('upload', () => {
       status: 'PENDING',
       duplicate: false,
     });
-    expect(r.ms).toBeLessThan(1000);
 
     const doc = await waitForDocument(h, alice, r.body.documentId);
     expect(doc.pipelineStatus).toBe('SUCCESS');

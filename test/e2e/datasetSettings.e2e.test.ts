@@ -63,5 +63,5 @@ test('the CLI commands store and show the same document, and explain bad JSON', 
   expect(await datasetShow(h.tw.adapters.db, ref, io)).toBe(0);
   expect(out.join('\n')).toContain('"strategy":"page"');
   const res = await call<SettingsBody>(h.baseUrl, 'GET', '/v1/datasets/decks/settings', { user });
-  expect(res.body.settings).toEqual({ chunking: { strategy: 'page', review: 'auto' } });
+  expect(res.body.settings).toEqual({ chunking: { strategy: 'page' } });
 });

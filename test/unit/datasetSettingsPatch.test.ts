@@ -1,11 +1,11 @@
 import { applySettingsPatch, DatasetSettingsError, parseSettingsPatch } from '../../client/datasetSettings';
 
-test('a patch replaces the sections it names, removes those set to null and fills defaults', () => {
+test('a patch replaces the sections it names and removes those set to null', () => {
   const current = { chunking: { strategy: 'qa' as const, review: 'auto' as const } };
   expect(applySettingsPatch(current, {})).toEqual(current);
   expect(applySettingsPatch(current, { chunking: null })).toEqual({});
-  expect(applySettingsPatch({}, parseSettingsPatch({ chunking: {} }))).toEqual({
-    chunking: { strategy: 'auto', review: 'auto' },
+  expect(applySettingsPatch(current, parseSettingsPatch({ chunking: { strategy: 'table' } }))).toEqual({
+    chunking: { strategy: 'table' },
   });
 });
 
