@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { IngestActivities } from '../../activities';
@@ -9,7 +11,6 @@ import { ingestWorkflowId, type PrepareResult } from '../../contracts/ingest';
 import { allPending, STAGES } from '../../contracts/stages';
 import { embeddingTaskQueue } from '../../contracts/taskQueues';
 import { connectNative } from '../../worker/temporalConnection';
-import * as workflows from '../../workflows';
 import { STAGE_ACTIVITY } from '../support/faultInjection';
 import { installQuietRuntime } from '../support/quietRuntime';
 import { WORKFLOW_BUNDLE_PATH } from '../support/testConfig';
@@ -115,7 +116,11 @@ afterAll(async () => {
 });
 
 it('covers every workflow type the worker registers', () => {
-  expect(runs.map((r) => r.type).sort()).toEqual(Object.keys(workflows).sort());
+  // Read, not imported: workflow code runs only inside a workflow sandbox.
+  const index = readFileSync(path.join(__dirname, '..', '..', 'workflows', 'index.ts'), 'utf8');
+  const exported = [...index.matchAll(/^export \{ (\w+) \} from/gm)].map((m) => m[1]);
+  expect(exported.length).toBeGreaterThan(0);
+  expect(runs.map((r) => r.type).sort()).toEqual(exported.sort());
 });
 
 it('runs every type on an unversioned worker, declaring no behaviour', async () => {
