@@ -8,14 +8,13 @@ import { loadConfig } from '../config/config';
 import { createDb } from '../db/connection';
 import { createAdapters } from '../composition/adapters';
 import { resetBenchDatabase } from './benchDatabase';
-import { ensureCorpus, pickPages } from './corpus';
+import { ensureCorpus, pickPages, smallNotes } from './corpus';
 import { historySizes } from './durableSide';
 import { registerCorpus } from './registerCorpus';
+import { backlogPeak, sampleUntilFinished } from './burstSampler';
 import { benchSettings, sluiceEnv } from './settings';
 import { percentile, runWindow } from './window';
 import { startWorkerProcess, type WorkerProcess } from './workerProcesses';
-import { embeddingTaskQueue } from '../contracts/taskQueues';
-import { taskQueueBacklog } from './taskQueueBacklog';
 
 /**
  * `npm run bench:burst` (by hand): BENCH_BURST_DOCS corpus pages (1,000) started at once, as an
@@ -24,7 +23,10 @@ import { taskQueueBacklog } from './taskQueueBacklog';
  * limits (51,200 events, 50 MB), and both task queues' backlog every 2 s (the signal KEDA scales
  * the workers on; docs/kubernetes.md). BENCH_SPLIT_QUEUES=1 runs each worker as one ingest and
  * one embedding process, as the Helm chart deploys them. JSON on stdout and in
- * bench-results/burst-<workers>.json.
+ * bench-results/burst-<workers>.json. BENCH_BURST_SMALL=1 starts generated notes of about 500 bytes
+ * instead of manual pages, so the burst can be larger than the manual (10,000). A run still open
+ * BENCH_BURST_STUCK_AFTER_S (300) after the last document finished counts as stuck: listed in the
+ * JSON, and the bench exits 1.
  */
 const HISTORY_EVENT_LIMIT = 51_200;
 const HISTORY_BYTE_LIMIT = 50 * 2 ** 20;
@@ -38,7 +40,10 @@ async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, ...env });
   await resetBenchDatabase(s.databaseUrl);
   const registering = createAdapters(config);
-  const docs = await registerCorpus(registering, pickPages(ensureCorpus(), count), {
+  const small = process.env.BENCH_BURST_SMALL === '1';
+  const stuckAfterMs = Number(process.env.BENCH_BURST_STUCK_AFTER_S ?? 300) * 1000;
+  const files = small ? smallNotes(count) : pickPages(ensureCorpus(), count);
+  const docs = await registerCorpus(registering, files, {
     userId: 'bench',
     datasetId: 'burst',
   });
@@ -62,38 +67,31 @@ async function main(): Promise<void> {
     );
     const loadAverageBefore = os.loadavg();
     const t0 = Date.now();
+    const sampling = sampleUntilFinished({
+      client,
+      namespace: config.temporal.namespace,
+      taskQueue: s.taskQueue,
+      db,
+      datasetId: 'burst',
+      total: docs.length,
+      t0,
+      everyMs: 2000,
+      stuckAfterMs,
+    });
     // As fast as the client can start them: 50 start calls in flight, no waiting for results.
     const started = await runWindow(docs, 50, (doc) =>
       startIngestion(client, config, { documentId: doc.documentId, userId: doc.userId, datasetId: doc.datasetId }),
     );
     const allStartedMs = Date.now() - t0;
-    let finished = 0;
-    const backlog: { tS: number; finished: number; main: object; embedding: object }[] = [];
-    while (finished < docs.length) {
-      await sleep(2000);
-      const [main, embedding] = await Promise.all([
-        taskQueueBacklog(client, config.temporal.namespace, s.taskQueue),
-        taskQueueBacklog(client, config.temporal.namespace, embeddingTaskQueue(s.taskQueue)),
-      ]);
-      const { rows } = await sql<{ n: number }>`
-        SELECT count(*)::int AS n FROM pipelines p JOIN documents d ON d.id = p.document_id
-         WHERE d.dataset_id = 'burst' AND p.pipeline_status IN ('SUCCESS', 'FAILED')`.execute(db);
-      finished = rows[0]?.n ?? 0;
-      backlog.push({ tS: Math.round((Date.now() - t0) / 1000), finished, main, embedding });
-      console.error(
-        `burst: ${finished}/${docs.length} finished after ${((Date.now() - t0) / 1000).toFixed(0)} s, backlog ${JSON.stringify({ main, embedding })}`,
-      );
-    }
+    const { samples: backlog } = await sampling;
     const finishedMs = Date.now() - t0;
     // Finished in Postgres; the runs then notify and close (a failed one after SLUICE_RETRY_WAIT).
-    while (
-      (
-        await client.workflow.count(
-          `WorkflowType = 'ingestDocument' AND DatasetId = 'burst' AND TaskQueue = '${s.taskQueue}' AND ExecutionStatus = 'Running'`,
-        )
-      ).count > 0
-    )
+    // One still open long after that is stuck.
+    const openRuns = `WorkflowType = 'ingestDocument' AND DatasetId = 'burst' AND TaskQueue = '${s.taskQueue}' AND ExecutionStatus = 'Running'`;
+    while ((await client.workflow.count(openRuns)).count > 0 && Date.now() - t0 - finishedMs < stuckAfterMs)
       await sleep(1000);
+    const stuck: string[] = [];
+    for await (const run of client.workflow.list({ query: openRuns })) stuck.push(run.workflowId);
     const closedMs = Date.now() - t0;
     const { rows } = await sql<{ status: string; latency_ms: number }>`
       SELECT p.pipeline_status AS status, extract(epoch FROM (p.finished_at - ${new Date(t0)}::timestamptz)) * 1000 AS latency_ms
@@ -104,6 +102,8 @@ async function main(): Promise<void> {
     const result = {
       at: new Date().toISOString(),
       documents: docs.length,
+      documentKind: small ? 'generated notes (~500 bytes)' : 'postgresql-doc-15 pages',
+      temporal: { address: config.temporal.address, namespace: config.temporal.namespace },
       workerProcesses: workers,
       splitQueues: split,
       failed: rows.filter((r) => r.status !== 'SUCCESS').length,
@@ -126,14 +126,20 @@ async function main(): Promise<void> {
         bytesOfLimit: history.maxBytes / HISTORY_BYTE_LIMIT,
       },
       startsOk: started.items.length,
+      stuckRuns: stuck,
+      backlogPeak: backlogPeak(backlog),
       backlog,
       machine: { cpus: os.cpus().length, loadAverageBefore, loadAverageAfter: os.loadavg() },
     };
     const json = JSON.stringify(result, null, 2);
     console.log(json);
     fs.mkdirSync(path.dirname(s.outFile), { recursive: true });
-    const name = `burst-${workers}${split ? '-split' : ''}.json`;
+    const name = process.env.BENCH_OUT ?? `burst-${workers}${split ? '-split' : ''}${small ? `-${count}` : ''}.json`;
     fs.writeFileSync(path.join(path.dirname(s.outFile), name), `${json}\n`);
+    if (stuck.length > 0) {
+      console.error(`burst: ${stuck.length} run(s) still open ${stuckAfterMs / 1000} s after the last finished`);
+      process.exitCode = 1;
+    }
   } finally {
     for (const p of procs) await p.stop();
     await client.connection.close();
