@@ -16,7 +16,8 @@ export interface BacklogSample {
 /**
  * Samples every `everyMs` from `t0` (while the documents are still being started, too) until all
  * `total` documents of the dataset have finished in Postgres, or none has finished for
- * `stuckAfterMs`: whatever is open then is stuck, for the caller to list.
+ * `stuckAfterMs` (whatever is open then is stuck, for the caller to list), or `deadlineMs` after
+ * `t0` has passed (a run bounded in time on a slow machine: the drain is then unfinished, not stuck).
  */
 export async function sampleUntilFinished(o: {
   client: Client;
@@ -28,11 +29,14 @@ export async function sampleUntilFinished(o: {
   t0: number;
   everyMs: number;
   stuckAfterMs: number;
-}): Promise<{ samples: BacklogSample[]; finished: number }> {
+  deadlineMs: number;
+}): Promise<{ samples: BacklogSample[]; finished: number; stalled: boolean; pastDeadline: boolean }> {
   const samples: BacklogSample[] = [];
   let finished = 0;
   let lastProgressAt = o.t0;
-  while (finished < o.total && Date.now() - lastProgressAt < o.stuckAfterMs) {
+  const stalled = () => Date.now() - lastProgressAt >= o.stuckAfterMs;
+  const pastDeadline = () => Date.now() - o.t0 >= o.deadlineMs;
+  while (finished < o.total && !stalled() && !pastDeadline()) {
     await sleep(o.everyMs);
     const [main, embedding] = await Promise.all([
       taskQueueBacklog(o.client, o.namespace, o.taskQueue),
@@ -50,7 +54,12 @@ export async function sampleUntilFinished(o: {
       `burst: ${finished}/${o.total} finished after ${tS} s, backlog ${JSON.stringify({ main, embedding })}`,
     );
   }
-  return { samples, finished };
+  return {
+    samples,
+    finished,
+    stalled: finished < o.total && stalled(),
+    pastDeadline: finished < o.total && pastDeadline(),
+  };
 }
 
 /** The largest backlog seen on each queue, and when: the drain is the fall from there. */
