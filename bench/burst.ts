@@ -8,14 +8,13 @@ import { loadConfig } from '../config/config';
 import { createDb } from '../db/connection';
 import { createAdapters } from '../composition/adapters';
 import { resetBenchDatabase } from './benchDatabase';
-import { ensureCorpus, pickPages } from './corpus';
+import { ensureCorpus, pickPages, smallNotes } from './corpus';
 import { historySizes } from './durableSide';
 import { registerCorpus } from './registerCorpus';
+import { backlogPeak, sampleUntilFinished } from './burstSampler';
 import { benchSettings, sluiceEnv } from './settings';
 import { percentile, runWindow } from './window';
 import { startWorkerProcess, type WorkerProcess } from './workerProcesses';
-import { embeddingTaskQueue } from '../contracts/taskQueues';
-import { taskQueueBacklog } from './taskQueueBacklog';
 
 /**
  * `npm run bench:burst` (by hand): BENCH_BURST_DOCS corpus pages (1,000) started at once, as an
@@ -24,7 +23,11 @@ import { taskQueueBacklog } from './taskQueueBacklog';
  * limits (51,200 events, 50 MB), and both task queues' backlog every 2 s (the signal KEDA scales
  * the workers on; docs/kubernetes.md). BENCH_SPLIT_QUEUES=1 runs each worker as one ingest and
  * one embedding process, as the Helm chart deploys them. JSON on stdout and in
- * bench-results/burst-<workers>.json.
+ * bench-results/burst-<workers>.json. BENCH_BURST_SMALL=1 starts generated notes of about 500 bytes
+ * instead of manual pages, so the burst can be larger than the manual (10,000). A run still open
+ * BENCH_BURST_STUCK_AFTER_S (300) after the last document finished counts as stuck: listed in the
+ * JSON, and the bench exits 1. BENCH_BURST_DEADLINE_S bounds the whole run on a slow machine: past
+ * it the report says how far the drain got (`drained: false`) with the samples so far.
  */
 const HISTORY_EVENT_LIMIT = 51_200;
 const HISTORY_BYTE_LIMIT = 50 * 2 ** 20;
@@ -38,7 +41,11 @@ async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, ...env });
   await resetBenchDatabase(s.databaseUrl);
   const registering = createAdapters(config);
-  const docs = await registerCorpus(registering, pickPages(ensureCorpus(), count), {
+  const small = process.env.BENCH_BURST_SMALL === '1';
+  const stuckAfterMs = Number(process.env.BENCH_BURST_STUCK_AFTER_S ?? 300) * 1000;
+  const deadlineMs = Number(process.env.BENCH_BURST_DEADLINE_S ?? Infinity) * 1000;
+  const files = small ? smallNotes(count) : pickPages(ensureCorpus(), count);
+  const docs = await registerCorpus(registering, files, {
     userId: 'bench',
     datasetId: 'burst',
   });
@@ -62,55 +69,60 @@ async function main(): Promise<void> {
     );
     const loadAverageBefore = os.loadavg();
     const t0 = Date.now();
+    const sampling = sampleUntilFinished({
+      client,
+      namespace: config.temporal.namespace,
+      taskQueue: s.taskQueue,
+      db,
+      datasetId: 'burst',
+      total: docs.length,
+      t0,
+      everyMs: 2000,
+      stuckAfterMs,
+      deadlineMs,
+    });
     // As fast as the client can start them: 50 start calls in flight, no waiting for results.
     const started = await runWindow(docs, 50, (doc) =>
       startIngestion(client, config, { documentId: doc.documentId, userId: doc.userId, datasetId: doc.datasetId }),
     );
     const allStartedMs = Date.now() - t0;
-    let finished = 0;
-    const backlog: { tS: number; finished: number; main: object; embedding: object }[] = [];
-    while (finished < docs.length) {
-      await sleep(2000);
-      const [main, embedding] = await Promise.all([
-        taskQueueBacklog(client, config.temporal.namespace, s.taskQueue),
-        taskQueueBacklog(client, config.temporal.namespace, embeddingTaskQueue(s.taskQueue)),
-      ]);
-      const { rows } = await sql<{ n: number }>`
-        SELECT count(*)::int AS n FROM pipelines p JOIN documents d ON d.id = p.document_id
-         WHERE d.dataset_id = 'burst' AND p.pipeline_status IN ('SUCCESS', 'FAILED')`.execute(db);
-      finished = rows[0]?.n ?? 0;
-      backlog.push({ tS: Math.round((Date.now() - t0) / 1000), finished, main, embedding });
-      console.error(
-        `burst: ${finished}/${docs.length} finished after ${((Date.now() - t0) / 1000).toFixed(0)} s, backlog ${JSON.stringify({ main, embedding })}`,
-      );
-    }
+    const { samples: backlog, finished, stalled, pastDeadline } = await sampling;
     const finishedMs = Date.now() - t0;
     // Finished in Postgres; the runs then notify and close (a failed one after SLUICE_RETRY_WAIT).
+    // One still open long after that is stuck.
+    const openRuns = `WorkflowType = 'ingestDocument' AND DatasetId = 'burst' AND TaskQueue = '${s.taskQueue}' AND ExecutionStatus = 'Running'`;
     while (
-      (
-        await client.workflow.count(
-          `WorkflowType = 'ingestDocument' AND DatasetId = 'burst' AND TaskQueue = '${s.taskQueue}' AND ExecutionStatus = 'Running'`,
-        )
-      ).count > 0
+      !pastDeadline &&
+      (await client.workflow.count(openRuns)).count > 0 &&
+      Date.now() - t0 - finishedMs < stuckAfterMs
     )
       await sleep(1000);
+    const stuck: string[] = [];
+    const stillOpen = (await client.workflow.count(openRuns)).count;
+    // Past the deadline, open runs are work not reached yet; only a stalled drain has stuck runs.
+    if (!pastDeadline || stalled)
+      for await (const run of client.workflow.list({ query: openRuns })) stuck.push(run.workflowId);
     const closedMs = Date.now() - t0;
     const { rows } = await sql<{ status: string; latency_ms: number }>`
       SELECT p.pipeline_status AS status, extract(epoch FROM (p.finished_at - ${new Date(t0)}::timestamptz)) * 1000 AS latency_ms
         FROM pipelines p JOIN documents d ON d.id = p.document_id WHERE d.dataset_id = 'burst'`.execute(db);
-    const latencies = rows.map((r) => Number(r.latency_ms));
+    const latencies = rows
+      .filter((r) => r.status === 'SUCCESS' || r.status === 'FAILED')
+      .map((r) => Number(r.latency_ms));
     const stats = procs.map((p) => p.stats());
     const history = await historySizes(client, docs, s.historySample);
     const result = {
       at: new Date().toISOString(),
       documents: docs.length,
+      documentKind: small ? 'generated notes (~500 bytes)' : 'postgresql-doc-15 pages',
+      temporal: { address: config.temporal.address, namespace: config.temporal.namespace },
       workerProcesses: workers,
       splitQueues: split,
-      failed: rows.filter((r) => r.status !== 'SUCCESS').length,
+      failed: rows.filter((r) => r.status === 'FAILED').length,
       allStartedS: allStartedMs / 1000,
       allFinishedS: finishedMs / 1000,
       allClosedS: closedMs / 1000,
-      docsPerS: Number((docs.length / (finishedMs / 1000)).toFixed(2)),
+      docsPerS: Number((finished / (finishedMs / 1000)).toFixed(2)),
       finishedAfterStartMs: {
         p50: Math.round(percentile(latencies, 50)),
         p95: Math.round(percentile(latencies, 95)),
@@ -126,14 +138,24 @@ async function main(): Promise<void> {
         bytesOfLimit: history.maxBytes / HISTORY_BYTE_LIMIT,
       },
       startsOk: started.items.length,
+      drained: finished === docs.length && stillOpen === 0,
+      finishedDocuments: finished,
+      openRunsAtEnd: stillOpen,
+      stoppedAtDeadline: pastDeadline,
+      stuckRuns: stuck,
+      backlogPeak: backlogPeak(backlog),
       backlog,
       machine: { cpus: os.cpus().length, loadAverageBefore, loadAverageAfter: os.loadavg() },
     };
     const json = JSON.stringify(result, null, 2);
     console.log(json);
     fs.mkdirSync(path.dirname(s.outFile), { recursive: true });
-    const name = `burst-${workers}${split ? '-split' : ''}.json`;
+    const name = process.env.BENCH_OUT ?? `burst-${workers}${split ? '-split' : ''}${small ? `-${count}` : ''}.json`;
     fs.writeFileSync(path.join(path.dirname(s.outFile), name), `${json}\n`);
+    if (stuck.length > 0) {
+      console.error(`burst: ${stuck.length} run(s) still open ${stuckAfterMs / 1000} s after the last finished`);
+      process.exitCode = 1;
+    }
   } finally {
     for (const p of procs) await p.stop();
     await client.connection.close();

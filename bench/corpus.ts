@@ -57,6 +57,20 @@ export function bigMarkdown(sections: number): string {
   return parts.join('\n');
 }
 
+/**
+ * `n` small markdown notes (a heading and a paragraph, about 500 bytes), each different, so
+ * content dedupe within a dataset keeps every one: the 10,000-document burst, beyond the
+ * manual's page count. Deterministic like bigMarkdown.
+ */
+export function smallNotes(n: number): CorpusFile[] {
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+  return Array.from({ length: n }, (_, i) => {
+    const words = Array.from({ length: 60 }, () => WORDS[next() % WORDS.length] as string);
+    return { fileName: `note-${i}.md`, source: { text: `# Note ${i}\n\nNote ${i}: ${words.join(' ')}.\n` } };
+  });
+}
+
 /** Child chunks the default chunker makes of a markdown text: checks bigMarkdown's promise. */
 export function childChunks(markdown: string): number {
   return chunkMarkdown('count', markdown, DEFAULT_CHUNKER_OPTIONS).filter((d) => d.kind === 'child').length;

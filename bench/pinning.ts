@@ -41,7 +41,7 @@ export function setAffinity(pids: number[], cpuList: string): void {
 const RUN_DIR = path.join(process.env.SLUICE_DATA_DIR ?? path.resolve(__dirname, '..', '.sluice'), 'run');
 
 /** A server started by scripts/stack.sh, by its pid file under .sluice/ (first line); absent → null. */
-export function stackPid(pidFile: 'temporal.pid' | '../pg/postmaster.pid'): number | null {
+export function stackPid(pidFile: 'temporal.pid' | 'temporal-tls.pid' | '../pg/postmaster.pid'): number | null {
   try {
     const pid = Number(fs.readFileSync(path.join(RUN_DIR, pidFile), 'utf8').split('\n')[0]?.trim());
     return Number.isInteger(pid) && fs.existsSync(`/proc/${pid}/stat`) ? pid : null;

@@ -40,6 +40,12 @@ export interface BenchSettings {
    * the Temporal server and Postgres on the other), and the report gives the ratio both ways.
    */
   pin: boolean;
+  /**
+   * The pid file (under the stack's run directory) of the Temporal server the durable sides use,
+   * whose CPU the report counts: the dev server's by default, `temporal-tls.pid` when the
+   * TEMPORAL_* settings point the run at the stack's mTLS cluster (BENCH_TEMPORAL_SERVER=temporal-tls).
+   */
+  temporalServerPidFile: 'temporal.pid' | 'temporal-tls.pid';
 }
 
 const ROOT = path.resolve(__dirname, '..');
@@ -77,6 +83,7 @@ export function benchSettings(): BenchSettings {
       ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROFILE_DIR)}`]
       : [],
     pin: process.env.BENCH_PIN === '1',
+    temporalServerPidFile: process.env.BENCH_TEMPORAL_SERVER === 'temporal-tls' ? 'temporal-tls.pid' : 'temporal.pid',
   };
 }
 

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../config/config';
+import type { TemporalConfig } from '../config/temporalConnectionConfig';
 import { createDb } from '../db/connection';
 import { createAdapters } from '../composition/adapters';
 import { resetBenchDatabase } from './benchDatabase';
@@ -14,6 +15,7 @@ import type { BenchDoc } from './plainPipeline';
 import { plainSide } from './plainSide';
 import { cpuSeconds, processTreeCpuSeconds } from './processStats';
 import { registerCorpus } from './registerCorpus';
+import { renderScaling, scalingRows, type RoundFigure, type ScalingRow } from './scaling';
 import { benchSettings, sluiceEnv } from './settings';
 import type { BenchSide, DocOutcome } from './side';
 import { renderTable, summarize, type SideSummary } from './summary';
@@ -89,7 +91,8 @@ async function main(): Promise<void> {
     const outcomes = new Map<string, Accumulated>(
       sides.map((x) => [x.key, { elapsedMs: 0, docs: [], writes: {}, serverCpuSeconds: 0, postgresCpuSeconds: 0 }]),
     );
-    const server = stackPid('temporal.pid');
+    const server = stackPid(s.temporalServerPidFile);
+    const roundsOf = new Map<string, RoundFigure[]>(sides.map((x) => [x.key, []]));
     const postgres = stackPid('../pg/postmaster.pid');
     await sleep(1500);
     let before = await tableWrites(stats);
@@ -114,6 +117,13 @@ async function main(): Promise<void> {
         for (const [table, n] of Object.entries(writesBetween(before, after)))
           acc.writes[table] = (acc.writes[table] ?? 0) + n;
         before = after;
+        roundsOf.get(key)?.push({
+          round: round + 1,
+          docs: docs.length,
+          elapsedMs: result.elapsedMs,
+          docsPerS: Number((docs.length / (result.elapsedMs / 1000)).toFixed(3)),
+          load1: Number(os.loadavg()[0]?.toFixed(2)),
+        });
         console.error(
           `bench: round ${round + 1}/${s.rounds} ${side.label}: ${docs.length} documents in ${(result.elapsedMs / 1000).toFixed(1)} s`,
         );
@@ -147,11 +157,23 @@ async function main(): Promise<void> {
       summaries.push(summary);
     }
     const pinned = summaries.filter((_, i) => sides[i]?.mode);
+    const unpinned = sides.filter((x) => !x.mode);
+    const scaling = scalingRows(
+      unpinned.map((x) => ({
+        key: x.key,
+        label: x.side.label,
+        workerProcesses: x.key === 'plain' ? null : x.side.workerProcesses,
+      })),
+      roundsOf,
+      'plain',
+      unpinned.some((x) => x.key === 'durable-1') ? 'durable-1' : null,
+    );
     report(
       summaries.filter((_, i) => !sides[i]?.mode),
       pinned.length > 0 ? pinned : null,
       metrics,
-      { files, s, lanes, inflight, loadBefore, stores: config.stores },
+      scaling,
+      { files, s, lanes, inflight, loadBefore, stores: config.stores, temporal: temporalTarget(config.temporal) },
     );
     // The objects (sources, markdown, token plans) of three copies of the corpus; worker logs stay.
     fs.rmSync(path.join(s.dataDir, 'objects'), { recursive: true, force: true });
@@ -166,6 +188,7 @@ function report(
   summaries: SideSummary[],
   pinned: SideSummary[] | null,
   metrics: Record<string, string[]>,
+  scaling: ScalingRow[],
   ctx: {
     files: CorpusFile[];
     s: ReturnType<typeof benchSettings>;
@@ -173,6 +196,7 @@ function report(
     inflight: number;
     loadBefore: number[];
     stores: unknown;
+    temporal: ReturnType<typeof temporalTarget>;
   },
 ): void {
   const [a, b] = summaries as [SideSummary, SideSummary];
@@ -192,7 +216,9 @@ function report(
       lanes: ctx.lanes,
       workflowsOpen: ctx.inflight,
       stores: ctx.stores,
+      temporal: ctx.temporal,
     },
+    scaling,
     ratio: ratioOf(a, b),
     sides: summaries,
     ...(pinned
@@ -211,6 +237,7 @@ function report(
   fs.mkdirSync(path.dirname(ctx.s.outFile), { recursive: true });
   fs.writeFileSync(ctx.s.outFile, `${json}\n`);
   console.error(`\n${renderTable(summaries, a)}\n\nratio b/a (documents/s): ${result.ratio.docsPerS}`);
+  console.error(`\n${renderScaling(scaling)}`);
   if (pinned && result.pinned) {
     console.error(
       `\n${renderTable(pinned, pinned[0] as SideSummary)}\n\nratio b/a pinned (documents/s): ${result.pinned.ratio.docsPerS}`,
@@ -242,6 +269,16 @@ function ratioOf(a: SideSummary, b: SideSummary): { docsPerS: number; chunksPerS
   return {
     docsPerS: Number((b.docsPerS / a.docsPerS).toFixed(3)),
     chunksPerS: Number((b.chunksPerS / a.chunksPerS).toFixed(3)),
+  };
+}
+
+/** Where the durable sides ran: the dev server or a cluster, by the standard TEMPORAL_* settings. */
+function temporalTarget(t: TemporalConfig): { address: string; namespace: string; tls: boolean; server: string } {
+  return {
+    address: t.address,
+    namespace: t.namespace,
+    tls: t.connection.tls !== false,
+    server: benchSettings().temporalServerPidFile,
   };
 }
 

@@ -1,6 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { IngestActivities } from '../activities';
 import type { DeleteInput, DeleteResult } from '../contracts/deletion';
+import { declareVersioningBehavior } from './versioningBehavior';
 
 // Deletion must finish whatever happens: every step is idempotent and retried without an
 // attempt limit (none is set), backing off to 5 minutes, so a store that is down only delays it.
@@ -32,3 +33,8 @@ export async function deleteDocument(input: DeleteInput): Promise<DeleteResult> 
   await steps.deleteDocumentRows(input.documentId);
   return { documentId: input.documentId, existed: true, objectsDeleted };
 }
+
+// PINNED: the deletion order is the contract (rows last, because every earlier step finds its data
+// through them), so a run keeps the order it began with; it lasts as long as its stores are down,
+// and the old version's workers stay until it ends.
+declareVersioningBehavior('PINNED', deleteDocument);

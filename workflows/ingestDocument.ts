@@ -45,6 +45,7 @@ import { activitySummary } from './activitySummary';
 import { classifyFailure, type ClassifiedFailure } from './classifyFailure';
 import { PendingSearchAttributes } from './pendingSearchAttributes';
 import { installRetryGate } from './retryGate';
+import { declareVersioningBehavior } from './versioningBehavior';
 
 interface StageCall {
   run: (input: StageInput) => Promise<StageResult>;
@@ -82,18 +83,19 @@ type Failure = ClassifiedFailure & { stage: Stage | null };
 const SOURCE_REGISTRATION_ACTIVITY = 'source-registration-activity';
 
 /**
- * Worker Versioning (docs/deployment.md). A run is PINNED (worker/deploymentOptions.ts) to the
- * release that started it: a
- * deploy never hands a run in the middle of its stages to other workflow code, so a release may
- * change the stage sequence without patching for the runs in flight, and those runs finish on
- * the version they began on. A FAILED run waits for its retry (SLUICE_RETRY_WAIT, 30 days by
- * default) still pinned, so the old version's workers stay up while such runs exist; but the
- * retry is a continue-as-new, and it starts the new run with AUTO_UPGRADE, that is on the
- * deployment's current version: the retry runs the newest stages (a fix is usually why it is
- * retried), and the old version drains as its failed runs are retried or give up waiting. Not
- * AUTO_UPGRADE for the whole run: that would move a run mid-stage onto new code at every deploy,
- * safe only as far as every change is patched, and the old version could never be told apart
- * from the new in a run's history.
+ * Worker Versioning (docs/deployment.md): a run is PINNED (declared below the workflow) to the
+ * release that started it. A deploy never hands a run in the middle of its stages to other
+ * workflow code, so a release may change the stage sequence without patching for the runs in
+ * flight, and those runs finish on the version they began on. A FAILED run waits days for its
+ * retry (SLUICE_RETRY_WAIT, 30 days by default) still pinned, so the old version's workers stay
+ * up while such runs exist; but the retry is a continue-as-new, and it starts the new run with
+ * AUTO_UPGRADE, that is on the deployment's current version, where the new run is PINNED again:
+ * the retry runs the newest stages (a fix is usually why it is retried), and the old version
+ * drains as its failed runs are retried or give up waiting. Not AUTO_UPGRADE for the whole run:
+ * that would move a run mid-stage onto new code at every deploy, safe only as far as every change
+ * is patched, and the old version could never be told apart from the new in a run's history. Not
+ * a continue-as-new that stays PINNED: the retry would rerun the code that failed, and the old
+ * version could never be retired while a document might still be retried.
  */
 const continueOnCurrentVersion = makeContinueAsNewFunc<typeof ingestDocument>({
   initialVersioningBehavior: 'AUTO_UPGRADE',
@@ -220,6 +222,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
     reembedOfTaskId: undefined,
   });
 }
+declareVersioningBehavior('PINNED', ingestDocument);
 
 async function runStages(
   stageInput: StageInput,

@@ -1,6 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { IngestActivities } from '../activities';
 import type { SweepOrphansInput, SweepOrphansResult } from '../activities/sweepOrphanedObjects';
+import { declareVersioningBehavior } from './versioningBehavior';
 
 // Listing a large store takes a while: 30 minutes, with a heartbeat per page (1,000 keys) so a
 // dead worker is noticed within a minute. A failed sweep is simply redone by the next tick.
@@ -14,3 +15,7 @@ const sweep = proxyActivities<IngestActivities>({
 export async function sweepOrphanedObjects(input: SweepOrphansInput): Promise<SweepOrphansResult> {
   return sweep.sweepOrphanedObjects(input);
 }
+
+// PINNED: a sweep is one activity and ends within its three attempts, so pinning holds an old
+// version for one sweep at most, and no change to this workflow needs a patch for the runs in flight.
+declareVersioningBehavior('PINNED', sweepOrphanedObjects);

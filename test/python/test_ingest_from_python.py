@@ -9,6 +9,7 @@ import uuid
 import boto3
 from botocore.config import Config
 from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
+from temporalio.envconfig import ClientConfig
 
 TASK_QUEUE = os.environ["SLUICE_TASK_QUEUE"]
 BUCKET = os.environ["S3_BUCKET"]
@@ -35,7 +36,10 @@ def markdown(title: str) -> bytes:
 
 
 async def client() -> Client:
-    return await Client.connect(os.environ["TEMPORAL_ADDRESS"], namespace=os.environ.get("TEMPORAL_NAMESPACE", "default"))
+    # Temporal's env-config, as the worker reads it: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, the
+    # TEMPORAL_TLS_* and TEMPORAL_API_KEY variables, or a temporal.toml profile (TEMPORAL_CONFIG_FILE,
+    # TEMPORAL_PROFILE), the variables overriding the profile.
+    return await Client.connect(**ClientConfig.load_client_connect_config())
 
 
 async def start(c: Client, document_id: str, source: dict, file_name: str) -> WorkflowHandle:

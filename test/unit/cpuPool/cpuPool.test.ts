@@ -74,7 +74,7 @@ describe('the CPU pool under its heap cap', () => {
   let pool: CpuPool;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'sluice-cpu-heap-'));
-    pool = createCpuPool({ threads: 1, limits: { ...DEFAULT_PARSE_LIMITS, maxHeapMb: 96 } });
+    pool = createCpuPool({ threads: 1, limits: { ...DEFAULT_PARSE_LIMITS, maxHeapMb: 64 } });
   });
   afterAll(async () => {
     await pool.close();
@@ -83,25 +83,25 @@ describe('the CPU pool under its heap cap', () => {
 
   it('fails a document too big for the parse heap with FILE_TOO_LARGE, then parses the next one', async () => {
     const huge = path.join(dir, 'huge.txt');
-    // 36 MB of short lines: the decoded text and the paragraphs built from it outgrow 96 MB.
+    // 36 MB of short lines: the decoded text and the paragraphs built from it outgrow 64 MB.
     await writeFile(huge, 'A plain sentence of ordinary words.\n'.repeat(1_000_000));
     await expect(pool.parse(huge, 'txt')).rejects.toMatchObject({
       code: 'FILE_TOO_LARGE',
       permanent: true,
-      message: expect.stringContaining('96 MB heap'),
+      message: expect.stringContaining('64 MB heap'),
     });
     await expect(pool.parse(HTML, 'html')).resolves.toContain('# 文档处理指南');
   });
 
   it('fails markdown too big for the chunking heap with CHUNKING_FAILED, then chunks the next one', async () => {
     const markdown = await readFile(path.join(SAMPLES, 'temporal-durable-execution.md'), 'utf8');
-    // 300,000 small sections (8 MB): their parent and child drafts outgrow 96 MB.
+    // 300,000 small sections (8 MB): their parent and child drafts outgrow 64 MB.
     const sections = Array.from({ length: 300_000 }, (_, i) => `# Heading ${i}\n\nword${i} text\n`).join('\n');
     const failure = pool.chunk('doc-huge', sections, DEFAULT_CHUNKER_OPTIONS);
     await expect(failure).rejects.toMatchObject({
       code: 'CHUNKING_FAILED',
       permanent: true,
-      message: expect.stringContaining('96 MB heap'),
+      message: expect.stringContaining('64 MB heap'),
     });
     await expect(pool.chunk('doc-ok', markdown, DEFAULT_CHUNKER_OPTIONS)).resolves.toEqual(
       chunkMarkdown('doc-ok', markdown, DEFAULT_CHUNKER_OPTIONS),
