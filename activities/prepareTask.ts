@@ -194,6 +194,7 @@ async function takeOver(
     markdownObjectKey: cleaned ? oldTask.markdown_object_key : null,
     tokenPlanObjectKey: inherited.includes('PRETOKENIZE') ? oldTask.token_plan_object_key : null,
     parseMs: cleaned ? oldTask.parse_ms : null,
+    ocrPages: cleaned ? oldTask.ocr_pages : null,
     inherited: durations,
   });
   return runResult(trx, input, pipeline, inherited);
