@@ -5,8 +5,8 @@ import { countTokens } from '../tokenizer/countTokens';
 /**
  * Reads the OCR markers (contracts/ocrMarkers.ts) out of the chunks of a document that has them:
  * each chunk's text loses its markers, and a chunk records the lowest confidence of the OCR'd
- * pages it spans: the page in force where it starts (the last marker of the children before it,
- * in document order) and any page that starts inside it. A parent takes the lowest of its
+ * pages its text comes from: the page in force where it starts (the last marker of the children
+ * before it, in document order) and any page that starts inside it with text after the marker. A parent takes the lowest of its
  * children. A document without markers is returned untouched, at the cost of one substring search
  * per chunk. Counts are retaken only for chunks that lost a marker.
  */
@@ -15,13 +15,14 @@ export function applyOcrProvenance(drafts: ChunkDraft[]): ChunkDraft[] {
   let inForce: number | null = null;
   const lowestOfParent = new Map<string, number>();
   const read = drafts.map((draft) => {
-    const { marks, text } = takeOcrMarks(draft.text);
+    const { marks, textBeforeFirst, text } = takeOcrMarks(draft.text);
     const stripped =
       marks.length === 0 ? draft : { ...draft, text, charCount: text.length, tokenCount: countTokens(text) };
     if (draft.kind === 'parent') return stripped;
-    let lowest = inForce;
+    // Only pages with some of the chunk's text count: a marker at the chunk's end starts the next one.
+    let lowest = textBeforeFirst ? inForce : null;
     for (const mark of marks) {
-      if (mark.confidence !== null) lowest = lowest === null ? mark.confidence : Math.min(lowest, mark.confidence);
+      if (mark.confidence !== null && mark.followedByText) lowest = Math.min(lowest ?? 1, mark.confidence);
       inForce = mark.confidence;
     }
     if (lowest !== null && draft.parentId !== null) {
