@@ -113,7 +113,12 @@ async function main(): Promise<void> {
       ];
     }),
   );
-  const report = { dpi: DPI, pagesPerDoc: PAGES_PER_DOC, loadAverage: { before: loadBefore, after: os.loadavg() }, results };
+  const report = {
+    dpi: DPI,
+    pagesPerDoc: PAGES_PER_DOC,
+    loadAverage: { before: loadBefore, after: os.loadavg() },
+    results,
+  };
   fs.writeFileSync(path.join(outDir, 'ocr.json'), `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 }

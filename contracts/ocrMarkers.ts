@@ -44,7 +44,11 @@ export function takeOcrMarks(text: string): {
     else textBeforeFirst = between.trim() !== '';
     pieces.push(between);
     const [, kind, page, confidence] = match;
-    marks.push({ page: Number(page), confidence: kind === 'ocr' ? Number(confidence ?? 0) : null, followedByText: false });
+    marks.push({
+      page: Number(page),
+      confidence: kind === 'ocr' ? Number(confidence ?? 0) : null,
+      followedByText: false,
+    });
     last = match.index + match[0].length;
   }
   const tail = text.slice(last);
@@ -52,5 +56,15 @@ export function takeOcrMarks(text: string): {
   if (final) final.followedByText = tail.trim() !== '';
   else textBeforeFirst = tail.trim() !== '';
   pieces.push(tail);
-  return { marks, textBeforeFirst, text: marks.length === 0 ? text : pieces.join('').trim().replace(/\n{3,}/g, '\n\n') };
+  return {
+    marks,
+    textBeforeFirst,
+    text:
+      marks.length === 0
+        ? text
+        : pieces
+            .join('')
+            .trim()
+            .replace(/\n{3,}/g, '\n\n'),
+  };
 }

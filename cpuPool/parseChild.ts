@@ -18,7 +18,4 @@ export interface ParseInput {
   limits: ParseLimits;
 }
 
-serveTasks(
-  { parse: ({ filePath, type, limits }: ParseInput) => parseDocument(filePath, type, limits) },
-  loadPdfjs(),
-);
+serveTasks({ parse: ({ filePath, type, limits }: ParseInput) => parseDocument(filePath, type, limits) }, loadPdfjs());

@@ -1,21 +1,10 @@
+import type { OcrPageReport, OcrReason } from '../contracts/ocrPages';
 import { permanentError } from '../contracts/sluiceError';
 import type { OcrEngine, OcrPageResult } from '../ocr/ocrEngine';
 import type { RgbaImage } from '../ocr/rgbaImage';
 import type { OcrLimits } from './parseLimits';
 
-/** Why a page was OCR'd: no text layer, a garbled one, images covering it, or an image upload. */
-export type OcrReason = 'no-text' | 'garbled' | 'image-page' | 'image';
-
-/** One OCR'd page, as CLEANING records it and `sluice status` shows it. */
-export interface OcrPageReport {
-  /** 1-based page (or image frame). */
-  page: number;
-  reason: OcrReason;
-  /** 0..1, character-weighted over the page's lines. */
-  confidence: number;
-  /** Characters read. */
-  chars: number;
-}
+export type { OcrPageReport, OcrReason };
 
 /**
  * OCR for one document's parse: enforces the page cap and the per-page time limit, and keeps the
@@ -57,7 +46,10 @@ async function withinPageLimit<T>(page: number, limitMs: number, work: () => Pro
     timer = setTimeout(
       () =>
         reject(
-          permanentError('PARSE_TIMEOUT', `OCR of page ${page} took longer than the ${limitMs} ms per-page limit (SLUICE_OCR_PAGE_TIMEOUT)`),
+          permanentError(
+            'PARSE_TIMEOUT',
+            `OCR of page ${page} took longer than the ${limitMs} ms per-page limit (SLUICE_OCR_PAGE_TIMEOUT)`,
+          ),
         ),
       limitMs,
     );

@@ -53,4 +53,3 @@ export interface OcrLimits {
   /** Resolution PDF pages are rendered at for OCR (SLUICE_OCR_DPI). */
   dpi: number;
 }
-

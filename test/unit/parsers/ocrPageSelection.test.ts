@@ -5,7 +5,10 @@ const PROSE =
   'The Debian packaging of the package, containing a simple C source following the GNU Coding Standards ' +
   'and FHS, can be done with the debmake command as follows. If manual adjustments of generated ' +
   'configuration files are skipped, the generated binary package lacks a meaningful description.';
-const CHINESE = '作者在更新原有的使用软件包的新维护者手册时感受到了文档的局限性。因此，作者决定创建一个替代工具并编写其对应的文档以解决某些现代的需求。'.repeat(3);
+const CHINESE =
+  '作者在更新原有的使用软件包的新维护者手册时感受到了文档的局限性。因此，作者决定创建一个替代工具并编写其对应的文档以解决某些现代的需求。'.repeat(
+    3,
+  );
 /** The prose with each letter moved on by three: what a subset font without ToUnicode gives. */
 const SHIFTED = PROSE.replace(/[a-z]/g, (c) => String.fromCharCode(((c.charCodeAt(0) - 97 + 3) % 26) + 97));
 
