@@ -26,7 +26,7 @@ export const parsingEnv = {
   SLUICE_MARKDOWN_BYTES_PER_SOURCE_BYTE: z.coerce.number().positive().max(10_000).default(32),
   // OCR of scanned pages and image uploads (parsers/documentOcr.ts), inside the parse limits above.
   SLUICE_OCR_MAX_PAGES: z.coerce.number().int().min(0).max(100_000).default(500),
-  SLUICE_OCR_PAGE_TIMEOUT: duration('60s, 2m or 500ms').default('60s'),
+  SLUICE_OCR_PAGE_TIMEOUT: duration('60s, 2m or 500ms').default('2m'),
   SLUICE_OCR_DPI: z.coerce.number().int().min(72).max(600).default(150),
   SLUICE_MAX_CHUNKS_PER_DOCUMENT: z.coerce.number().int().positive().default(200_000),
   SLUICE_CHUNK_MAX_TOKENS: z.coerce.number().int().min(16).max(8192).default(400),

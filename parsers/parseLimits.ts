@@ -41,7 +41,7 @@ export const DEFAULT_PARSE_LIMITS: ParseLimits = {
   maxHeapMb: 1024,
   maxMemoryMb: 1536,
   markdown: { maxBytes: 256 * 1024 * 1024, perSourceByte: 32 },
-  ocr: { maxPages: 500, pageTimeoutMs: 60_000, dpi: 150 },
+  ocr: { maxPages: 500, pageTimeoutMs: 2 * 60_000, dpi: 150 },
 };
 
 /** Bounds on OCR within one document's parse (which stays under the limits above too). */

@@ -20,7 +20,8 @@ export async function* imageFrames(bytes: Buffer, format: ImageFormat): AsyncGen
     yield* tiffFrames(bytes);
     return;
   }
-  const image = await loadImage(bytes);
+  if (format === 'png') checkPngHeader(bytes);
+  const image = await decoded(format, () => loadImage(bytes));
   checkSize(image.width, image.height);
   const canvas = createCanvas(image.width, image.height);
   const context = canvas.getContext('2d');
@@ -32,12 +33,16 @@ export async function* imageFrames(bytes: Buffer, format: ImageFormat): AsyncGen
 
 function* tiffFrames(bytes: Buffer): Generator<RgbaImage> {
   // Sub-IFDs (thumbnails, EXIF) carry no image size tags and are skipped.
-  const frames = UTIF.decode(bytes).filter((ifd) => ifd['t256'] !== undefined && ifd['t257'] !== undefined);
+  const frames = decodedSync('tiff', () => UTIF.decode(bytes)).filter(
+    (ifd) => ifd['t256'] !== undefined && ifd['t257'] !== undefined,
+  );
   if (frames.length === 0) throw permanentError('CORRUPT_DOCUMENT', 'the TIFF file holds no image');
   for (const ifd of frames.slice(0, MAX_TIFF_FRAMES)) {
     checkSize(firstNumber(ifd['t256']), firstNumber(ifd['t257']));
-    UTIF.decodeImage(bytes, ifd);
-    const data = UTIF.toRGBA8(ifd);
+    const data = decodedSync('tiff', () => {
+      UTIF.decodeImage(bytes, ifd);
+      return UTIF.toRGBA8(ifd);
+    });
     yield flattenOnWhite({ width: ifd.width, height: ifd.height, data });
   }
 }
@@ -55,4 +60,40 @@ function checkSize(width: number, height: number): void {
       `the image is ${width} × ${height} pixels, more than the ${MAX_IMAGE_PIXELS} an image may have`,
     );
   }
+}
+
+/**
+ * Skia's decoder crashes its process (measured: SIGSEGV) on a PNG signature followed by no valid
+ * IHDR chunk; the parse process would contain that as PARSE_ENGINE_FAILED, but the damage is the
+ * file's, and is cheap to see: the first chunk must be a 13-byte IHDR with a non-zero size.
+ */
+function checkPngHeader(bytes: Buffer): void {
+  const valid =
+    bytes.length >= 33 &&
+    bytes.readUInt32BE(8) === 13 &&
+    bytes.toString('latin1', 12, 16) === 'IHDR' &&
+    bytes.readUInt32BE(16) > 0 &&
+    bytes.readUInt32BE(20) > 0;
+  if (!valid) throw permanentError('CORRUPT_DOCUMENT', 'the png image cannot be decoded: its header (IHDR) is damaged');
+}
+
+/** Bytes that start as an image but do not decode are a damaged file, not an engine failure. */
+async function decoded<T>(format: ImageFormat, decode: () => Promise<T>): Promise<T> {
+  try {
+    return await decode();
+  } catch (error) {
+    throw permanentError('CORRUPT_DOCUMENT', `the ${format} image cannot be decoded: ${messageOf(error)}`, error);
+  }
+}
+
+function decodedSync<T>(format: ImageFormat, decode: () => T): T {
+  try {
+    return decode();
+  } catch (error) {
+    throw permanentError('CORRUPT_DOCUMENT', `the ${format} image cannot be decoded: ${messageOf(error)}`, error);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 200);
 }

@@ -23,7 +23,13 @@ import { TEST_DATABASE_URL } from '../support/testConfig';
 const db = createDb(TEST_DATABASE_URL, 4);
 const root = path.join(os.tmpdir(), `sluice-cleaning-ocr-${randomUUID()}`);
 const objects = createLocalObjectStore(path.join(root, 'objects'));
-const cpu = createCpuPool({ threads: 1, limits: DEFAULT_PARSE_LIMITS });
+// The per-page limit is wall-clock: generous here, so a loaded machine cannot fail a test that is not about it.
+const ROOMY: ParseLimits = {
+  ...DEFAULT_PARSE_LIMITS,
+  timeoutMs: 30 * 60_000,
+  ocr: { ...DEFAULT_PARSE_LIMITS.ocr, pageTimeoutMs: 30 * 60_000 },
+};
+const cpu = createCpuPool({ threads: 1, limits: ROOMY });
 const pools: CpuPool[] = [cpu];
 afterAll(async () => {
   await Promise.all(pools.map((pool) => pool.close()));
@@ -124,7 +130,7 @@ it('fails a page over the per-page time limit as PARSE_TIMEOUT, and the pool par
 });
 
 it('fails a document needing OCR on more pages than the cap as FILE_TOO_LARGE', async () => {
-  const limits: ParseLimits = { ...DEFAULT_PARSE_LIMITS, ocr: { ...DEFAULT_PARSE_LIMITS.ocr, maxPages: 1 } };
+  const limits: ParseLimits = { ...ROOMY, ocr: { ...ROOMY.ocr, maxPages: 1 } };
   const capped = createCpuPool({ threads: 1, limits });
   pools.push(capped);
   const { error } = await clean('scan.pdf', fs.readFileSync(SCANNED_SAMPLES.englishPdf), capped);

@@ -4,6 +4,7 @@ import { documentStatus, formatStatus } from '../../cli/commands/documentStatus'
 import { hybridSearch } from '../../search/hybridSearch';
 import { ingestBuffer, waitTerminal } from '../support/ingestHelpers';
 import { blankPng, SCANNED_SAMPLES } from '../support/scanFixtures';
+import { testConfig } from '../support/testConfig';
 import { startTestWorker, type TestWorker } from '../support/testWorker';
 
 /**
@@ -23,7 +24,8 @@ const SAMPLES: [string, string, string][] = [
 ];
 
 beforeAll(async () => {
-  tw = await startTestWorker();
+  // The per-page limit is wall-clock: generous here, so a loaded machine cannot fail the suite.
+  tw = await startTestWorker({ config: testConfig({ SLUICE_OCR_PAGE_TIMEOUT: '30m', SLUICE_PARSE_TIMEOUT: '30m' }) });
   for (const [name, file] of SAMPLES)
     ids.set(name, (await ingestBuffer(tw, readFileSync(file), name, scope)).documentId);
   ids.set('blank.png', (await ingestBuffer(tw, blankPng(), 'blank.png', scope)).documentId);
