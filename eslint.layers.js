@@ -22,7 +22,7 @@ const CLI = {
 
 /** Content code: pure functions of the bytes it is given, runnable in a CPU-pool thread. */
 const pure = {
-  files: ['parsers/**/*.ts', 'chunker/**/*.ts', 'tokenizer/**/*.ts', 'sparse/**/*.ts'],
+  files: ['parsers/**/*.ts', 'ocr/**/*.ts', 'chunker/**/*.ts', 'tokenizer/**/*.ts', 'sparse/**/*.ts'],
   rules: {
     'no-restricted-imports': [
       'error',
@@ -46,7 +46,7 @@ const pure = {
               'config',
             ]),
             message:
-              'parsers/, chunker/, tokenizer/ and sparse/ do no I/O: they take bytes and limits, not databases, stores, Temporal or config.',
+              'parsers/, ocr/, chunker/, tokenizer/ and sparse/ do no I/O: they take bytes and limits, not databases, stores, Temporal or config.',
           },
           {
             regex: '^(@temporalio/|kysely$|pg$|@aws-sdk/|@qdrant/|@opensearch-project/|undici$)',

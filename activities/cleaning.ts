@@ -31,13 +31,15 @@ export function createCleaningActivity(deps: ActivityDeps) {
       try {
         await downloadSource(deps, started.sourceObjectKey, tmpFile);
         const type = detectFileType(await readHead(tmpFile), started.fileName);
-        const markdown = await deps.cpu.parse(tmpFile, type);
+        const { markdown, ocrPages } = await deps.cpu.parseDocument(tmpFile, type);
         await chargeQuota(deps, input, Buffer.byteLength(markdown, 'utf8'));
         const key = objectKeys.markdown(input.userId, input.documentId, input.taskId);
         await orTransient('PARSED_FILE_UPLOAD_FAILED', 'storing markdown', () => deps.objects.putText(key, markdown));
         return {
           items: Buffer.byteLength(markdown, 'utf8'),
-          outputs: { parsed: { detectedType: type, markdownObjectKey: key, parseMs: Date.now() - parseStarted } },
+          outputs: {
+            parsed: { detectedType: type, markdownObjectKey: key, parseMs: Date.now() - parseStarted, ocrPages },
+          },
         };
       } finally {
         await fs.rm(tmpFile, { force: true });

@@ -36,7 +36,7 @@ export function createPrepareTaskActivity(deps: ActivityDeps) {
     if (prepared.result.kind !== 'run') return prepared.result;
     return {
       ...prepared.result,
-      localStages: localStagePlan(prepared.sourceBytes, deps.settings.localStages),
+      localStages: localStagePlan(prepared.sourceBytes, deps.settings.localStages, prepared.fileName),
       fileName: prepared.fileName,
     };
   });
@@ -45,16 +45,27 @@ export function createPrepareTaskActivity(deps: ActivityDeps) {
 /**
  * Parsing a source of up to `maxSourceBytes` takes seconds, and so do the stages after embedding
  * for up to `maxChunks` chunks: short enough to run inside the workflow task as local activities.
- * Larger documents keep normal activities, which heartbeat and can move to another worker.
+ * Larger documents keep normal activities, which heartbeat and can move to another worker. So
+ * does a file that may be OCR'd, whatever its size (a PDF, or an image by its name: the type is
+ * only detected in CLEANING): OCR takes seconds to minutes a page, and a local activity that long
+ * is run again when its workflow task times out on a starved worker (measured: a PNG's CLEANING
+ * ran twice at load 30 and the second attempt failed TASK_SUPERSEDED).
  */
 export function localStagePlan(
   sourceBytes: number,
   limits: { maxSourceBytes: number; maxChunks: number },
+  fileName = '',
 ): LocalStagePlan {
   return {
-    beforeEmbedding: sourceBytes <= limits.maxSourceBytes && limits.maxSourceBytes > 0,
+    beforeEmbedding: sourceBytes <= limits.maxSourceBytes && limits.maxSourceBytes > 0 && !mayNeedOcr(fileName),
     maxChunksAfterEmbedding: limits.maxChunks,
   };
+}
+
+const MAY_NEED_OCR = /\.(pdf|png|jpe?g|tiff?|webp)$/i;
+
+function mayNeedOcr(fileName: string): boolean {
+  return MAY_NEED_OCR.test(fileName);
 }
 
 async function prepareIn(
@@ -194,6 +205,7 @@ async function takeOver(
     markdownObjectKey: cleaned ? oldTask.markdown_object_key : null,
     tokenPlanObjectKey: inherited.includes('PRETOKENIZE') ? oldTask.token_plan_object_key : null,
     parseMs: cleaned ? oldTask.parse_ms : null,
+    ocrPages: cleaned ? oldTask.ocr_pages : null,
     inherited: durations,
   });
   return runResult(trx, input, pipeline, inherited);

@@ -24,6 +24,10 @@ export const parsingEnv = {
     .positive()
     .default(256 * 1024 * 1024),
   SLUICE_MARKDOWN_BYTES_PER_SOURCE_BYTE: z.coerce.number().positive().max(10_000).default(32),
+  // OCR of scanned pages and image uploads (parsers/documentOcr.ts), inside the parse limits above.
+  SLUICE_OCR_MAX_PAGES: z.coerce.number().int().min(0).max(100_000).default(500),
+  SLUICE_OCR_PAGE_TIMEOUT: duration('60s, 2m or 500ms').default('2m'),
+  SLUICE_OCR_DPI: z.coerce.number().int().min(72).max(600).default(150),
   SLUICE_MAX_CHUNKS_PER_DOCUMENT: z.coerce.number().int().positive().default(200_000),
   SLUICE_CHUNK_MAX_TOKENS: z.coerce.number().int().min(16).max(8192).default(400),
   SLUICE_CHUNK_OVERLAP_TOKENS: z.coerce.number().int().min(0).max(4096).default(60),
@@ -41,6 +45,7 @@ export interface ParsingSettings {
     maxHeapMb: number;
     maxMemoryMb: number;
     markdown: { maxBytes: number; perSourceByte: number };
+    ocr: { maxPages: number; pageTimeoutMs: number; dpi: number };
   };
   chunking: { maxTokens: number; overlapTokens: number; maxChunks: number };
 }
@@ -60,6 +65,11 @@ export function parsingSettings(e: EnvOf<typeof parsingEnv>, problems: string[])
       maxHeapMb: e.SLUICE_PARSE_HEAP_MB,
       maxMemoryMb: e.SLUICE_PARSE_MEMORY_MB ?? e.SLUICE_PARSE_HEAP_MB + 512,
       markdown: { maxBytes: e.SLUICE_MAX_MARKDOWN_BYTES, perSourceByte: e.SLUICE_MARKDOWN_BYTES_PER_SOURCE_BYTE },
+      ocr: {
+        maxPages: e.SLUICE_OCR_MAX_PAGES,
+        pageTimeoutMs: durationMs(e.SLUICE_OCR_PAGE_TIMEOUT),
+        dpi: e.SLUICE_OCR_DPI,
+      },
     },
     chunking: {
       maxTokens: e.SLUICE_CHUNK_MAX_TOKENS,

@@ -13,6 +13,8 @@ export interface ChunkDraft {
   text: string;
   charCount: number;
   tokenCount: number;
+  /** Lowest confidence of the OCR'd pages its text came from (chunker/ocrProvenance.ts); absent or null: a text layer. */
+  ocrConfidence?: number | null;
 }
 
 export interface SparseVector {

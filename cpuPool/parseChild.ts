@@ -1,4 +1,4 @@
-import { convertFile } from '../parsers/convertFile';
+import { parseDocument } from '../parsers/convertFile';
 import type { SourceFileType } from '../parsers/detectFileType';
 import type { ParseLimits } from '../parsers/parseLimits';
 import { loadPdfjs } from '../parsers/pdf/loadPdfjs';
@@ -7,8 +7,10 @@ import { serveTasks } from './childServer';
 /**
  * The child process parsing runs in (cpuPool/processPool.ts). A process, not a thread: its
  * memory limit then covers everything a document makes it hold (pdf.js's decoded streams,
- * Buffers, ArrayBuffers, the markdown built and sent back), and killing it frees all of it.
- * It announces readiness once pdf.js is loaded, so the first PDF does not wait for it.
+ * Buffers, ArrayBuffers, rendered page bitmaps and the OCR models' working memory, the markdown
+ * built and sent back), and killing it frees all of it. It announces readiness once pdf.js is
+ * loaded, so the first PDF does not wait for it; the OCR models load on the first page that
+ * needs them.
  */
 export interface ParseInput {
   filePath: string;
@@ -16,4 +18,4 @@ export interface ParseInput {
   limits: ParseLimits;
 }
 
-serveTasks({ parse: ({ filePath, type, limits }: ParseInput) => convertFile(filePath, type, limits) }, loadPdfjs());
+serveTasks({ parse: ({ filePath, type, limits }: ParseInput) => parseDocument(filePath, type, limits) }, loadPdfjs());

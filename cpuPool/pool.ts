@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ChunkerOptions } from '../chunker/chunkMarkdown';
 import type { ChunkDraft, SparseVector } from '../contracts/chunk';
+import type { ParsedDocument } from '../parsers/convertFile';
 import type { SourceFileType } from '../parsers/detectFileType';
 import type { ParseLimits } from '../parsers/parseLimits';
 import type { ParseInput } from './parseChild';
@@ -19,6 +20,8 @@ import { ThreadPool } from './threadPool';
 export interface CpuPool {
   /** File → markdown. PARSE_TIMEOUT, FILE_TOO_LARGE (memory, heap, markdown cap), PARSE_ENGINE_FAILED (crash). */
   parse(filePath: string, type: SourceFileType): Promise<string>;
+  /** parse, with the pages OCR read (what CLEANING records). Same failures, OCR's page cap and page time limit included. */
+  parseDocument(filePath: string, type: SourceFileType): Promise<ParsedDocument>;
   /** Markdown → chunk drafts. Limits hit → CHUNKING_FAILED. */
   chunk(documentId: string, markdown: string, options: ChunkerOptions): Promise<ChunkDraft[]>;
   /** Chunk texts → [chunk id, terms] pairs. Limits hit → PRETOKENIZE_FAILED. */
@@ -63,14 +66,16 @@ export function createCpuPool(options: CpuPoolOptions): CpuPool {
     code: 'CHUNKING_FAILED' | 'PRETOKENIZE_FAILED' | 'SPARSE_VECTORIZING_FAILED',
     what: string,
   ) => ({ what, timeout: code, heap: code, crash: code });
+  const parseDocument = (filePath: string, type: SourceFileType) =>
+    parsers.run<ParsedDocument>('parse', { filePath, type, limits } satisfies ParseInput, {
+      what: `parsing the ${type} file`,
+      timeout: 'PARSE_TIMEOUT',
+      heap: 'FILE_TOO_LARGE',
+      crash: 'PARSE_ENGINE_FAILED',
+    });
   return {
-    parse: (filePath, type) =>
-      parsers.run<string>('parse', { filePath, type, limits } satisfies ParseInput, {
-        what: `parsing the ${type} file`,
-        timeout: 'PARSE_TIMEOUT',
-        heap: 'FILE_TOO_LARGE',
-        crash: 'PARSE_ENGINE_FAILED',
-      }),
+    parse: async (filePath, type) => (await parseDocument(filePath, type)).markdown,
+    parseDocument,
     chunk: (documentId, markdown, chunkerOptions) =>
       threads.run<ChunkDraft[]>(
         'chunk',

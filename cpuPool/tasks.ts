@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { chunkMarkdown, type ChunkerOptions } from '../chunker/chunkMarkdown';
+import { applyOcrProvenance } from '../chunker/ocrProvenance';
 import type { ChunkDraft, SparseVector } from '../contracts/chunk';
 import { sparseVectorFromTokens } from '../sparse/sparseVector';
 import { tokenize as tokenizeText } from '../tokenizer/tokenize';
@@ -36,7 +37,8 @@ function started(taskId: number): void {
 
 export function chunk({ taskId, payload }: Task<ChunkInput>): Promise<TaskReply<ChunkDraft[]>> {
   started(taskId);
-  return replyOf(() => chunkMarkdown(payload.documentId, payload.markdown, payload.options));
+  // OCR'd text is marked in the markdown; the chunks carry it as a confidence instead.
+  return replyOf(() => applyOcrProvenance(chunkMarkdown(payload.documentId, payload.markdown, payload.options)));
 }
 
 export function tokenize({ taskId, payload }: Task<TokenizeInput>): Promise<TaskReply<TokenPlanEntries>> {

@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { PipelineStatus, StageStatus, Stage } from '../contracts/stages';
 import type { FailureCode } from '../contracts/failureCodes';
+import type { OcrPageReport } from '../contracts/ocrPages';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -35,6 +36,8 @@ export interface ParseTasksTable {
   markdown_object_key: string | null;
   token_plan_object_key: string | null;
   parse_ms: number | null;
+  /** The pages the parse OCR'd (jsonb, written as JSON text); null when it OCR'd none. */
+  ocr_pages: ColumnType<OcrPageReport[] | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 
@@ -81,6 +84,8 @@ export interface ChunksTable {
   keyword_status: Generated<StageStatus>;
   embedding_model: string | null;
   embedding_dimension: number | null;
+  /** Lowest confidence (0..1) of the OCR'd pages the chunk's text came from; null: from a text layer. */
+  ocr_confidence: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
 }
 

@@ -1,14 +1,23 @@
 import { readFile, stat } from 'node:fs/promises';
 import { permanentError, SluiceError } from '../contracts/sluiceError';
+import { sharedOcrEngine } from '../ocr/sharedEngine';
 import { csvToMarkdown } from './csvToMarkdown';
-import type { SourceFileType } from './detectFileType';
+import { isImageType, type SourceFileType } from './detectFileType';
+import { DocumentOcr, type OcrPageReport } from './documentOcr';
 import { htmlToMarkdown } from './htmlToMarkdown';
+import { imageToMarkdown } from './image/imageToMarkdown';
 import { ooxmlToMarkdown } from './ooxml/ooxmlToMarkdown';
 import { MarkdownBudget } from './markdownBudget';
 import { markdownLimit, type ParseLimits } from './parseLimits';
 import { pdfToMarkdown } from './pdf/pdfToMarkdown';
 import { decodeDetected } from './textEncoding';
 import { textToMarkdown } from './textToMarkdown';
+
+/** A parse's result: the markdown, and the pages OCR read (page order; empty for most documents). */
+export interface ParsedDocument {
+  markdown: string;
+  ocrPages: OcrPageReport[];
+}
 
 /**
  * Turns a local file into markdown in the calling thread. Read errors are left unclassified on
@@ -18,11 +27,26 @@ import { textToMarkdown } from './textToMarkdown';
  * result is weighed once more here, so the cap holds for every format.
  */
 export async function convertFile(filePath: string, type: SourceFileType, limits: ParseLimits): Promise<string> {
+  return (await parseDocument(filePath, type, limits)).markdown;
+}
+
+/** convertFile with the OCR report: what the parse process sends back to CLEANING. */
+export async function parseDocument(
+  filePath: string,
+  type: SourceFileType,
+  limits: ParseLimits,
+): Promise<ParsedDocument> {
   const budget = new MarkdownBudget(markdownLimit(limits.markdown, (await stat(filePath)).size));
-  const markdown = await classified(type, () => convert(filePath, type, limits, budget));
+  const ocr = new DocumentOcr(limits.ocr, sharedOcrEngine);
+  const markdown = await classified(type, () => convert(filePath, type, limits, budget, ocr));
   budget.check(markdown);
-  if (markdown.trim() === '') throw permanentError('EMPTY_DOCUMENT', `no text content found in the ${type} file`);
-  return markdown;
+  if (markdown.trim() === '') {
+    throw permanentError(
+      'EMPTY_DOCUMENT',
+      isImageType(type) ? `OCR found no text in the ${type} image` : `no text content found in the ${type} file`,
+    );
+  }
+  return { markdown, ocrPages: [...ocr.pages].sort((a, b) => a.page - b.page) };
 }
 
 async function convert(
@@ -30,10 +54,16 @@ async function convert(
   type: SourceFileType,
   limits: ParseLimits,
   budget: MarkdownBudget,
+  ocr: DocumentOcr,
 ): Promise<string> {
   switch (type) {
+    case 'png':
+    case 'jpeg':
+    case 'webp':
+    case 'tiff':
+      return imageToMarkdown(filePath, type, ocr, budget);
     case 'pdf':
-      return pdfToMarkdown(filePath, undefined, budget);
+      return pdfToMarkdown(filePath, undefined, budget, ocr);
     case 'docx':
     case 'pptx':
     case 'xlsx':

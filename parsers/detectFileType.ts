@@ -4,12 +4,21 @@ import { detectBinaryKind } from './fileSignatures';
 import { startsAsHtmlDocument } from './htmlDocumentStart';
 import { detectEncoding, encodingFromBom } from './textEncoding';
 
-export type SourceFileType = 'md' | 'txt' | 'html' | 'csv' | 'pdf' | 'docx' | 'pptx' | 'xlsx';
+export type SourceFileType = 'md' | 'txt' | 'html' | 'csv' | 'pdf' | 'docx' | 'pptx' | 'xlsx' | ImageType;
+
+/** Image uploads, read by OCR (parsers/image/). */
+export type ImageType = 'png' | 'jpeg' | 'tiff' | 'webp';
+const IMAGE_KINDS: ReadonlySet<string> = new Set<ImageType>(['png', 'jpeg', 'tiff', 'webp']);
+
+export function isImageType(type: SourceFileType): type is ImageType {
+  return IMAGE_KINDS.has(type);
+}
 
 /** How much of a file's start detectFileType needs: every signature and encoding check fits in it. */
 export const DETECTION_HEAD_BYTES = 8192;
 
-const SUPPORTED = 'supported types are PDF, DOCX, PPTX, XLSX, CSV, HTML, markdown and plain text';
+const SUPPORTED =
+  'supported types are PDF, DOCX, PPTX, XLSX, CSV, HTML, markdown, plain text and PNG, JPEG, TIFF and WebP images';
 
 const MARKDOWN_EXTENSIONS = new Set(['.md', '.markdown', '.mdown', '.mkd']);
 const HTML_EXTENSIONS = new Set(['.html', '.htm', '.xhtml']);
@@ -42,6 +51,8 @@ export function detectFileType(head: Buffer, fileName: string): SourceFileType {
 
   const binary = detectBinaryKind(head);
   if (binary?.kind === 'pdf') return 'pdf';
+  // Scans, photos and screenshots of pages: their text is read by OCR.
+  if (binary && IMAGE_KINDS.has(binary.kind)) return binary.kind as ImageType;
   if (binary?.kind === 'zip') return officeFlavour(head, extension, fileName);
   // Word, Excel and PowerPoint store a password-protected OOXML file inside an OLE2 container.
   if (binary?.kind === 'ole2' && OOXML_BY_EXTENSION[extension]) {

@@ -1,7 +1,8 @@
 /**
  * Magic numbers of binary formats we recognise by content. Extensions lie (a PDF uploaded as
  * `notes.txt` is still a PDF), so the first bytes decide. When a parser for one of these kinds
- * lands (PDF, DOCX), its entry keeps its place here and detectFileType maps the kind to a type.
+ * lands (PDF, DOCX; PNG, JPEG, TIFF and WebP through OCR), its entry keeps its place here and
+ * detectFileType maps the kind to a type.
  */
 export type BinaryKind =
   | 'pdf'

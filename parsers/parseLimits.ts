@@ -13,6 +13,8 @@ export interface ParseLimits {
   maxMemoryMb: number;
   /** The markdown one document may produce (markdownLimit): a multiple of its source size, under a ceiling. */
   markdown: MarkdownLimits;
+  /** Pages to OCR and time per page (scanned PDFs, image uploads). */
+  ocr: OcrLimits;
 }
 
 export interface MarkdownLimits {
@@ -39,4 +41,15 @@ export const DEFAULT_PARSE_LIMITS: ParseLimits = {
   maxHeapMb: 1024,
   maxMemoryMb: 1536,
   markdown: { maxBytes: 256 * 1024 * 1024, perSourceByte: 32 },
+  ocr: { maxPages: 500, pageTimeoutMs: 2 * 60_000, dpi: 150 },
 };
+
+/** Bounds on OCR within one document's parse (which stays under the limits above too). */
+export interface OcrLimits {
+  /** Pages (or image frames) one document may have OCR'd (SLUICE_OCR_MAX_PAGES): past it, FILE_TOO_LARGE. */
+  maxPages: number;
+  /** Rendering and reading one page (SLUICE_OCR_PAGE_TIMEOUT): past it, PARSE_TIMEOUT naming the page. */
+  pageTimeoutMs: number;
+  /** Resolution PDF pages are rendered at for OCR (SLUICE_OCR_DPI). */
+  dpi: number;
+}

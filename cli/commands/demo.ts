@@ -13,6 +13,9 @@ const DEMO_QUERIES = [
   'how does a retry resume from a checkpoint',
   'reciprocal rank fusion of keyword and vector search',
   '向量检索',
+  // Answered by the scanned samples, whose text only OCR can read.
+  'debmake command generated template files',
+  '维护者 软件包',
 ];
 
 /** Ingests the repository's sample documents into a fresh dataset and prints search hits. */
@@ -24,6 +27,7 @@ export async function runDemo(
 ): Promise<boolean> {
   const files = fs
     .readdirSync(SAMPLES_DIR)
+    // Dotfiles are notes about the samples (a licence), not samples.
     .filter((f) => !f.startsWith('.'))
     .map((f) => path.join(SAMPLES_DIR, f));
   const datasetId = `demo-${new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14)}`;

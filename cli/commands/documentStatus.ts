@@ -3,6 +3,8 @@ import type { Database } from '../../db/database';
 import { countChunks } from '../../db/repositories/chunks';
 import { findDocument } from '../../db/repositories/documents';
 import { findPipeline, stageStatusesOf } from '../../db/repositories/pipelines';
+import { findTask } from '../../db/repositories/tasks';
+import type { OcrPageReport } from '../../contracts/ocrPages';
 import { stageColumns } from '../../db/repositories/stageColumns';
 import { STAGES } from '../../contracts/stages';
 
@@ -17,6 +19,8 @@ export interface DocumentStatusReport {
   failureCode: string | null;
   failureReason: string | null;
   chunks: { total: number; active: number; dense: number; sparse: number; keyword: number };
+  /** The pages the latest task's parse read by OCR (empty: none). */
+  ocrPages: OcrPageReport[];
 }
 
 /** Per-stage status, timings and failure of the document's latest task, read from Postgres. */
@@ -25,6 +29,7 @@ export async function documentStatus(db: Kysely<Database>, documentId: string): 
   if (!doc) return null;
   const pipeline = doc.last_task_id ? await findPipeline(db, doc.last_task_id) : undefined;
   const statuses = pipeline ? stageStatusesOf(pipeline) : null;
+  const task = doc.last_task_id ? await findTask(db, doc.last_task_id) : undefined;
   return {
     documentId: doc.id,
     fileName: doc.file_name,
@@ -40,6 +45,7 @@ export async function documentStatus(db: Kysely<Database>, documentId: string): 
     failureCode: pipeline?.failure_code ?? null,
     failureReason: pipeline?.failure_reason ?? null,
     chunks: await countChunks(db, documentId),
+    ocrPages: task?.ocr_pages ?? [],
   };
 }
 
@@ -51,7 +57,15 @@ export function formatStatus(report: DocumentStatusReport, runUrl: string): stri
     ...report.stages.map((s) => `  ${s.stage.padEnd(20)} ${s.status.padEnd(10)} ${s.ms === null ? '' : `${s.ms} ms`}`),
     `chunks    ${report.chunks.active} active (dense ${report.chunks.dense}, sparse ${report.chunks.sparse}, keyword ${report.chunks.keyword})`,
   ];
+  if (report.ocrPages.length > 0) lines.push(formatOcrPages(report.ocrPages));
   if (report.failureCode) lines.push(`failure   ${report.failureReason ?? report.failureCode}`);
   lines.push(`web UI    ${runUrl}`);
   return lines.join('\n');
+}
+
+/** "ocr       3 pages: 1 (no-text, 0.98), 2 (no-text, 0.97), 7 (garbled, 0.91)"; long lists end with how many more. */
+function formatOcrPages(pages: readonly OcrPageReport[]): string {
+  const shown = pages.slice(0, 20).map((p) => `${p.page} (${p.reason}, ${p.confidence.toFixed(2)})`);
+  const more = pages.length > shown.length ? `, … ${pages.length - shown.length} more` : '';
+  return `ocr       ${pages.length} page${pages.length === 1 ? '' : 's'}: ${shown.join(', ')}${more}`;
 }

@@ -46,19 +46,21 @@ export async function replaceChunks(
       text: d.text,
       char_count: d.charCount,
       token_count: d.tokenCount,
+      ocr_confidence: d.ocrConfidence ?? null,
     }));
     // All rows as one JSON parameter, expanded by Postgres: one statement per document, with
     // nothing for the client to compile or bind per row (a 5,000-chunk document was 11 statements
     // of 7,000 parameters each).
     await sql`
       INSERT INTO chunks (chunk_id, document_id, user_id, dataset_id, chunk_index, kind, parent_id,
-                          child_first_index, child_last_index, section_path, text, char_count, token_count)
+                          child_first_index, child_last_index, section_path, text, char_count, token_count,
+                          ocr_confidence)
       SELECT chunk_id, document_id, user_id, dataset_id, chunk_index, kind, parent_id,
-             child_first_index, child_last_index, section_path, text, char_count, token_count
+             child_first_index, child_last_index, section_path, text, char_count, token_count, ocr_confidence
         FROM json_to_recordset(${JSON.stringify(rows)}::json) AS r(
                chunk_id text, document_id text, user_id text, dataset_id text, chunk_index integer, kind text,
                parent_id text, child_first_index integer, child_last_index integer, section_path text[],
-               text text, char_count integer, token_count integer)
+               text text, char_count integer, token_count integer, ocr_confidence real)
       -- A kept row keeps its statuses; only a parent's child range can change (other chunker options).
       ON CONFLICT (chunk_id) DO UPDATE SET child_first_index = excluded.child_first_index,
                                            child_last_index = excluded.child_last_index`.execute(trx);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { OcrPageReport } from '../../contracts/ocrPages';
 import type { Stage } from '../../contracts/stages';
 import type { Database, PipelineRow } from '../database';
 import { stageColumns } from './stageColumns';
@@ -12,6 +13,8 @@ export interface NewTask {
   markdownObjectKey?: string | null;
   tokenPlanObjectKey?: string | null;
   parseMs?: number | null;
+  /** The OCR'd pages of an inherited CLEANING, as parse_tasks.ocr_pages holds them. */
+  ocrPages?: OcrPageReport[] | null;
   /** Stages taken over from an older task: they start as SUCCESS with the durations they took. */
   inherited?: Partial<Record<Stage, number | null>>;
 }
@@ -39,6 +42,7 @@ export async function insertTaskWithPipeline(db: Kysely<Database>, task: NewTask
         markdown_object_key: task.markdownObjectKey ?? null,
         token_plan_object_key: task.tokenPlanObjectKey ?? null,
         parse_ms: task.parseMs ?? null,
+        ocr_pages: task.ocrPages && task.ocrPages.length > 0 ? JSON.stringify(task.ocrPages) : null,
       }),
     )
     .with('latest_task', (q) =>

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type QueryCreator } from 'kysely';
 import { STAGES, type Stage } from '../../contracts/stages';
+import type { OcrPageReport } from '../../contracts/ocrPages';
 import type { Database, PipelineUpdate } from '../database';
 import { elapsedMs, IllegalTransitionError } from './pipelines';
 import { stageColumns } from './stageColumns';
@@ -18,7 +19,7 @@ export interface StartedStage {
 
 /** A stage's outputs that land on its task and document in the same statement as its SUCCESS. */
 export interface StageOutputs {
-  parsed?: { detectedType: string; markdownObjectKey: string; parseMs: number };
+  parsed?: { detectedType: string; markdownObjectKey: string; parseMs: number; ocrPages?: OcrPageReport[] };
   tokenPlanObjectKey?: string;
 }
 
@@ -100,7 +101,12 @@ export async function markStageSucceeded(
   const { parsed, tokenPlanObjectKey } = outputs;
   const task = {
     ...(parsed
-      ? { detected_type: parsed.detectedType, markdown_object_key: parsed.markdownObjectKey, parse_ms: parsed.parseMs }
+      ? {
+          detected_type: parsed.detectedType,
+          markdown_object_key: parsed.markdownObjectKey,
+          parse_ms: parsed.parseMs,
+          ocr_pages: parsed.ocrPages && parsed.ocrPages.length > 0 ? JSON.stringify(parsed.ocrPages) : null,
+        }
       : {}),
     ...(tokenPlanObjectKey !== undefined ? { token_plan_object_key: tokenPlanObjectKey } : {}),
   };

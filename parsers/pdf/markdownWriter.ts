@@ -80,6 +80,12 @@ export class PdfMarkdownWriter {
     return true;
   }
 
+  /** A line of its own between blocks (an OCR provenance marker): ends the open paragraph or code block. */
+  addMarker(marker: string): void {
+    this.flush();
+    this.blocks.push(marker);
+  }
+
   finish(): string {
     this.flush();
     return this.blocks.join('\n\n');

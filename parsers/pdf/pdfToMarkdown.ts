@@ -1,12 +1,20 @@
 import { open } from 'node:fs/promises';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { permanentError } from '../../contracts/sluiceError';
+import { ocrMarker, textLayerMarker } from '../../contracts/ocrMarkers';
+import { permanentError, SluiceError } from '../../contracts/sluiceError';
+import type { DocumentOcr } from '../documentOcr';
 import { UNLIMITED_MARKDOWN, type MarkdownBudget } from '../markdownBudget';
+import { ocrToPdfLines } from '../ocrLines';
+import { imageCoverage } from './imageCoverage';
 import { buildLayoutProfile } from './layoutProfile';
 import { PdfMarkdownWriter } from './markdownWriter';
+import { loadPdfjs } from './loadPdfjs';
+import { needsImageCheck, pageSource } from './ocrDecision';
 import { openPdf } from './openPdf';
 import { entriesOfPage, pageKeys, readOutline } from './outline';
 import { pageLines, type PdfLine } from './pageLines';
+import { renderPage } from './renderPage';
+import { textLayerQuality } from './textLayerQuality';
 
 /** Pages read up front to learn the typography; spread evenly so a title page does not dominate. */
 const SAMPLE_PAGES = 24;
@@ -15,6 +23,8 @@ const SAMPLE_PAGES = 24;
  * flat on a long document, at the cost of reloading a shared font now and then.
  */
 const CLEANUP_EVERY_PAGES = 25;
+/** A page's bitmap for OCR stays under this many pixels (a 150 dpi A4 page is 2.2 million). */
+const MAX_RENDER_PIXELS = 12_000_000;
 
 export interface PdfStats {
   pages: number;
@@ -27,19 +37,22 @@ export interface PdfStats {
 /**
  * PDF to markdown, one page at a time: a page's text is read, turned into lines and handed to the
  * writer, then the page is released. Nothing but the markdown written so far grows with the
- * page count.
+ * page count. With `ocr`, a page whose text layer is missing, garbled or crowded out by images
+ * (ocrDecision.ts) is rendered and read by OCR instead, one page's bitmap at a time, and marked
+ * as such in the markdown (contracts/ocrMarkers.ts); the other pages keep their text layer.
  */
 export async function pdfToMarkdown(
   filePath: string,
   stats?: PdfStats,
   budget: MarkdownBudget = UNLIMITED_MARKDOWN(),
+  ocr?: DocumentOcr,
 ): Promise<string> {
   const file = await open(filePath, 'r');
   try {
     const { size } = await file.stat();
     const pdf = await openPdf(file, size);
     try {
-      return await convertPages(pdf, stats, budget);
+      return await convertPages(pdf, stats, budget, ocr);
     } finally {
       await pdf.destroy();
     }
@@ -52,22 +65,29 @@ async function convertPages(
   pdf: PDFDocumentProxy,
   stats: PdfStats | undefined,
   budget: MarkdownBudget,
+  ocr: DocumentOcr | undefined,
 ): Promise<string> {
   // Kept until the stream reaches them: reading a page twice cost a fifth of a 100-page document's parse.
   const sampled = new Map<number, ReadPage | null>();
   const step = Math.max(1, pdf.numPages / SAMPLE_PAGES);
-  for (let n = 1; n <= pdf.numPages; n += step) sampled.set(Math.floor(n), await readPage(pdf, Math.floor(n)));
+  for (let n = 1; n <= pdf.numPages; n += step) sampled.set(Math.floor(n), await readPage(pdf, Math.floor(n), ocr));
   const sample = [...sampled.values()].map((page) => page?.lines ?? []);
   const outline = await readOutline(pdf);
   const writer = new PdfMarkdownWriter(buildLayoutProfile(sample), outline !== null);
   if (stats) Object.assign(stats, { pages: pdf.numPages, referencePages: [], outlineEntries: countEntries(outline) });
 
   let unreadable = 0;
+  let afterOcr = false;
   for (let n = 1; n <= pdf.numPages; n++) {
-    const page = sampled.has(n) ? sampled.get(n) : await readPage(pdf, n);
+    const page = sampled.has(n) ? sampled.get(n) : await readPage(pdf, n, ocr);
     sampled.delete(n);
     // Counted as each page is read: a content stream inflating to pages of text stops here.
     for (const line of page?.lines ?? []) budget.add(line.text, 1);
+    if (page && page.lines.length > 0) {
+      if (page.ocrConfidence !== undefined) writer.addMarker(ocrMarker(n, page.ocrConfidence));
+      else if (afterOcr) writer.addMarker(textLayerMarker(n));
+      afterOcr = page.ocrConfidence !== undefined;
+    }
     if (!page) unreadable++;
     else if (!writer.addPage(page.lines, outline ? entriesOfPage(outline, page.keys) : []))
       stats?.referencePages.push(n);
@@ -78,9 +98,12 @@ async function convertPages(
   }
   const markdown = writer.finish();
   if (markdown.trim() === '') {
+    const read = ocr?.pages.length ?? 0;
     throw permanentError(
       'EMPTY_DOCUMENT',
-      `the PDF's ${pdf.numPages} pages carry no text layer (scanned images need OCR, which is not supported)`,
+      ocr
+        ? `the PDF's ${pdf.numPages} pages carry no text layer, and OCR found no text on the ${read} pages it read`
+        : `the PDF's ${pdf.numPages} pages carry no text layer (and OCR was not enabled for this parse)`,
     );
   }
   return markdown;
@@ -96,18 +119,43 @@ interface ReadPage {
   lines: PdfLine[];
   /** How outline destinations name this page (outline.ts pageKeys). */
   keys: string[];
+  /** Set when the lines were read by OCR: the page's confidence. */
+  ocrConfidence?: number;
 }
 
-/** A damaged page costs its own text only (null); the others are still indexed. */
-async function readPage(pdf: PDFDocumentProxy, pageNumber: number): Promise<ReadPage | null> {
+/**
+ * A damaged page costs its own text only (null); the others are still indexed. OCR's own
+ * refusals (the page cap, the per-page time limit) end the parse: they are classified.
+ */
+async function readPage(
+  pdf: PDFDocumentProxy,
+  pageNumber: number,
+  ocr: DocumentOcr | undefined,
+): Promise<ReadPage | null> {
   try {
     const page = await pdf.getPage(pageNumber);
     try {
-      return { lines: pageLines(await page.getTextContent()), keys: pageKeys(page.ref, pageNumber - 1) };
+      const lines = pageLines(await page.getTextContent());
+      const keys = pageKeys(page.ref, pageNumber - 1);
+      if (!ocr) return { lines, keys };
+      const quality = textLayerQuality(lines.map((line) => line.text).join('\n'));
+      const coverage = needsImageCheck(quality) ? await imageCoverage(await loadPdfjs(), page) : null;
+      const source = pageSource(quality, coverage);
+      if (!source.startsWith('ocr-')) return { lines, keys };
+      const reason = source === 'ocr-garbled' ? 'garbled' : source === 'ocr-no-text' ? 'no-text' : 'image-page';
+      let scale = 1;
+      const result = await ocr.read(pageNumber, reason, async () => {
+        const rendered = await renderPage(page, ocr.limits.dpi, MAX_RENDER_PIXELS);
+        scale = rendered.scale;
+        return rendered.image;
+      });
+      const height = page.getViewport({ scale: 1 }).height;
+      return { lines: ocrToPdfLines(result.lines, scale, height), keys, ocrConfidence: result.confidence };
     } finally {
       page.cleanup();
     }
-  } catch {
+  } catch (error) {
+    if (error instanceof SluiceError) throw error;
     return null;
   }
 }

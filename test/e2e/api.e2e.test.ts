@@ -24,7 +24,8 @@ let h: ApiHarness;
 let alice: TestUser;
 let workerMetricsPort: number;
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(512, 7)]);
+// GIF: an image type sluice does not read (PNG, JPEG, TIFF and WebP go to OCR).
+const GIF = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.alloc(512, 7)]);
 const ELF = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(2048, 0)]);
 
 const markdown = (phrase: string) =>
@@ -252,7 +253,7 @@ describe('upload', () => {
   });
 
   it.each([
-    ['a PNG named .pdf', PNG, 'report.pdf'],
+    ['a GIF named .pdf', GIF, 'report.pdf'],
     ['an executable named .pdf', ELF, 'invoice.pdf'],
   ])('refuses %s with 415 from its first bytes, keeping nothing', async (_label, bytes, name) => {
     const before = await objectFilesOf(h.tw.config, alice.userId);
@@ -378,7 +379,7 @@ describe('batch upload', () => {
   it('creates the good files when one is bad: one result per file', async () => {
     const r = await batch('batch', [
       { name: 'first.md', content: markdown('batch osprey') },
-      { name: 'fake.pdf', content: PNG },
+      { name: 'fake.pdf', content: GIF },
       { name: 'third.txt', content: `plain notes about the batch curlew ${randomUUID()}` },
     ]);
     expect(r.status).toBe(207);

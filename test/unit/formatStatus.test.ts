@@ -14,6 +14,7 @@ const report: DocumentStatusReport = {
   failureCode: null,
   failureReason: null,
   chunks: { total: 3, active: 3, dense: 3, sparse: 3, keyword: 3 },
+  ocrPages: [],
 };
 
 it('ends `sluice status` with the run in the Web UI at TEMPORAL_UI_URL', () => {
@@ -22,4 +23,17 @@ it('ends `sluice status` with the run in the Web UI at TEMPORAL_UI_URL', () => {
   expect(lines.at(-1)).toBe(
     `web UI    https://temporal.example.com/namespaces/prod/workflows/ingest:${report.documentId}`,
   );
+});
+
+it('lists the pages OCR read, with why and how sure, and none for a document without any', () => {
+  const url = 'http://ui/x';
+  expect(formatStatus(report, url)).not.toMatch(/^ocr/m);
+  const scanned = {
+    ...report,
+    ocrPages: [
+      { page: 1, reason: 'no-text' as const, confidence: 0.984, chars: 900 },
+      { page: 4, reason: 'garbled' as const, confidence: 0.9, chars: 1200 },
+    ],
+  };
+  expect(formatStatus(scanned, url)).toMatch(/^ocr {7}2 pages: 1 \(no-text, 0\.98\), 4 \(garbled, 0\.90\)$/m);
 });

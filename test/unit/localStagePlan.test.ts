@@ -14,4 +14,11 @@ describe('localStagePlan', () => {
       maxChunksAfterEmbedding: 0,
     });
   });
+
+  it('keeps normal activities for a file that may be OCR\u2019d (a PDF or an image by name), however small', () => {
+    for (const name of ['scan.pdf', 'page.PNG', 'photo.jpeg', 'fax.tif', 'shot.webp']) {
+      expect(localStagePlan(100, limits, name).beforeEmbedding).toBe(false);
+    }
+    expect(localStagePlan(100, limits, 'notes.md').beforeEmbedding).toBe(true);
+  });
 });

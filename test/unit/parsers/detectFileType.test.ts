@@ -55,8 +55,6 @@ describe('detectFileType', () => {
       'report.md',
       'ZIP',
     ],
-    ['PNG', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), 'image.html', 'PNG'],
-    ['JPEG', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), 'photo.txt', 'JPEG'],
     ['GIF', utf8('GIF89a\u0001\u0000'), 'anim.txt', 'GIF'],
     ['gzip', Buffer.from([0x1f, 0x8b, 0x08, 0x00]), 'data.txt', 'gzip'],
     ['ELF', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01]), 'tool', 'ELF'],
@@ -64,6 +62,21 @@ describe('detectFileType', () => {
     const error = thrownBy(() => detectFileType(head, fileName));
     expect(error.code).toBe('UNSUPPORTED_FILE_TYPE');
     expect(error.message).toContain(label);
+  });
+
+  it.each([
+    ['png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), 'image.html'],
+    ['jpeg', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), 'photo.txt'],
+    ['tiff', Buffer.from([0x49, 0x49, 0x2a, 0x00, 0x08, 0x00]), 'scan'],
+    ['tiff', Buffer.from([0x4d, 0x4d, 0x00, 0x2a, 0x00, 0x08]), 'scan.pdf'],
+    ['webp', Buffer.concat([utf8('RIFF'), Buffer.from([0x24, 0, 0, 0]), utf8('WEBPVP8 ')]), 'shot.png'],
+  ])('detects %s images by their bytes, whatever the extension, for OCR', (type, head, fileName) => {
+    expect(detectFileType(head, fileName)).toBe(type);
+  });
+
+  it('still refuses RIFF media that is not WebP', () => {
+    const wav = Buffer.concat([utf8('RIFF'), Buffer.from([0x24, 0, 0, 0]), utf8('WAVEfmt ')]);
+    expect(thrownBy(() => detectFileType(wav, 'voice.webp')).code).toBe('UNSUPPORTED_FILE_TYPE');
   });
 
   it('detects an HTML document named .txt as html', () => {
