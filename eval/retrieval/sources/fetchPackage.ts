@@ -36,7 +36,8 @@ export function pinnedPackageTree(cacheDir: string, pkg: string): string {
   const tree = path.join(root, 'tree');
   if (existsSync(tree)) return tree;
   mkdirSync(root, { recursive: true });
-  const findDeb = (): string | undefined => readdirSync(root).find((n) => n.startsWith(`${pkg}_`) && n.endsWith('.deb'));
+  const findDeb = (): string | undefined =>
+    readdirSync(root).find((n) => n.startsWith(`${pkg}_`) && n.endsWith('.deb'));
   if (!findDeb()) {
     try {
       run('apt-get', ['download', `${pkg}=${pin.version}`], root);
@@ -47,7 +48,9 @@ export function pinnedPackageTree(cacheDir: string, pkg: string): string {
   }
   const deb = findDeb();
   if (!deb) throw new Error(`apt-get download ${pkg}=${pin.version} left no .deb in ${root}`);
-  const sha256 = createHash('sha256').update(readFileSync(path.join(root, deb))).digest('hex');
+  const sha256 = createHash('sha256')
+    .update(readFileSync(path.join(root, deb)))
+    .digest('hex');
   if (sha256 !== pin.sha256) {
     rmSync(path.join(root, deb));
     throw new Error(`${deb}: sha256 ${sha256}, pinned ${pin.sha256}`);
