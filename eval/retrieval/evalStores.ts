@@ -5,6 +5,7 @@ import { createOpenSearchKeywordIndex, type OpenSearchKeywordIndex } from '../..
 import { createPostgresKeywordIndex } from '../../stores/postgresKeywordIndex';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
 import type { KeywordIndex, VectorStore } from '../../stores/ports';
+import { withMemoryDense } from './memoryDenseStore';
 
 /** The eval's own OpenSearch index, beside the application's (its name is fixed, like the database's). */
 export const EVAL_OPENSEARCH_INDEX = 'sluice-eval-retrieval';
@@ -38,7 +39,7 @@ export function openEvalStores(db: Kysely<Database>): EvalStores {
       password: c.password,
     });
   return {
-    vectors: createPostgresVectorStore(db),
+    vectors: withMemoryDense(createPostgresVectorStore(db)),
     postgresKeywords: createPostgresKeywordIndex(db),
     openSearchKeywords: openSearch,
   };

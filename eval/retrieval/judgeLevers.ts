@@ -10,9 +10,15 @@ const objective = (r: RankerResult): number =>
 const wrongTops = (r: RankerResult): number => Object.values(r.heldOut.wrongLanguageTop).reduce((a, b) => a + b, 0);
 
 /**
+ * More than one question's worth: one held-out question moves recall@5 by about 0.01 in English
+ * (97 questions) and 0.015 in Chinese (67), and MRR@10 by as much again.
+ */
+const MIN_GAIN = 0.025;
+
+/**
  * Each lever scored on the held-out half against the baseline: kept when it raises recall@5 +
- * MRR@10 summed over the two languages without adding wrong-language top hits, or when it removes
- * wrong-language top hits without lowering that sum.
+ * MRR@10 summed over the two languages by more than MIN_GAIN without adding wrong-language top
+ * hits, or when it removes wrong-language top hits without lowering that sum.
  */
 export function judgeLevers(
   levers: Lever[],
@@ -25,7 +31,7 @@ export function judgeLevers(
     const result = evaluate(lever.spec, lever.name);
     const gain = objective(result) - base;
     const wrong = wrongTops(result);
-    const kept = (gain > 0 && wrong <= baseWrong) || (wrong < baseWrong && gain >= 0);
+    const kept = (gain > MIN_GAIN && wrong <= baseWrong) || (wrong < baseWrong && gain >= 0);
     const why = `R@5+MRR summed over languages ${gain >= 0 ? '+' : ''}${gain.toFixed(3)}, wrong-language tops ${baseWrong} → ${wrong}`;
     return {
       name: lever.name,

@@ -1,5 +1,5 @@
 import type { TextLanguage } from '../../search/languageRouting';
-import { DEFAULT_FUSION, type FusionSettings } from '../../search/reciprocalRankFusion';
+import type { FusionSettings } from '../../search/reciprocalRankFusion';
 import { fusedScores, rankGrid } from './fusionGrid';
 import type { FusionSpec, QuestionRun } from './rankers';
 
@@ -9,6 +9,8 @@ type LanguageOf = (chunkId: string) => TextLanguage | null;
 export const LOCAL_LISTS = { dense: 'dense:model', sparse: 'sparse', keyword: 'keyword:postgres' };
 /** The production profile's keyword index instead. */
 export const PRODUCTION_LISTS = { ...LOCAL_LISTS, keyword: 'keyword:opensearch' };
+/** What the levers are measured against: the search default before this eval (k 5, dense-led). */
+export const PREVIOUS_DEFAULT: FusionSettings = { k: 5, weights: { dense: 1, sparse: 0.5, keyword: 0.1 } };
 
 export interface Lever {
   name: string;
@@ -54,7 +56,7 @@ const describe = (s: FusionSettings): string =>
  * figures afterwards, against the baseline (the search default as it was).
  */
 export function buildLevers(tuning: readonly QuestionRun[], languageOf: LanguageOf, hasTitleSpace: boolean): Lever[] {
-  const base: FusionSpec = { lists: LOCAL_LISTS, settings: DEFAULT_FUSION };
+  const base: FusionSpec = { lists: LOCAL_LISTS, settings: PREVIOUS_DEFAULT };
   const levers: Lever[] = [];
 
   const factor = pick([0, 0.25, 0.5, 0.75], (f) => ({ ...base, otherLanguageFactor: f }), tuning, languageOf);
@@ -65,7 +67,7 @@ export function buildLevers(tuning: readonly QuestionRun[], languageOf: Language
     chosen: `factor ${factor}`,
   });
 
-  const grid = rankGrid(byLanguage(tuning), { lists: LOCAL_LISTS }, languageOf)[0]?.settings ?? DEFAULT_FUSION;
+  const grid = rankGrid(byLanguage(tuning), { lists: LOCAL_LISTS }, languageOf)[0]?.settings ?? PREVIOUS_DEFAULT;
   levers.push({
     name: 'weights re-tuned on the new sets',
     what: 'the fusion grid run on the tuning half (all languages together)',
@@ -77,7 +79,7 @@ export function buildLevers(tuning: readonly QuestionRun[], languageOf: Language
     (['en', 'zh'] as const).map((l) => [
       l,
       rankGrid([tuning.filter((r) => r.question.language === l)], { lists: LOCAL_LISTS }, languageOf)[0]?.settings ??
-        DEFAULT_FUSION,
+        PREVIOUS_DEFAULT,
     ]),
   ) as Record<TextLanguage, FusionSettings>;
   levers.push({
@@ -91,7 +93,7 @@ export function buildLevers(tuning: readonly QuestionRun[], languageOf: Language
     [0.1, 0.25, 0.5, 1, 1.5],
     (w) => ({
       lists: { ...LOCAL_LISTS, identifier: 'identifier:postgres' },
-      settings: { k: DEFAULT_FUSION.k, weights: { ...DEFAULT_FUSION.weights, identifier: w } },
+      settings: { k: PREVIOUS_DEFAULT.k, weights: { ...PREVIOUS_DEFAULT.weights, identifier: w } },
     }),
     tuning,
     languageOf,
@@ -101,7 +103,7 @@ export function buildLevers(tuning: readonly QuestionRun[], languageOf: Language
     what: 'a keyword query on the identifiers alone (search/identifierTerms.ts), fused as a fourth list',
     spec: {
       lists: { ...LOCAL_LISTS, identifier: 'identifier:postgres' },
-      settings: { k: DEFAULT_FUSION.k, weights: { ...DEFAULT_FUSION.weights, identifier: idWeight } },
+      settings: { k: PREVIOUS_DEFAULT.k, weights: { ...PREVIOUS_DEFAULT.weights, identifier: idWeight } },
     },
     chosen: `identifier weight ${idWeight}`,
   });

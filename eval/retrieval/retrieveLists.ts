@@ -9,55 +9,59 @@ import { tokenize } from '../../tokenizer/tokenize';
 /** Candidates per list: what hybridSearch takes from each retriever. */
 export const DEPTH = 50;
 
-/** Every list one question gets, by name (see LIST_NAMES in report order). */
+/** Every list one question gets, by name. */
 export type QuestionLists = Record<string, SearchHit[]>;
 
-export interface Retrievers {
-  vectors: VectorStore;
-  postgresKeywords: KeywordIndex;
-  openSearchKeywords: KeywordIndex | null;
-  /** name → embedder; the dense list of each is `dense:<name>`. */
-  embedders: [string, Embedder][];
-  /** Extra dense spaces searched with an embedder's query vector: `dense:<name>` → [embedder name, space]. */
-  extraSpaces: [string, string, string][];
+/**
+ * The base lists of one question with one embedder, from `retrieveCandidates`
+ * (search/hybridSearch.ts), so the eval measures what search fuses: `dense:<name>`, and the
+ * sparse and Postgres keyword lists (the same whatever the embedder).
+ */
+export async function baseLists(
+  stores: { vectors: VectorStore; postgresKeywords: KeywordIndex },
+  embedder: [string, Embedder],
+  scope: TenantScope,
+  question: string,
+): Promise<QuestionLists> {
+  const [name, e] = embedder;
+  const lists = await retrieveCandidates(
+    { vectors: stores.vectors, keywords: stores.postgresKeywords, embedders: singleEmbedderResolver(e) },
+    scope,
+    question,
+    DEPTH,
+  );
+  return { [`dense:${name}`]: lists.dense, sparse: lists.sparse, 'keyword:postgres': lists.keyword };
+}
+
+/** A lever's dense space searched with the embedder's query vector (the query itself is unchanged). */
+export async function spaceList(
+  vectors: VectorStore,
+  embedder: Embedder,
+  space: string,
+  scope: TenantScope,
+  question: string,
+): Promise<SearchHit[]> {
+  const [vector] = await embedder.embed([denseQueryText(question)]);
+  return vector ? vectors.searchDense(scope, { model: space, dimension: embedder.dimension }, vector, DEPTH) : [];
 }
 
 /**
- * One question's lists. The base lists come from `retrieveCandidates` (search/hybridSearch.ts),
- * so the eval measures what search fuses; the others (the production keyword index, the
- * identifier list, a lever's dense space) are the same store calls with the same query.
+ * The lists that need no embedder: the production keyword index (OpenSearch BM25) on the same
+ * query terms, and the identifier-aware keyword query (search/identifierTerms.ts) on both indexes.
  */
-export async function retrieveLists(r: Retrievers, scope: TenantScope, question: string): Promise<QuestionLists> {
+export async function lexicalExtras(
+  stores: { postgresKeywords: KeywordIndex; openSearchKeywords: KeywordIndex | null },
+  scope: TenantScope,
+  question: string,
+): Promise<QuestionLists> {
   const lists: QuestionLists = {};
-  const queryVectors = new Map<string, number[]>();
-  for (const [name, embedder] of r.embedders) {
-    const base = await retrieveCandidates(
-      { vectors: r.vectors, keywords: r.postgresKeywords, embedders: singleEmbedderResolver(embedder) },
-      scope,
-      question,
-      DEPTH,
-    );
-    lists[`dense:${name}`] = base.dense;
-    lists.sparse = base.sparse;
-    lists['keyword:postgres'] = base.keyword;
-    const [vector] = await embedder.embed([denseQueryText(question)]);
-    if (vector) queryVectors.set(name, vector);
-  }
-  for (const [list, embedderName, space] of r.extraSpaces) {
-    const vector = queryVectors.get(embedderName);
-    const embedder = r.embedders.find(([n]) => n === embedderName)?.[1];
-    lists[list] =
-      vector && embedder
-        ? await r.vectors.searchDense(scope, { model: space, dimension: embedder.dimension }, vector, DEPTH)
-        : [];
-  }
-  const tokens = tokenize(question);
-  if (r.openSearchKeywords) lists['keyword:opensearch'] = await r.openSearchKeywords.search(scope, tokens, DEPTH);
   const identifiers = identifierTerms(question);
+  const os = stores.openSearchKeywords;
   lists['identifier:postgres'] =
-    identifiers.length > 0 ? await r.postgresKeywords.search(scope, identifiers, DEPTH) : [];
-  if (r.openSearchKeywords)
-    lists['identifier:opensearch'] =
-      identifiers.length > 0 ? await r.openSearchKeywords.search(scope, identifiers, DEPTH) : [];
+    identifiers.length > 0 ? await stores.postgresKeywords.search(scope, identifiers, DEPTH) : [];
+  if (os) {
+    lists['keyword:opensearch'] = await os.search(scope, tokenize(question), DEPTH);
+    lists['identifier:opensearch'] = identifiers.length > 0 ? await os.search(scope, identifiers, DEPTH) : [];
+  }
   return lists;
 }

@@ -4,7 +4,7 @@ import { loadConfig } from '../../config/config';
 import { createCpuPool } from '../../cpuPool/pool';
 import { createLocalHashEmbedder } from '../../embedders/localHashEmbedder';
 import { createLocalModelEmbedder } from '../../embedders/localModelEmbedder';
-import { languageOf, type TextLanguage } from '../../search/languageRouting';
+import { languageOf, OTHER_LANGUAGE_FACTOR, type TextLanguage } from '../../search/languageRouting';
 import { DEFAULT_FUSION } from '../../search/reciprocalRankFusion';
 import { breakdown, rankAll, splitOf, type Split } from './breakdown';
 import { CORPUS, evalDocsDir, parseDoc, type ParsedDoc } from './corpus';
@@ -12,16 +12,25 @@ import { openEvalDatabase } from './evalDatabase';
 import { openEvalStores } from './evalStores';
 import { indexDense, indexLexical, titleOf } from './indexCorpus';
 import { describeQuestions, labelProblems, loadLabels, relevantChunks } from './labels';
-import { buildLevers, LOCAL_LISTS, PRODUCTION_LISTS } from './levers';
+import { buildLevers, LOCAL_LISTS, PREVIOUS_DEFAULT, PRODUCTION_LISTS } from './levers';
 import { markdownReport, type LeverRow, type RankerResult } from './markdownReport';
 import { parseArgs } from './options';
 import { fusedRanker, singleList, type QuestionRun, type Ranker } from './rankers';
-import { retrieveLists } from './retrieveLists';
+import { baseLists, lexicalExtras, spaceList, type QuestionLists } from './retrieveLists';
 import { judgeLevers } from './judgeLevers';
+import { combineKept } from './combineLevers';
+import { checkGoals } from './goals';
+import { goalsMarkdown } from './goalsMarkdown';
 
 /** The hashing embedder's default size when it is chosen (SLUICE_EMBEDDER=local, config.ts). */
 const HASH_DIMENSION = 256;
 const SCOPE = { userId: 'eval', datasetId: 'retrieval' };
+/** What hybridSearch does (search/hybridSearch.ts): its lists, DEFAULT_FUSION, language routing. */
+const SEARCH_DEFAULT = {
+  lists: { ...LOCAL_LISTS, identifier: 'identifier:postgres' },
+  settings: DEFAULT_FUSION,
+  otherLanguageFactor: OTHER_LANGUAGE_FACTOR,
+};
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
@@ -70,10 +79,22 @@ async function main(): Promise<void> {
     const relevant = relevantChunks(labels, docs);
     const keywordIndexes = [stores.postgresKeywords, ...(stores.openSearchKeywords ? [stores.openSearchKeywords] : [])];
     await time('indexLexical', () => indexLexical(cpu, { vectors: stores.vectors, keywordIndexes }, SCOPE, docs));
-    for (const [name, embedder] of embedders)
+    const questions = describeQuestions(labels);
+    const lists = questions.map(() => ({}) as QuestionLists);
+    await time('search.lexical', async () => {
+      for (const [i, q] of questions.entries())
+        Object.assign(lists[i] ?? {}, await lexicalExtras(stores, SCOPE, q.question));
+    });
+    // The Postgres vector store keeps one dense vector per chunk: each space is indexed, then searched.
+    for (const [name, embedder] of embedders) {
       await time(`embed.${name}`, () =>
         indexDense(stores.vectors, embedder, embedder.model, SCOPE, docs, config.embedding.batchSize),
       );
+      await time(`search.${name}`, async () => {
+        for (const [i, q] of questions.entries())
+          Object.assign(lists[i] ?? {}, await baseLists(stores, [name, embedder], SCOPE, q.question));
+      });
+    }
     const titleSpace = `${model.model}+title`;
     await time('embed.model+title', () =>
       indexDense(
@@ -86,21 +107,15 @@ async function main(): Promise<void> {
         (doc, text) => `${titleOf(doc)}\n${text}`,
       ),
     );
-    const retrievers = {
-      vectors: stores.vectors,
-      postgresKeywords: stores.postgresKeywords,
-      openSearchKeywords: stores.openSearchKeywords,
-      embedders,
-      extraSpaces: [['dense:model+title', 'model', titleSpace]] as [string, string, string][],
-    };
-    await time('search', async () => {
-      for (const question of describeQuestions(labels))
-        runs.push({
-          question,
-          lists: await retrieveLists(retrievers, SCOPE, question.question),
-          relevant: relevant.get(question.id) ?? new Set<string>(),
+    await time('search.model+title', async () => {
+      for (const [i, q] of questions.entries())
+        Object.assign(lists[i] ?? {}, {
+          'dense:model+title': await spaceList(stores.vectors, model, titleSpace, SCOPE, q.question),
         });
     });
+    questions.forEach((question, i) =>
+      runs.push({ question, lists: lists[i] ?? {}, relevant: relevant.get(question.id) ?? new Set<string>() }),
+    );
   } finally {
     await model.close();
     await cpu.close();
@@ -113,21 +128,22 @@ async function main(): Promise<void> {
   const languageOfChunk = (id: string): TextLanguage | null => chunkLanguage.get(id) ?? null;
   const hasOpenSearch = runs.some((r) => r.lists['keyword:opensearch'] !== undefined);
   const rankers: Ranker[] = [
-    fusedRanker('fused (search default)', { lists: LOCAL_LISTS, settings: DEFAULT_FUSION }, languageOfChunk),
+    fusedRanker('fused (search default)', SEARCH_DEFAULT, languageOfChunk),
     ...(hasOpenSearch
       ? [
           fusedRanker(
             'fused, production keyword index',
-            { lists: PRODUCTION_LISTS, settings: DEFAULT_FUSION },
+            { ...SEARCH_DEFAULT, lists: { ...PRODUCTION_LISTS, identifier: 'identifier:opensearch' } },
             languageOfChunk,
           ),
         ]
       : []),
     fusedRanker(
       'fused, hashing embedder',
-      { lists: { ...LOCAL_LISTS, dense: 'dense:hash' }, settings: DEFAULT_FUSION },
+      { ...SEARCH_DEFAULT, lists: { ...SEARCH_DEFAULT.lists, dense: 'dense:hash' } },
       languageOfChunk,
     ),
+    fusedRanker('fused (previous default)', { lists: LOCAL_LISTS, settings: PREVIOUS_DEFAULT }, languageOfChunk),
     singleList('dense (USE)', 'dense:model'),
     singleList('dense (hashing)', 'dense:hash'),
     singleList('sparse', 'sparse'),
@@ -148,10 +164,21 @@ async function main(): Promise<void> {
   const levers = buildLevers(tuningRuns, languageOfChunk, true).filter(
     (l) => hasOpenSearch || !Object.values(l.spec.lists).includes('keyword:opensearch'),
   );
-  const leverRows: LeverRow[] = judgeLevers(levers, results[0] as RankerResult, (spec, name) =>
+  const previous = results.find((r) => r.name === 'fused (previous default)') as RankerResult;
+  const leverRows: LeverRow[] = judgeLevers(levers, previous, (spec, name) =>
     evaluate(fusedRanker(name, spec, languageOfChunk)),
   );
-  const markdown = markdownReport(results, leverRows, 'search default');
+  const combined = combineKept(levers, leverRows, tuningRuns, languageOfChunk, {
+    lists: LOCAL_LISTS,
+    settings: PREVIOUS_DEFAULT,
+  });
+  const combinedResult = evaluate(fusedRanker('fused (kept levers)', combined.spec, languageOfChunk));
+  const singles = results.filter((r) => !r.name.startsWith('fused'));
+  const goals = {
+    searchDefault: checkGoals(results[0] as RankerResult, singles),
+    keptLevers: checkGoals(combinedResult, singles),
+  };
+  const markdown = `${markdownReport([combinedResult, ...results], leverRows, 'search default')}\n${goalsMarkdown(goals, combined)}`;
   console.log(markdown);
   const elapsedMs = Date.now() - started;
   console.log(
@@ -186,6 +213,8 @@ async function main(): Promise<void> {
         defaultFusion: DEFAULT_FUSION,
         results,
         levers: leverRows,
+        keptLevers: { names: combined.kept, spec: combined.spec, result: combinedResult },
+        goals,
         timingsMs: timings,
         elapsedMs,
         perQuestion,
