@@ -69,6 +69,14 @@ function deepFreeze<T extends object>(value: T): Readonly<T> {
   return Object.freeze(value);
 }
 
+/**
+ * The process environment with some settings replaced: for tools that need a second view of the
+ * same deployment (the retrieval eval measures the production keyword index beside the local one).
+ */
+export function loadConfigWith(overrides: Readonly<Record<string, string>>): Readonly<SluiceConfig> {
+  return loadConfig({ ...process.env, ...overrides });
+}
+
 /** Parses the environment once; every wrong setting is named in one message, then we stop. */
 export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> {
   const withPorts = withStackPortDefaults(env);

@@ -5,6 +5,8 @@ import { sparseQueryFromTokens } from '../sparse/sparseVector';
 import type { KeywordIndex, SearchHit, TenantScope, VectorStore } from '../stores/ports';
 import { tokenize } from '../tokenizer/tokenize';
 import { denseQueryText } from './denseQuery';
+import { identifierTerms } from './identifierTerms';
+import { languageOf, OTHER_LANGUAGE_FACTOR, preferLanguage, wantedLanguage } from './languageRouting';
 import { reciprocalRankFusion } from './reciprocalRankFusion';
 
 export type SearchDeps = {
@@ -14,8 +16,12 @@ export type SearchDeps = {
   embedders: EmbedderResolver;
 };
 
-/** Each retriever's ranked candidates for one query, before fusion (a type, so it is a Record of lists). */
-export type RetrieverLists = { dense: SearchHit[]; sparse: SearchHit[]; keyword: SearchHit[] };
+/**
+ * Each retriever's ranked candidates for one query, before fusion (a type, so it is a Record of
+ * lists). `identifier` is the keyword index queried with the query's identifiers alone
+ * (search/identifierTerms.ts), empty when it has none.
+ */
+export type RetrieverLists = { dense: SearchHit[]; sparse: SearchHit[]; keyword: SearchHit[]; identifier: SearchHit[] };
 
 export interface SearchResult {
   chunkId: string;
@@ -31,7 +37,7 @@ export interface SearchResult {
 const CANDIDATES_PER_RETRIEVER = 50;
 
 /**
- * The three retrievers' candidates, each filtered by user and dataset. Exported so the retrieval
+ * The retrievers' candidates, each filtered by user and dataset. Exported so the retrieval
  * evaluation (eval/retrieval) measures exactly what search fuses.
  */
 export async function retrieveCandidates(
@@ -44,7 +50,8 @@ export async function retrieveCandidates(
   // The query is embedded by the same user's model that embedded the chunks.
   const embedder = await deps.embedders.forUser(scope.userId);
   const [queryVector] = await embedder.embed([denseQueryText(query, tokens)]);
-  const [dense, sparse, keyword] = await Promise.all([
+  const identifiers = identifierTerms(query);
+  const [dense, sparse, keyword, identifier] = await Promise.all([
     queryVector
       ? deps.vectors.searchDense(
           scope,
@@ -55,13 +62,15 @@ export async function retrieveCandidates(
       : Promise.resolve([]),
     deps.vectors.searchSparse(scope, sparseQueryFromTokens(tokens), perRetriever),
     deps.keywords.search(scope, tokens, perRetriever),
+    identifiers.length > 0 ? deps.keywords.search(scope, identifiers, perRetriever) : Promise.resolve([]),
   ]);
-  return { dense, sparse, keyword };
+  return { dense, sparse, keyword, identifier };
 }
 
 /**
- * Dense + sparse + keyword retrieval, fused by weighted reciprocal rank (DEFAULT_FUSION). The
- * final join drops chunks of documents that are being deleted.
+ * Dense + sparse + keyword (+ identifier) retrieval, fused by weighted reciprocal rank
+ * (DEFAULT_FUSION); hits in another language than the one the query wants are then demoted
+ * (search/languageRouting.ts). The final join drops chunks of documents that are being deleted.
  */
 export async function hybridSearch(
   deps: SearchDeps,
@@ -85,8 +94,17 @@ export async function hybridSearch(
     .where('documents.lifecycle', '=', 'ACTIVE')
     .execute();
   const byId = new Map(rows.map((r) => [r.chunk_id, r]));
+  const routed = preferLanguage(
+    fused,
+    (hit) => {
+      const text = byId.get(hit.chunkId)?.text;
+      return text === undefined ? null : languageOf(text);
+    },
+    wantedLanguage(query),
+    OTHER_LANGUAGE_FACTOR,
+  );
   const results: SearchResult[] = [];
-  for (const hit of fused) {
+  for (const hit of routed) {
     const row = byId.get(hit.chunkId);
     if (!row) continue;
     results.push({

@@ -2,19 +2,21 @@ import type { SparseVector } from '../../contracts/chunk';
 import type { CpuPool } from '../../cpuPool/pool';
 import type { Embedder } from '../../embedders/embedder';
 import type { KeywordIndex, TenantScope, VectorStore } from '../../stores/ports';
-import { fileNameOf, type ParsedDoc } from './corpus';
+import type { ParsedDoc } from './corpus';
 
 /**
  * PRETOKENIZE, SPARSE_VECTORIZING and KEYWORD_INDEXING for a parsed corpus, through the same CPU
- * pool tasks and store calls as the stages (without the task bookkeeping around them).
+ * pool tasks and store calls as the stages (without the task bookkeeping around them). Every
+ * keyword index given gets the same entries: the local profile's Postgres FTS and the production
+ * profile's OpenSearch BM25 are measured on identical input.
  */
 export async function indexLexical(
   cpu: CpuPool,
-  stores: { vectors: VectorStore; keywords: KeywordIndex },
+  stores: { vectors: VectorStore; keywordIndexes: KeywordIndex[] },
   scope: TenantScope,
   docs: ParsedDoc[],
 ): Promise<void> {
-  await stores.keywords.ensureIndex();
+  for (const index of stores.keywordIndexes) await index.ensureIndex();
   for (const doc of docs) {
     const plan = new Map(await cpu.tokenize(doc.children.map((c) => ({ chunk_id: c.chunkId, text: c.text }))));
     const tokensOf = (chunkId: string): string[] => plan.get(chunkId) ?? [];
@@ -27,41 +29,52 @@ export async function indexLexical(
         sparse: sparse[i] as SparseVector,
       })),
     );
-    const { failedChunkIds } = await stores.keywords.bulkIndex(
-      scope,
-      doc.children.map((c) => ({
-        chunkId: c.chunkId,
-        documentId: doc.documentId,
-        fileName: fileNameOf(doc.doc),
-        text: c.text,
-        tokens: tokensOf(c.chunkId),
-      })),
-    );
-    if (failedChunkIds.length > 0)
-      throw new Error(`the keyword index refused ${failedChunkIds.length} chunks of ${doc.doc.id}`);
+    const entries = doc.children.map((c) => ({
+      chunkId: c.chunkId,
+      documentId: doc.documentId,
+      fileName: doc.fileName,
+      text: c.text,
+      tokens: tokensOf(c.chunkId),
+    }));
+    for (const index of stores.keywordIndexes) {
+      // A rerun with other chunking must not leave the previous run's chunks behind.
+      await index.deleteDocument(scope, doc.documentId);
+      const { failedChunkIds } = await index.bulkIndex(scope, entries);
+      if (failedChunkIds.length > 0)
+        throw new Error(`a keyword index refused ${failedChunkIds.length} chunks of ${doc.doc.id}`);
+    }
   }
 }
 
 /**
  * VECTORIZING with one embedder: every child chunk embedded in the configured batch size and
- * upserted. Chunk ids key the dense rows, so a second embedder's run replaces the first's vectors.
+ * upserted under `space` (the embedder's model name, or a variant of it for a lever that
+ * changes the embedded text), so several variants live side by side in one store.
  */
 export async function indexDense(
   vectors: VectorStore,
   embedder: Embedder,
+  space: string,
   scope: TenantScope,
   docs: ParsedDoc[],
   batchSize: number,
+  textOf: (doc: ParsedDoc, chunkText: string) => string = (_doc, text) => text,
 ): Promise<void> {
   for (const doc of docs) {
     for (let i = 0; i < doc.children.length; i += batchSize) {
       const batch = doc.children.slice(i, i + batchSize);
-      const embedded = await embedder.embed(batch.map((c) => c.text));
+      const embedded = await embedder.embed(batch.map((c) => textOf(doc, c.text)));
       await vectors.upsertDense(
         scope,
-        { model: embedder.model, dimension: embedder.dimension },
+        { model: space, dimension: embedder.dimension },
         batch.map((c, j) => ({ chunkId: c.chunkId, documentId: doc.documentId, vector: embedded[j] as number[] })),
       );
     }
   }
+}
+
+/** The document's title: its first top-level heading, else its file name. */
+export function titleOf(doc: ParsedDoc): string {
+  const heading = /^# +(.+)$/m.exec(doc.markdown.slice(0, 20_000));
+  return (heading?.[1] ?? doc.fileName).trim();
 }

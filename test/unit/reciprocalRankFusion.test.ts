@@ -49,10 +49,10 @@ describe('reciprocalRankFusion', () => {
     );
   });
 
-  it('defaults to the tuned setting, which weights the three retrievers search fuses', () => {
+  it('defaults to the tuned setting, which weights the four lists search fuses', () => {
     const lists = { dense: [{ chunkId: 'x', score: 1 }] };
     expect(reciprocalRankFusion(lists)).toEqual(reciprocalRankFusion(lists, DEFAULT_FUSION));
-    expect(Object.keys(DEFAULT_FUSION.weights).sort()).toEqual(['dense', 'keyword', 'sparse']);
+    expect(Object.keys(DEFAULT_FUSION.weights).sort()).toEqual(['dense', 'identifier', 'keyword', 'sparse']);
     expect(DEFAULT_FUSION.k).toBeGreaterThan(0);
   });
 

@@ -1,0 +1,33 @@
+import type { Language } from './corpus';
+
+export interface Options {
+  ci: boolean;
+  /** Fails the run when the search default's held-out recall@5 is below the floor in a language. */
+  floors: Partial<Record<Language, number>>;
+  /** Chunk size experiment: another child size than the configured one (labels may then be cut). */
+  chunkMaxTokens: number | null;
+  out: string;
+}
+
+/** `--ci`, `--min-held-out-recall=en:0.7,zh:0.7`, `--chunk-max-tokens=N`, `--out=name.json`. */
+export function parseArgs(argv: string[]): Options {
+  const value = (name: string): string | undefined =>
+    argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const ci = argv.includes('--ci');
+  const floors: Partial<Record<Language, number>> = {};
+  for (const part of (value('min-held-out-recall') ?? '').split(',').filter(Boolean)) {
+    const [language, floor] = part.split(':');
+    if ((language !== 'en' && language !== 'zh') || floor === undefined || Number.isNaN(Number(floor)))
+      throw new Error(`--min-held-out-recall: expected en:<n>,zh:<n>, got ${part}`);
+    floors[language] = Number(floor);
+  }
+  const size = value('chunk-max-tokens');
+  const chunkMaxTokens = size === undefined ? null : Number(size);
+  if (chunkMaxTokens !== null && !(chunkMaxTokens >= 16)) throw new Error('--chunk-max-tokens: at least 16');
+  const defaultOut = ci
+    ? 'retrieval-ci.json'
+    : chunkMaxTokens
+      ? `retrieval-chunk${chunkMaxTokens}.json`
+      : 'retrieval.json';
+  return { ci, floors, chunkMaxTokens, out: value('out') ?? defaultOut };
+}

@@ -1,0 +1,67 @@
+import type { Embedder } from '../../embedders/embedder';
+import { singleEmbedderResolver } from '../../embedders/embedderResolver';
+import { denseQueryText } from '../../search/denseQuery';
+import { retrieveCandidates } from '../../search/hybridSearch';
+import { identifierTerms } from '../../search/identifierTerms';
+import type { KeywordIndex, SearchHit, TenantScope, VectorStore } from '../../stores/ports';
+import { tokenize } from '../../tokenizer/tokenize';
+
+/** Candidates per list: what hybridSearch takes from each retriever. */
+export const DEPTH = 50;
+
+/** Every list one question gets, by name. */
+export type QuestionLists = Record<string, SearchHit[]>;
+
+/**
+ * The base lists of one question with one embedder, from `retrieveCandidates`
+ * (search/hybridSearch.ts), so the eval measures what search fuses: `dense:<name>`, and the
+ * sparse and Postgres keyword lists (the same whatever the embedder).
+ */
+export async function baseLists(
+  stores: { vectors: VectorStore; postgresKeywords: KeywordIndex },
+  embedder: [string, Embedder],
+  scope: TenantScope,
+  question: string,
+): Promise<QuestionLists> {
+  const [name, e] = embedder;
+  const lists = await retrieveCandidates(
+    { vectors: stores.vectors, keywords: stores.postgresKeywords, embedders: singleEmbedderResolver(e) },
+    scope,
+    question,
+    DEPTH,
+  );
+  return { [`dense:${name}`]: lists.dense, sparse: lists.sparse, 'keyword:postgres': lists.keyword };
+}
+
+/** A lever's dense space searched with the embedder's query vector (the query itself is unchanged). */
+export async function spaceList(
+  vectors: VectorStore,
+  embedder: Embedder,
+  space: string,
+  scope: TenantScope,
+  question: string,
+): Promise<SearchHit[]> {
+  const [vector] = await embedder.embed([denseQueryText(question)]);
+  return vector ? vectors.searchDense(scope, { model: space, dimension: embedder.dimension }, vector, DEPTH) : [];
+}
+
+/**
+ * The lists that need no embedder: the production keyword index (OpenSearch BM25) on the same
+ * query terms, and the identifier-aware keyword query (search/identifierTerms.ts) on both indexes.
+ */
+export async function lexicalExtras(
+  stores: { postgresKeywords: KeywordIndex; openSearchKeywords: KeywordIndex | null },
+  scope: TenantScope,
+  question: string,
+): Promise<QuestionLists> {
+  const lists: QuestionLists = {};
+  const identifiers = identifierTerms(question);
+  const os = stores.openSearchKeywords;
+  lists['identifier:postgres'] =
+    identifiers.length > 0 ? await stores.postgresKeywords.search(scope, identifiers, DEPTH) : [];
+  if (os) {
+    lists['keyword:opensearch'] = await os.search(scope, tokenize(question), DEPTH);
+    lists['identifier:opensearch'] = identifiers.length > 0 ? await os.search(scope, identifiers, DEPTH) : [];
+  }
+  return lists;
+}

@@ -1,0 +1,48 @@
+import { languageOf, preferLanguage, wantedLanguage } from '../../search/languageRouting';
+
+describe('languageOf', () => {
+  it('tells Chinese from English by the dominant script', () => {
+    expect(languageOf('如何显示已安装的软件包包含的文件？')).toBe('zh');
+    expect(languageOf('How do I display the files of an installed package?')).toBe('en');
+  });
+
+  it('keeps a Chinese passage that quotes commands Chinese', () => {
+    expect(languageOf('要列出已安装的软件包 foo 提供的所有文件，请执行 dpkg --listfiles foo')).toBe('zh');
+  });
+
+  it('cannot tell text with no letters, or in another script', () => {
+    expect(languageOf('12345 --- !!!')).toBeNull();
+    expect(languageOf('Как установить пакет')).toBeNull();
+  });
+});
+
+describe('wantedLanguage', () => {
+  it('is the question’s own language unless it names the other one', () => {
+    expect(wantedLanguage('How do I hold a package?')).toBe('en');
+    expect(wantedLanguage('In the Chinese guide, how do I hold a package?')).toBe('zh');
+    expect(wantedLanguage('怎样保留软件包？')).toBe('zh');
+    expect(wantedLanguage('英文 FAQ 里怎样保留软件包？')).toBe('en');
+  });
+});
+
+describe('preferLanguage', () => {
+  const hits = [
+    { chunkId: 'zh-1', score: 0.9 },
+    { chunkId: 'en-1', score: 0.8 },
+    { chunkId: 'en-2', score: 0.3 },
+  ];
+  const language = (h: { chunkId: string }): 'zh' | 'en' => (h.chunkId.startsWith('zh') ? 'zh' : 'en');
+
+  it('with factor 0 puts every other-language hit after the wanted language', () => {
+    expect(preferLanguage(hits, language, 'en', 0).map((h) => h.chunkId)).toEqual(['en-1', 'en-2', 'zh-1']);
+  });
+
+  it('with a partial factor only demotes what it outweighs', () => {
+    expect(preferLanguage(hits, language, 'en', 0.5).map((h) => h.chunkId)).toEqual(['en-1', 'zh-1', 'en-2']);
+  });
+
+  it('changes nothing with factor 1 or an unknown wanted language', () => {
+    expect(preferLanguage(hits, language, 'en', 1)).toEqual(hits);
+    expect(preferLanguage(hits, language, null, 0)).toEqual(hits);
+  });
+});
