@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database';
-import { assertVectorsFit, dimensionMismatch } from './dimensionMismatch';
+import { searchDenseRows, upsertDenseRows } from './postgresDenseTable';
 import type { TenantScope, VectorStore } from './ports';
 
 const UPSERT_BATCH = 200;
@@ -15,40 +15,24 @@ function ownerColumns(scope: TenantScope, r: { chunkId: string; documentId: stri
 }
 
 const NAME = 'Postgres (dense_vectors)';
+/** Every table holding a chunk's vectors: what a delete must reach. */
+const VECTOR_TABLES = ['dense_vectors', 'language_dense_vectors', 'sparse_vectors'] as const;
 
 /**
- * The embedded-default vector store: dense and sparse vectors in Postgres, searched exactly.
- * Fine for one machine and tens of thousands of chunks; Qdrant is the production adapter.
- * A dense row is keyed by chunk and carries its model and dimension: writing a chunk with
- * another model replaces its row (the move of a re-embedding), and a search reads one model's rows.
+ * The embedded-default vector store: dense and sparse vectors in Postgres. Dense search is exact
+ * up to DENSE_RERANK_CANDIDATES rows of a model in a dataset and narrowed by sign bits beyond
+ * (stores/postgresDenseTable.ts); Qdrant is the production adapter. A dense row is keyed by chunk
+ * and carries its model and dimension: writing a chunk with another model replaces its row (the
+ * move of a re-embedding), and a search reads one model's rows. The second dense vector (the
+ * chunk language's model) has a table of its own with the same rules.
  */
 export function createPostgresVectorStore(db: Kysely<Database>): VectorStore {
   return {
     name: NAME,
 
-    async upsertDense(scope, model, records) {
-      assertVectorsFit(model, NAME, records);
-      for (const batch of inBatches(records)) {
-        const rows = batch.map((r) => ({
-          ...ownerColumns(scope, r),
-          model: model.model,
-          dimension: model.dimension,
-          vector: r.vector,
-        }));
-        await db
-          .insertInto('dense_vectors')
-          .values(rows)
-          .onConflict((oc) =>
-            oc.column('chunk_id').doUpdateSet((eb) => ({
-              vector: eb.ref('excluded.vector'),
-              model: eb.ref('excluded.model'),
-              dimension: eb.ref('excluded.dimension'),
-              updated_at: sql`now()`,
-            })),
-          )
-          .execute();
-      }
-    },
+    upsertDense: (scope, model, records) => upsertDenseRows(db, 'dense_vectors', NAME, scope, model, records),
+    upsertLanguageDense: (scope, model, records) =>
+      upsertDenseRows(db, 'language_dense_vectors', NAME, scope, model, records),
 
     async upsertSparse(scope, records) {
       for (const batch of inBatches(records)) {
@@ -72,7 +56,7 @@ export function createPostgresVectorStore(db: Kysely<Database>): VectorStore {
     },
 
     async deleteDocument(scope, documentId) {
-      for (const table of ['dense_vectors', 'sparse_vectors'] as const) {
+      for (const table of VECTOR_TABLES) {
         await db
           .deleteFrom(table)
           .where('document_id', '=', documentId)
@@ -84,7 +68,7 @@ export function createPostgresVectorStore(db: Kysely<Database>): VectorStore {
 
     async deleteChunks(scope, chunkIds) {
       if (chunkIds.length === 0) return;
-      for (const table of ['dense_vectors', 'sparse_vectors'] as const) {
+      for (const table of VECTOR_TABLES) {
         await db
           .deleteFrom(table)
           .where('chunk_id', 'in', chunkIds)
@@ -94,22 +78,10 @@ export function createPostgresVectorStore(db: Kysely<Database>): VectorStore {
       }
     },
 
-    async searchDense(scope, model, vector, limit) {
-      if (vector.length !== model.dimension) {
-        throw dimensionMismatch(model, NAME, `the query vector has ${vector.length} dimensions`);
-      }
-      const query = sql`${sql.val(vector)}::real[]`;
-      const { rows } = await sql<{ chunk_id: string; score: number }>`
-        SELECT chunk_id,
-               (SELECT sum(a * b) / nullif(sqrt(sum(a * a)) * sqrt(sum(b * b)), 0)
-                  FROM unnest(vector, ${query}) AS t(a, b)) AS score
-          FROM dense_vectors
-         WHERE user_id = ${scope.userId} AND dataset_id = ${scope.datasetId}
-           AND model = ${model.model} AND dimension = ${model.dimension}
-         ORDER BY score DESC NULLS LAST, chunk_id
-         LIMIT ${limit}`.execute(db);
-      return rows.map((r) => ({ chunkId: r.chunk_id, score: Number(r.score) }));
-    },
+    searchDense: (scope, model, vector, limit) =>
+      searchDenseRows(db, 'dense_vectors', NAME, scope, model, vector, limit),
+    searchLanguageDense: (scope, model, vector, limit) =>
+      searchDenseRows(db, 'language_dense_vectors', NAME, scope, model, vector, limit),
 
     async searchSparse(scope, sparse, limit) {
       if (sparse.indices.length === 0) return [];
@@ -140,17 +112,21 @@ export function createPostgresVectorStore(db: Kysely<Database>): VectorStore {
     },
 
     async countForDocument(documentId) {
-      const dense = await db
-        .selectFrom('dense_vectors')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('document_id', '=', documentId)
-        .executeTakeFirstOrThrow();
+      let dense = 0;
+      for (const table of ['dense_vectors', 'language_dense_vectors'] as const) {
+        const row = await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('document_id', '=', documentId)
+          .executeTakeFirstOrThrow();
+        dense += Number(row.n);
+      }
       const sparse = await db
         .selectFrom('sparse_vectors')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('document_id', '=', documentId)
         .executeTakeFirstOrThrow();
-      return { dense: dense.n, sparse: sparse.n };
+      return { dense, sparse: sparse.n };
     },
   };
 }
