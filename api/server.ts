@@ -15,6 +15,7 @@ import { createApiMetrics, type ApiMetrics } from './metrics';
 import { buildOpenApiDocument, createRouter } from './router';
 import { adminRoutes } from './routes/admin';
 import { documentRoutes } from './routes/documents';
+import { datasetRoutes } from './routes/datasets';
 import { embeddingRoutes } from './routes/embedding';
 import { eventRoutes } from './routes/events';
 import { searchRoutes } from './routes/search';
@@ -119,6 +120,7 @@ export async function buildApiServer(
   eventRoutes(router, ctx);
   searchRoutes(router, ctx);
   embeddingRoutes(router, ctx);
+  datasetRoutes(router, ctx);
   adminRoutes(router, ctx, sessions);
 
   await app.ready();

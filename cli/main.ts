@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { addAccessCommands } from './accessCommands';
+import { addDatasetCommands } from './datasetCommands';
 import { addDocumentCommands } from './documentCommands';
 import { addEmbeddingCommands } from './embeddingCommands';
 import { addSecretsCommands } from './secretsCommands';
@@ -10,6 +11,7 @@ import { addSecretsCommands } from './secretsCommands';
 const program = new Command('sluice').description('durable document ingestion for RAG, on Temporal');
 addDocumentCommands(program);
 addEmbeddingCommands(program);
+addDatasetCommands(program);
 addAccessCommands(program);
 addSecretsCommands(program);
 

@@ -178,6 +178,14 @@ export interface ApiKeysTable {
   revoked_at: NullableTimestamp;
 }
 
+/** A dataset's settings document (contracts/datasetSettings.ts); no row means the defaults. */
+export interface DatasetSettingsTable {
+  user_id: string;
+  dataset_id: string;
+  settings: ColumnType<unknown, string, string>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface Database {
   documents: DocumentsTable;
   parse_tasks: ParseTasksTable;
@@ -192,6 +200,7 @@ export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
   admin_session_revocations: AdminSessionRevocationsTable;
+  dataset_settings: DatasetSettingsTable;
 }
 
 export type DocumentRow = Selectable<DocumentsTable>;

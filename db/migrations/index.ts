@@ -6,6 +6,7 @@ import * as chunkChildRange from './20261202T1000_chunk_child_range';
 import * as documentProducedBytes from './20261202T2100_document_produced_bytes';
 import * as denseVectorsModelIdx from './20261202T2200_dense_vectors_model_idx';
 import * as adminSessionRevocations from './20261203T2100_admin_session_revocations';
+import * as datasetSettings from './20261204T0900_dataset_settings';
 import * as languageDenseVectors from './20261205T0400_language_dense_vectors';
 
 /**
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '20261202T2100_document_produced_bytes': documentProducedBytes,
   '20261202T2200_dense_vectors_model_idx': denseVectorsModelIdx,
   '20261203T2100_admin_session_revocations': adminSessionRevocations,
+  '20261204T0900_dataset_settings': datasetSettings,
   '20261205T0400_language_dense_vectors': languageDenseVectors,
 };
 
