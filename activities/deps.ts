@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CpuPool } from '../cpuPool/pool';
 import type { Database } from '../db/database';
+import type { BgeEmbedders } from '../embedders/bgeEmbedder';
 import type { EmbedderResolver } from '../embedders/embedderResolver';
 import type { KeywordIndex, ObjectStore, VectorStore } from '../stores/ports';
 import type { Notifier } from '../stores/notifier';
@@ -13,6 +14,8 @@ export interface ActivityDeps {
   vectors: VectorStore;
   keywords: KeywordIndex;
   embedders: EmbedderResolver;
+  /** The second dense vector's models, by language; null when it is off (SLUICE_LANGUAGE_DENSE). */
+  languageEmbedders: BgeEmbedders | null;
   notifier: Notifier;
   runs: IngestionRuns;
   /** Warm threads for the CPU work over user content (parse, chunk, tokenize, sparse), under its limits. */

@@ -1,14 +1,17 @@
 import type { StageInput, StageResult } from '../contracts/ingest';
 import { listPendingChunkTexts, markDenseEmbedded, type ChunkText } from '../db/repositories/chunks';
+import { listChunksLackingADenseVector } from '../db/repositories/languageDenseChunks';
 import type { Embedder } from '../embedders/embedder';
 import { dimensionMismatch, namingStore } from '../stores/dimensionMismatch';
 import type { ActivityDeps } from './deps';
+import { embedLanguageBatch } from './languageVectors';
 import { forEachPendingBatch } from './pendingBatches';
 import { runStage } from './stageTemplate';
 import { orTransient } from './transient';
 
 /**
- * VECTORIZING: embed every active chunk whose dense_status is not SUCCESS, batch by batch.
+ * VECTORIZING: embed every active chunk whose dense_status is not SUCCESS, batch by batch, and
+ * with the second dense vector on, every one whose language_dense_status is not SUCCESS as well.
  * Each batch is upserted and marked before the next starts, so a crash loses at most one
  * batch of work and no chunk that succeeded is embedded again.
  */
@@ -50,14 +53,32 @@ export function createVectorizingActivity(deps: ActivityDeps) {
       const scope = { userId: input.userId, datasetId: input.datasetId };
       // Chunks are read a page at a time and embedded a batch at a time: one query per page,
       // while every batch is still upserted and marked before the next one is embedded.
+      const { languageEmbedders } = deps;
+      const pageSize = Math.max(PAGE, deps.settings.embedBatchSize);
+      const batchSize = deps.settings.embedBatchSize;
+      if (!languageEmbedders) {
+        const pages = {
+          pageSize,
+          batchSize,
+          readPage: (afterIndex: number, limit: number) =>
+            listPendingChunkTexts(deps.db, input.documentId, 'dense_status', afterIndex, limit),
+        };
+        return forEachPendingBatch(pages, async (batch) => {
+          await embedBatch(deps, embedder, scope, input.documentId, batch);
+          return batch.length;
+        });
+      }
       const pages = {
-        pageSize: Math.max(PAGE, deps.settings.embedBatchSize),
-        batchSize: deps.settings.embedBatchSize,
+        pageSize,
+        batchSize,
         readPage: (afterIndex: number, limit: number) =>
-          listPendingChunkTexts(deps.db, input.documentId, 'dense_status', afterIndex, limit),
+          listChunksLackingADenseVector(deps.db, input.documentId, afterIndex, limit),
       };
       return forEachPendingBatch(pages, async (batch) => {
-        await embedBatch(deps, embedder, scope, input.documentId, batch);
+        const first = batch.filter((c) => c.dense_status !== 'SUCCESS');
+        if (first.length > 0) await embedBatch(deps, embedder, scope, input.documentId, first);
+        const second = batch.filter((c) => c.language_dense_status !== 'SUCCESS');
+        await embedLanguageBatch(deps, languageEmbedders, scope, input.documentId, second);
         return batch.length;
       });
     });

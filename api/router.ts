@@ -63,10 +63,26 @@ export interface OpenApiOperation {
   responses: Record<string, unknown>;
 }
 
+/**
+ * Ajv in strict mode refuses a `default` it would ignore, which is every default under an anyOf
+ * (zod writes a nullable object with defaults inside as one, e.g. a dataset settings section): such
+ * defaults are dropped here; the handler's zod parse still applies them.
+ */
+function withoutDefaultsUnderAnyOf(node: unknown, underAnyOf = false): unknown {
+  if (Array.isArray(node)) return node.map((item) => withoutDefaultsUnderAnyOf(item, underAnyOf));
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'default' && underAnyOf) continue;
+    out[key] = withoutDefaultsUnderAnyOf(value, underAnyOf || key === 'anyOf' || key === 'oneOf');
+  }
+  return out;
+}
+
 /** Draft-07 for Fastify's Ajv; the `$schema` key is dropped so Ajv does not look it up. */
 export function ajvSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any' });
-  return rest;
+  return withoutDefaultsUnderAnyOf(rest) as Record<string, unknown>;
 }
 
 /** OpenAPI 3.1 uses JSON Schema 2020-12. */

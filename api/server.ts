@@ -18,6 +18,7 @@ import { documentRoutes } from './routes/documents';
 import { datasetRoutes } from './routes/datasets';
 import { embeddingRoutes } from './routes/embedding';
 import { eventRoutes } from './routes/events';
+import { hitTestRoutes } from './routes/hitTest';
 import { searchRoutes } from './routes/search';
 import { systemRoutes } from './routes/system';
 import { uploadRoutes } from './routes/uploads';
@@ -122,6 +123,7 @@ export async function buildApiServer(
   documentRoutes(router, ctx);
   eventRoutes(router, ctx);
   searchRoutes(router, ctx);
+  hitTestRoutes(router, ctx);
   embeddingRoutes(router, ctx);
   datasetRoutes(router, ctx);
   adminRoutes(router, ctx, sessions);

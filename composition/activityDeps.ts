@@ -19,6 +19,7 @@ export function activityDepsFrom(
     vectors: adapters.vectors,
     keywords: adapters.keywords,
     embedders: adapters.embedders,
+    languageEmbedders: adapters.languageEmbedders,
     notifier: config.webhook
       ? createWebhookNotifier({ ...config.webhook, outbound: config.outbound })
       : createLogNotifier((message, attrs) => log.info(message, attrs)),

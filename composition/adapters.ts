@@ -6,6 +6,7 @@ import { migrateToLatest } from '../db/migrate';
 import { singleEmbedderResolver, type EmbedderResolver } from '../embedders/embedderResolver';
 import { createLocalHashEmbedder } from '../embedders/localHashEmbedder';
 import { createLocalModelEmbedder } from '../embedders/localModelEmbedder';
+import { createBgeEmbedders, type BgeEmbedders } from '../embedders/bgeEmbedder';
 import { parseEncryptionKey } from '../crypto/secretBox';
 import { createUserEmbedderResolver } from '../embedders/userEmbedderResolver';
 import { createLocalObjectStore } from '../stores/localObjectStore';
@@ -28,6 +29,8 @@ export interface Adapters {
   vectors: VectorStore;
   keywords: KeywordIndex;
   embedders: EmbedderResolver;
+  /** The second dense vector's models (bge-small en/zh), or null when SLUICE_LANGUAGE_DENSE is off. */
+  languageEmbedders: BgeEmbedders | null;
   /** Creates what the chosen stores need (bucket, collection, index) if missing; idempotent. */
   ensureReady(): Promise<void>;
   close(): Promise<void>;
@@ -112,12 +115,18 @@ export function createAdapters(config: Readonly<SluiceConfig>, log: DependencyLo
   const objects = objectStoreFor(config);
   const vectors = vectorStoreFor(config, db);
   const embedders = embeddersFor(config, db);
+  const { dir, threads, maxTokens } = config.embedding.localModel;
+  // Throws at start-up, naming `bash scripts/stack.sh start`, when the models are not installed.
+  const languageEmbedders = config.embedding.languageDense
+    ? createBgeEmbedders({ modelDir: dir, threads, maxTokens })
+    : null;
   return {
     db,
     objects,
     vectors,
     keywords,
     embedders,
+    languageEmbedders,
     async ensureReady() {
       await objects.ensureBucket?.();
       await vectors.ensureCollection?.();
@@ -125,6 +134,7 @@ export function createAdapters(config: Readonly<SluiceConfig>, log: DependencyLo
     },
     async close() {
       await embedders.close?.();
+      await languageEmbedders?.close();
       await keywords.close?.();
       await db.destroy();
     },

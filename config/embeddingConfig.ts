@@ -15,6 +15,8 @@ export const embeddingEnv = {
   SLUICE_DEFAULT_EMBEDDING_MODEL: z.string().min(1).optional(),
   SLUICE_DEFAULT_EMBEDDING_DIMENSION: z.coerce.number().int().min(1).max(65536).optional(),
   SLUICE_DEFAULT_EMBEDDING_API_KEY: z.string().min(1).optional(),
+  /** The second dense vector (bge-small of the chunk's language) written in VECTORIZING and fused in search. */
+  SLUICE_LANGUAGE_DENSE: z.enum(['on', 'off']).default('off'),
 };
 
 type EmbeddingEnv = EnvOf<typeof embeddingEnv>;
@@ -40,6 +42,12 @@ export interface EmbeddingSettings {
     batchSize: number;
     localModel: { dir: string; threads: number; maxTokens: number };
     environmentDefault: EnvironmentEmbeddingDefault | null;
+    /**
+     * Whether VECTORIZING also writes each chunk's vector from the bge-small model of its language
+     * (installed beside the local model, in localModel.dir) and search fuses it. Off by default:
+     * it costs VECTORIZING time (docs/benchmarks.md) and is kept or dropped on the held-out eval.
+     */
+    languageDense: boolean;
   };
 }
 
@@ -90,6 +98,7 @@ export function embeddingSettings(
         maxTokens: e.SLUICE_MODEL_MAX_TOKENS,
       },
       environmentDefault: environmentEmbeddingDefault(e, problems),
+      languageDense: e.SLUICE_LANGUAGE_DENSE === 'on',
     },
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHUNKING_STRATEGIES, PLAN_REVIEW_MODES } from './chunkingPlan';
+import { searchSettingsSchema } from './searchSettings';
 
 /**
  * A dataset's own settings: one JSON document per (user, dataset), in sections. Each section and
@@ -37,6 +38,8 @@ export const chunkingSettingsSchema = z
 export const datasetSettingsSchema = z
   .object({
     chunking: chunkingSettingsSchema.optional(),
+    /** How hybrid search fuses its lists for this dataset (contracts/searchSettings.ts). */
+    search: searchSettingsSchema.optional(),
   })
   .strict();
 
@@ -50,6 +53,7 @@ export type ChunkingSettings = z.infer<typeof chunkingSettingsSchema>;
 export const datasetSettingsPatchSchema = z
   .object({
     chunking: chunkingSettingsSchema.nullable().optional(),
+    search: searchSettingsSchema.nullable().optional(),
   })
   .strict();
 

@@ -7,7 +7,7 @@
 #   bash scripts/stack.sh status [--profile P | SERVICE...]   one line each; non-zero if one is down
 #   bash scripts/stack.sh env      `export` lines for the app/tests: eval "$(bash scripts/stack.sh env)"
 #   bash scripts/stack.sh logs [-f] [SERVICE...]   tail the services' logs
-# Profiles: local = postgres temporal model (what SLUICE_PROFILE=local and `sluice demo` use);
+# Profiles: local = postgres temporal model bge (what SLUICE_PROFILE=local and `sluice demo` use);
 # production = postgres temporal opensearch seaweedfs; all (the default: tests, CI, benches).
 #
 # Everything it writes lives under $SLUICE_DATA_DIR (default <repo>/.sluice),
@@ -34,16 +34,19 @@ source "$STACK_SELF_DIR/stack/seaweedfs.sh"
 source "$STACK_SELF_DIR/stack/opensearch.sh"
 # shellcheck source=stack/model.sh
 source "$STACK_SELF_DIR/stack/model.sh"
+# shellcheck source=stack/bge.sh
+source "$STACK_SELF_DIR/stack/bge.sh"
 # shellcheck source=stack/temporal-cluster.sh
 source "$STACK_SELF_DIR/stack/temporal-cluster.sh"
 
 # Start order (stop goes in reverse). Postgres first: its checks are cheap, so
 # a missing prerequisite there fails before the slower Temporal install. The
-# model is no server: its install fetches and prepares the local embedding model.
-STACK_SERVICES=(postgres temporal opensearch seaweedfs model temporal-tls)
+# model is no server: its install fetches and prepares the local embedding model; nor is bge
+# (the language models of the second dense vector).
+STACK_SERVICES=(postgres temporal opensearch seaweedfs model bge temporal-tls)
 # What each profile runs. OpenSearch and SeaweedFS take minutes to build the first time, and only
 # the production adapters use them: a first `sluice demo` neither builds nor starts them.
-STACK_PROFILE_LOCAL=(postgres temporal model)
+STACK_PROFILE_LOCAL=(postgres temporal model bge)
 STACK_PROFILE_PRODUCTION=(postgres temporal opensearch seaweedfs)
 
 # The services that `--profile P` or a list of names select, in start order (into SELECTED).

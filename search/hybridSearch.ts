@@ -1,19 +1,26 @@
 import type { Kysely } from 'kysely';
+import type { SearchSettingsInput } from '../contracts/searchSettings';
 import type { Database } from '../db/database';
+import { findDatasetSettings } from '../db/repositories/datasetSettings';
+import type { BgeEmbedders } from '../embedders/bgeEmbedder';
 import type { EmbedderResolver } from '../embedders/embedderResolver';
 import { sparseQueryFromTokens } from '../sparse/sparseVector';
 import type { KeywordIndex, SearchHit, TenantScope, VectorStore } from '../stores/ports';
+import { textLanguage } from '../tokenizer/textLanguage';
 import { tokenize } from '../tokenizer/tokenize';
 import { denseQueryText } from './denseQuery';
 import { identifierTerms } from './identifierTerms';
 import { languageOf, OTHER_LANGUAGE_FACTOR, preferLanguage, wantedLanguage } from './languageRouting';
 import { reciprocalRankFusion } from './reciprocalRankFusion';
+import { asks, DEFAULT_SEARCH_SETTINGS, fusionOf, resolveSearchSettings, type SearchSettings } from './searchSettings';
 
 export type SearchDeps = {
   db: Kysely<Database>;
   vectors: VectorStore;
   keywords: KeywordIndex;
   embedders: EmbedderResolver;
+  /** The second dense vector's models; null where SLUICE_LANGUAGE_DENSE is off (its list stays empty). */
+  languageEmbedders: BgeEmbedders | null;
 };
 
 /**
@@ -21,7 +28,13 @@ export type SearchDeps = {
  * lists). `identifier` is the keyword index queried with the query's identifiers alone
  * (search/identifierTerms.ts), empty when it has none.
  */
-export type RetrieverLists = { dense: SearchHit[]; sparse: SearchHit[]; keyword: SearchHit[]; identifier: SearchHit[] };
+export type RetrieverLists = {
+  dense: SearchHit[];
+  languageDense: SearchHit[];
+  sparse: SearchHit[];
+  keyword: SearchHit[];
+  identifier: SearchHit[];
+};
 
 export interface SearchResult {
   chunkId: string;
@@ -30,55 +43,86 @@ export interface SearchResult {
   sectionPath: string[];
   text: string;
   score: number;
+  /** The chunk's 1-based rank in each list that found it (a list without it is absent). */
   ranks: Record<string, number>;
 }
 
 /** Each retriever looks deeper than the final page, so fusion has candidates to reorder. */
 const CANDIDATES_PER_RETRIEVER = 50;
 
+const none = (): Promise<SearchHit[]> => Promise.resolve([]);
+
 /**
- * The retrievers' candidates, each filtered by user and dataset. Exported so the retrieval
- * evaluation (eval/retrieval) measures exactly what search fuses.
+ * The retrievers' candidates, each filtered by user and dataset; a list the settings leave out is
+ * not asked (empty). Exported so the retrieval evaluation (eval/retrieval) measures exactly what
+ * search fuses.
  */
 export async function retrieveCandidates(
-  deps: Pick<SearchDeps, 'vectors' | 'keywords' | 'embedders'>,
+  deps: Pick<SearchDeps, 'vectors' | 'keywords' | 'embedders'> & Partial<Pick<SearchDeps, 'languageEmbedders'>>,
   scope: TenantScope,
   query: string,
   perRetriever = CANDIDATES_PER_RETRIEVER,
+  settings: SearchSettings = DEFAULT_SEARCH_SETTINGS,
 ): Promise<RetrieverLists> {
   const tokens = tokenize(query);
-  // The query is embedded by the same user's model that embedded the chunks.
-  const embedder = await deps.embedders.forUser(scope.userId);
-  const [queryVector] = await embedder.embed([denseQueryText(query, tokens)]);
+  const dense = async (): Promise<SearchHit[]> => {
+    // The query is embedded by the same user's model that embedded the chunks.
+    const embedder = await deps.embedders.forUser(scope.userId);
+    const [vector] = await embedder.embed([denseQueryText(query, tokens)]);
+    if (!vector) return [];
+    return deps.vectors.searchDense(
+      scope,
+      { model: embedder.model, dimension: embedder.dimension },
+      vector,
+      perRetriever,
+    );
+  };
+  const languageDense = async (): Promise<SearchHit[]> => {
+    // The model of the query's language, over the chunks that model embedded: a query crosses
+    // languages through the first dense vector only. Its own instruction, not the bare terms.
+    const embedder = deps.languageEmbedders?.of(textLanguage(query));
+    if (!embedder) return [];
+    const vector = await embedder.embedQuery(query);
+    const model = { model: embedder.model, dimension: embedder.dimension };
+    return deps.vectors.searchLanguageDense(scope, model, vector, perRetriever);
+  };
   const identifiers = identifierTerms(query);
-  const [dense, sparse, keyword, identifier] = await Promise.all([
-    queryVector
-      ? deps.vectors.searchDense(
-          scope,
-          { model: embedder.model, dimension: embedder.dimension },
-          queryVector,
-          perRetriever,
-        )
-      : Promise.resolve([]),
-    deps.vectors.searchSparse(scope, sparseQueryFromTokens(tokens), perRetriever),
-    deps.keywords.search(scope, tokens, perRetriever),
-    identifiers.length > 0 ? deps.keywords.search(scope, identifiers, perRetriever) : Promise.resolve([]),
+  const [denseHits, languageHits, sparse, keyword, identifier] = await Promise.all([
+    asks(settings, 'dense') ? dense() : none(),
+    asks(settings, 'languageDense') ? languageDense() : none(),
+    asks(settings, 'sparse') ? deps.vectors.searchSparse(scope, sparseQueryFromTokens(tokens), perRetriever) : none(),
+    asks(settings, 'keyword') ? deps.keywords.search(scope, tokens, perRetriever) : none(),
+    asks(settings, 'identifier') && identifiers.length > 0
+      ? deps.keywords.search(scope, identifiers, perRetriever)
+      : none(),
   ]);
-  return { dense, sparse, keyword, identifier };
+  return { dense: denseHits, languageDense: languageHits, sparse, keyword, identifier };
+}
+
+/** The settings a search of the dataset runs with: the defaults, the dataset's own, then `adjust`. */
+export async function searchSettingsFor(
+  db: Kysely<Database>,
+  scope: TenantScope,
+  adjust?: SearchSettingsInput,
+): Promise<SearchSettings> {
+  const stored = await findDatasetSettings(db, scope);
+  return resolveSearchSettings(stored.search, adjust);
 }
 
 /**
- * Dense + sparse + keyword (+ identifier) retrieval, fused by weighted reciprocal rank
- * (DEFAULT_FUSION); hits in another language than the one the query wants are then demoted
- * (search/languageRouting.ts). The final join drops chunks of documents that are being deleted.
+ * The retrievers' lists fused by weighted reciprocal rank under the given settings, joined to their
+ * chunks; hits in another language than the one the query wants are then demoted
+ * (search/languageRouting.ts). The join drops chunks of documents that are being deleted.
  */
-export async function hybridSearch(
+export async function searchWithSettings(
   deps: SearchDeps,
   scope: TenantScope,
   query: string,
-  limit = 10,
+  limit: number,
+  settings: SearchSettings,
 ): Promise<SearchResult[]> {
-  const fused = reciprocalRankFusion(await retrieveCandidates(deps, scope, query));
+  const lists = await retrieveCandidates(deps, scope, query, CANDIDATES_PER_RETRIEVER, settings);
+  const fused = reciprocalRankFusion(lists, fusionOf(settings));
   if (fused.length === 0) return [];
   const rows = await deps.db
     .selectFrom('chunks')
@@ -119,4 +163,14 @@ export async function hybridSearch(
     if (results.length >= limit) break;
   }
   return results;
+}
+
+/** Hybrid search of a dataset with its own fusion settings (its `search` section) over the defaults. */
+export async function hybridSearch(
+  deps: SearchDeps,
+  scope: TenantScope,
+  query: string,
+  limit = 10,
+): Promise<SearchResult[]> {
+  return searchWithSettings(deps, scope, query, limit, await searchSettingsFor(deps.db, scope));
 }

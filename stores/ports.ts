@@ -83,8 +83,14 @@ export interface VectorStore {
    * (a re-embedding moves it). A vector not of the model's dimension is EMBEDDING_DIMENSION_UNSUPPORTED.
    */
   upsertDense(scope: TenantScope, model: EmbeddingModelRef, records: DenseRecord[]): Promise<void>;
+  /**
+   * The second dense vector: the chunk's vector from the model of its language (bge-small en or
+   * zh), kept apart from the first so that neither write moves the other. Within it the same rules
+   * hold: keyed by chunk id, one model at a time per chunk, dimension checked.
+   */
+  upsertLanguageDense(scope: TenantScope, model: EmbeddingModelRef, records: DenseRecord[]): Promise<void>;
   upsertSparse(scope: TenantScope, records: SparseRecord[]): Promise<void>;
-  /** Removes the document's dense vectors of every model and its sparse vectors. */
+  /** Removes the document's dense vectors of every model (both dense vectors) and its sparse vectors. */
   deleteDocument(scope: TenantScope, documentId: string): Promise<void>;
   /** Removes the vectors (of every model) of chunks that a rebuild dropped. */
   deleteChunks(scope: TenantScope, chunkIds: string[]): Promise<void>;
@@ -93,8 +99,15 @@ export interface VectorStore {
    * the model's dimension is EMBEDDING_DIMENSION_UNSUPPORTED.
    */
   searchDense(scope: TenantScope, model: EmbeddingModelRef, vector: number[], limit: number): Promise<SearchHit[]>;
+  /** searchDense over the second dense vectors: only those `model` made. */
+  searchLanguageDense(
+    scope: TenantScope,
+    model: EmbeddingModelRef,
+    vector: number[],
+    limit: number,
+  ): Promise<SearchHit[]>;
   searchSparse(scope: TenantScope, sparse: SparseVector, limit: number): Promise<SearchHit[]>;
-  /** `dense` counts the document's dense vectors of every model. */
+  /** `dense` counts the document's dense vectors of every model, the second dense vectors included. */
   countForDocument(documentId: string): Promise<{ dense: number; sparse: number }>;
 }
 

@@ -26,9 +26,16 @@ import { DENSE_VECTOR, INDEXED_FIELDS, SPARSE_VECTOR } from './qdrantSupport';
  *   writes (upsert in the new one, delete in the old ones), which sluice makes idempotent.
  */
 export const DENSE_INFIX = '__dense__';
+/**
+ * The second dense vector (the chunk language's model, e.g. bge-small-zh) in collections of its
+ * own, `<base>__langdense__<model slug>_<dimension>_<hash>`: a chunk has a point in one first-vector
+ * collection and one second-vector collection, and writing either moves only within its kind.
+ */
+export const LANGUAGE_DENSE_INFIX = '__langdense__';
+export type DenseInfix = typeof DENSE_INFIX | typeof LANGUAGE_DENSE_INFIX;
 
 /** The collection of one (model, dimension): readable, within Qdrant's name rules, unique per exact model name. */
-export function denseCollectionName(base: string, model: EmbeddingModelRef): string {
+export function denseCollectionName(base: string, model: EmbeddingModelRef, infix: DenseInfix = DENSE_INFIX): string {
   const slug =
     model.model
       .toLowerCase()
@@ -36,13 +43,17 @@ export function denseCollectionName(base: string, model: EmbeddingModelRef): str
       .replace(/^-|-$/g, '')
       .slice(0, 48) || 'model';
   const hash = createHash('sha256').update(model.model, 'utf8').digest('hex').slice(0, 8);
-  return `${base}${DENSE_INFIX}${slug}_${model.dimension}_${hash}`;
+  return `${base}${infix}${slug}_${model.dimension}_${hash}`;
 }
 
-/** Every dense collection of the deployment: the ones a delete or a model move must reach. */
-export async function listDenseCollections(client: QdrantClient, base: string): Promise<string[]> {
+/** Every dense collection of the deployment of one kind: the ones a delete or a model move must reach. */
+export async function listDenseCollections(
+  client: QdrantClient,
+  base: string,
+  infix: DenseInfix = DENSE_INFIX,
+): Promise<string[]> {
   const { collections } = await client.getCollections();
-  return collections.map((c) => c.name).filter((name) => name.startsWith(`${base}${DENSE_INFIX}`));
+  return collections.map((c) => c.name).filter((name) => name.startsWith(`${base}${infix}`));
 }
 
 /** The named vectors of a collection, whichever way the server reports them. */

@@ -1,11 +1,14 @@
 import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
 import { assertVectorsFit, dimensionMismatch } from './dimensionMismatch';
-import type { EmbeddingModelRef, SearchHit, TenantScope, VectorStore } from './ports';
+import type { DenseRecord, EmbeddingModelRef, SearchHit, TenantScope, VectorStore } from './ports';
 import {
+  DENSE_INFIX,
+  LANGUAGE_DENSE_INFIX,
   denseCollectionName,
   ensureDenseCollection,
   ensureSparseCollection,
   listDenseCollections,
+  type DenseInfix,
 } from './qdrantCollections';
 import {
   DENSE_VECTOR,
@@ -66,9 +69,9 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
   const denseReady = new Map<string, () => Promise<void>>();
 
   /** The model's collection, created on first use, checked once per process. */
-  async function denseCollection(model: EmbeddingModelRef): Promise<string> {
+  async function denseCollection(model: EmbeddingModelRef, infix: DenseInfix): Promise<string> {
     await ensureReady();
-    const collection = denseCollectionName(base, model);
+    const collection = denseCollectionName(base, model, infix);
     let ready = denseReady.get(collection);
     if (!ready) {
       ready = once(() => ensureDenseCollection(client, collection, model));
@@ -81,7 +84,11 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
   /** Every collection that may hold a vector of a document: the sparse one and each model's. */
   async function allCollections(): Promise<string[]> {
     await ensureReady();
-    return [base, ...(await listDenseCollections(client, base))];
+    return [
+      base,
+      ...(await listDenseCollections(client, base, DENSE_INFIX)),
+      ...(await listDenseCollections(client, base, LANGUAGE_DENSE_INFIX)),
+    ];
   }
 
   function payload(scope: TenantScope, r: { chunkId: string; documentId: string }) {
@@ -98,31 +105,58 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     return hitsFromPoints(points);
   }
 
+  /** A chunk's point of one kind written into its model's collection and removed from that kind's others. */
+  async function upsertDenseOf(
+    infix: DenseInfix,
+    scope: TenantScope,
+    model: EmbeddingModelRef,
+    records: DenseRecord[],
+  ): Promise<void> {
+    assertVectorsFit(model, name, records);
+    if (records.length === 0) return;
+    const collection = await denseCollection(model, infix);
+    // Listed once per call: a chunk's older vectors were written by an earlier, finished run.
+    const others = (await listDenseCollections(client, base, infix)).filter((c) => c !== collection);
+    for (const batch of inBatches(records, WRITE_BATCH)) {
+      const ids = batch.map((r) => pointIdForChunk(r.chunkId));
+      await client.upsert(collection, {
+        wait: true,
+        points: batch.map((r, i) => ({
+          id: ids[i] as string,
+          vector: { [DENSE_VECTOR]: r.vector },
+          payload: { ...payload(scope, r), model: model.model, dimension: model.dimension },
+        })),
+      });
+      // The move of a re-embedding: written first, so a crash in between leaves the chunk
+      // searchable and the retry removes the old vectors.
+      await deleteWhere(others, tenantFilter(scope, { has_id: ids }));
+    }
+  }
+
+  async function searchDenseOf(
+    infix: DenseInfix,
+    scope: TenantScope,
+    model: EmbeddingModelRef,
+    vector: number[],
+    limit: number,
+  ): Promise<SearchHit[]> {
+    if (vector.length !== model.dimension) {
+      throw dimensionMismatch(model, name, `the query vector has ${vector.length} dimensions`);
+    }
+    await ensureReady();
+    const collection = denseCollectionName(base, model, infix);
+    // No collection yet: nothing was embedded with this model, and a search creates nothing.
+    if (!denseReady.has(collection) && !(await client.collectionExists(collection)).exists) return [];
+    await denseCollection(model, infix);
+    return query(collection, { query: vector, using: DENSE_VECTOR, filter: tenantFilter(scope), limit });
+  }
+
   return {
     name,
     ensureCollection: ensureReady,
 
-    async upsertDense(scope, model, records) {
-      assertVectorsFit(model, name, records);
-      if (records.length === 0) return;
-      const collection = await denseCollection(model);
-      // Listed once per call: a chunk's older vectors were written by an earlier, finished run.
-      const others = (await listDenseCollections(client, base)).filter((c) => c !== collection);
-      for (const batch of inBatches(records, WRITE_BATCH)) {
-        const ids = batch.map((r) => pointIdForChunk(r.chunkId));
-        await client.upsert(collection, {
-          wait: true,
-          points: batch.map((r, i) => ({
-            id: ids[i] as string,
-            vector: { [DENSE_VECTOR]: r.vector },
-            payload: { ...payload(scope, r), model: model.model, dimension: model.dimension },
-          })),
-        });
-        // The move of a re-embedding: written first, so a crash in between leaves the chunk
-        // searchable and the retry removes the old vectors.
-        await deleteWhere(others, tenantFilter(scope, { has_id: ids }));
-      }
-    },
+    upsertDense: (scope, model, records) => upsertDenseOf(DENSE_INFIX, scope, model, records),
+    upsertLanguageDense: (scope, model, records) => upsertDenseOf(LANGUAGE_DENSE_INFIX, scope, model, records),
 
     async upsertSparse(scope, records) {
       for (const r of records) {
@@ -158,17 +192,9 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       }
     },
 
-    async searchDense(scope, model, vector, limit) {
-      if (vector.length !== model.dimension) {
-        throw dimensionMismatch(model, name, `the query vector has ${vector.length} dimensions`);
-      }
-      await ensureReady();
-      const collection = denseCollectionName(base, model);
-      // No collection yet: nothing was embedded with this model, and a search creates nothing.
-      if (!denseReady.has(collection) && !(await client.collectionExists(collection)).exists) return [];
-      await denseCollection(model);
-      return query(collection, { query: vector, using: DENSE_VECTOR, filter: tenantFilter(scope), limit });
-    },
+    searchDense: (scope, model, vector, limit) => searchDenseOf(DENSE_INFIX, scope, model, vector, limit),
+    searchLanguageDense: (scope, model, vector, limit) =>
+      searchDenseOf(LANGUAGE_DENSE_INFIX, scope, model, vector, limit),
 
     async searchSparse(scope, sparse, limit) {
       if (sparse.indices.length === 0) return [];
@@ -193,7 +219,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       // has_sparse: a collection written by an older sluice may also hold points without one.
       const sparse = await count(base, matchKeyword('has_sparse', true));
       let dense = 0;
-      for (const collection of await listDenseCollections(client, base)) dense += await count(collection);
+      for (const collection of (await allCollections()).slice(1)) dense += await count(collection);
       return { dense, sparse };
     },
   };

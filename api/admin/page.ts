@@ -1,6 +1,7 @@
 import type { DatasetSummary } from '../../db/repositories/documentCatalog';
 import type { DocumentView } from '../schemas';
 import { documentTable } from './documentRows';
+import { hitTestSection } from './hitTestSection';
 import { esc, formatBytes } from './html';
 
 export { renderDocumentRow } from './documentRows';
@@ -22,6 +23,7 @@ function layout(title: string, body: string): string {
 <title>${esc(title)}</title>
 <link rel="stylesheet" href="/admin/app.css">
 <script src="/admin/app.js" defer></script>
+<script src="/admin/hitTest.js" defer></script>
 </head>
 <body>
 ${body}
@@ -106,7 +108,8 @@ ${m.nextCursor ? `<p>${datasetLink(m.dataset, m.status, 'older documents →', f
 <h2>Search <em>${esc(m.dataset)}</em></h2>
 <form id="search-form" data-dataset="${esc(m.dataset)}"><input name="q" type="search" required placeholder="words or a phrase" aria-label="search text"><button type="submit">Search</button></form>
 <ol id="search-results" class="search-results"></ol>
-</section>`
+</section>
+${hitTestSection(m.dataset)}`
     : '';
 
   return layout(

@@ -57,7 +57,11 @@ const pageQuery = z.object({
 /** The admin page: server-rendered HTML, signed in with an API key for a signed, expiring session cookie. */
 export function adminRoutes(router: Router, ctx: ApiContext, sessions: AdminSessions): void {
   const { db } = ctx.adapters;
-  const assets = { 'app.js': loadAsset('app.js'), 'app.css': loadAsset('app.css') };
+  const assets = {
+    'app.js': loadAsset('app.js'),
+    'hitTest.js': loadAsset('hitTest.js'),
+    'app.css': loadAsset('app.css'),
+  };
 
   router.route({
     method: 'GET',
@@ -179,6 +183,7 @@ export function adminRoutes(router: Router, ctx: ApiContext, sessions: AdminSess
 
   for (const [name, type] of [
     ['app.js', 'text/javascript; charset=utf-8'],
+    ['hitTest.js', 'text/javascript; charset=utf-8'],
     ['app.css', 'text/css; charset=utf-8'],
   ] as const) {
     router.route({

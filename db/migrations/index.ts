@@ -8,6 +8,7 @@ import * as denseVectorsModelIdx from './20261202T2200_dense_vectors_model_idx';
 import * as adminSessionRevocations from './20261203T2100_admin_session_revocations';
 import * as datasetSettings from './20261204T0900_dataset_settings';
 import * as ocrProvenance from './20261205T0100_ocr_provenance';
+import * as languageDenseVectors from './20261205T0400_language_dense_vectors';
 
 /**
  * Migrations are listed statically rather than discovered on disk, so they run the same way
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '20261203T2100_admin_session_revocations': adminSessionRevocations,
   '20261204T0900_dataset_settings': datasetSettings,
   '20261205T0100_ocr_provenance': ocrProvenance,
+  '20261205T0400_language_dense_vectors': languageDenseVectors,
 };
 
 export const migrationProvider: MigrationProvider = {

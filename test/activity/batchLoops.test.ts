@@ -82,6 +82,7 @@ it('VECTORIZING: a provider error in batch 3 of 5, then a retry from the heartbe
     db,
     vectors: createPostgresVectorStore(db),
     embedders: singleEmbedderResolver(embedder),
+    languageEmbedders: null,
     settings: { embedBatchSize: 10 } as ActivityDeps['settings'],
   });
   const activity = createVectorizingActivity(deps);

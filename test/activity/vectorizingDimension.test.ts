@@ -42,6 +42,7 @@ async function failureOf(vectors: VectorStore, embed = embedder): Promise<{ erro
     db,
     vectors,
     embedders: singleEmbedderResolver(embed),
+    languageEmbedders: null,
     settings: { embedBatchSize: 10 } as ActivityDeps['settings'],
   });
   const { error } = await runAttempt(createVectorizingActivity(deps), input).outcome;

@@ -143,3 +143,19 @@ it('searches the dataset', async () => {
   expect(await hit.locator('.hit-text').textContent()).toContain('marmalade heron');
   await shot('06-search');
 });
+
+it("hit-tests the dataset: each retriever's rank, the fused score and the section path, weights for this test only", async () => {
+  await page.fill('#hit-test-form input[name="query"]', 'marmalade heron');
+  await page.click('#hit-test-form button');
+  const row = page.locator('#hit-test-results tbody tr.hit').first();
+  await row.waitFor();
+  expect(await row.locator('.section-path').textContent()).toContain('checkpoints.md');
+  expect(await row.locator('.rank-keyword').textContent()).toMatch(/^\d+$/);
+  expect(await page.locator('#hit-test-settings').textContent()).toContain('k 5');
+  await page.fill('#hit-test-form input[name="weight-keyword"]', '0');
+  await page.fill('#hit-test-form input[name="rrfK"]', '40');
+  await page.click('#hit-test-form button');
+  await page.locator('#hit-test-settings', { hasText: 'k 40' }).waitFor();
+  expect(await page.locator('#hit-test-results tbody tr.hit .rank-keyword').first().textContent()).toBe('–');
+  await shot('06b-hit-test');
+});

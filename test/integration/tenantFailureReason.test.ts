@@ -93,6 +93,7 @@ it('records a provider 500 as the code and a safe message, with the details only
     db,
     vectors: createPostgresVectorStore(db),
     embedders: singleEmbedderResolver(embedder),
+    languageEmbedders: null,
     settings: { embedBatchSize: 8 },
   } as unknown as ActivityDeps;
   const logged: LogEntry[] = [];

@@ -3,10 +3,11 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import { SluiceError } from '../../contracts/sluiceError';
 import { createDb } from '../../db/connection';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
-import { DENSE_INFIX, denseCollectionName } from '../../stores/qdrantCollections';
+import { DENSE_INFIX, LANGUAGE_DENSE_INFIX, denseCollectionName } from '../../stores/qdrantCollections';
 import { createQdrantVectorStore } from '../../stores/qdrantVectorStore';
 import { TEST_DATABASE_URL } from '../support/testConfig';
 import { describeVectorStoreContract } from '../support/vectorStoreContract';
+import { describeVectorStoreLanguageContract } from '../support/vectorStoreLanguageContract';
 import { describeVectorStoreModelsContract } from '../support/vectorStoreModelsContract';
 
 // One contract suite (DESIGN.md §6), run against every vector store adapter that can be started.
@@ -17,6 +18,7 @@ afterAll(() => db.destroy());
 const postgresStore = () => Promise.resolve(createPostgresVectorStore(db));
 describeVectorStoreContract('Postgres vector store', postgresStore);
 describeVectorStoreModelsContract('Postgres vector store', postgresStore);
+describeVectorStoreLanguageContract('Postgres vector store', postgresStore);
 
 const QDRANT_URL = process.env.QDRANT_URL;
 const QDRANT_API_KEY = process.env.QDRANT_API_KEY;
@@ -43,13 +45,15 @@ if (QDRANT_URL) {
   afterAll(async () => {
     const { collections } = await admin.getCollections();
     for (const { name } of collections) {
-      if (bases.some((base) => name === base || name.startsWith(`${base}${DENSE_INFIX}`)))
-        await admin.deleteCollection(name);
+      const ours = (base: string) =>
+        name === base || name.startsWith(`${base}${DENSE_INFIX}`) || name.startsWith(`${base}${LANGUAGE_DENSE_INFIX}`);
+      if (bases.some(ours)) await admin.deleteCollection(name);
     }
   });
 
   describeVectorStoreContract('Qdrant vector store', storesOver(newBase()));
   describeVectorStoreModelsContract('Qdrant vector store', storesOver(newBase()));
+  describeVectorStoreLanguageContract('Qdrant vector store', storesOver(newBase()));
 
   describe('Qdrant vector store, Qdrant only', () => {
     const model = { model: 'qdrant-only', dimension: 3 };

@@ -1,0 +1,72 @@
+/* global document, fetch */
+// The admin page's hit test (api/admin/hitTestSection.ts): sends the query with this test's
+// adjustments to POST /v1/datasets/{id}/hit-test and shows each hit's rank in every list.
+'use strict';
+
+(function () {
+  const form = document.querySelector('#hit-test-form');
+  if (!form) return;
+  const RETRIEVERS = ['dense', 'languageDense', 'sparse', 'keyword'];
+  const field = (name) => form.elements.namedItem(name);
+
+  /** Only what the admin typed: an empty field keeps the dataset's own setting. */
+  function adjustment() {
+    const adjust = {};
+    const weights = {};
+    for (const retriever of RETRIEVERS) {
+      const value = field(`weight-${retriever}`).value;
+      if (value !== '') weights[retriever] = Number(value);
+    }
+    if (Object.keys(weights).length > 0) adjust.weights = weights;
+    if (field('rrfK').value !== '') adjust.rrfK = Number(field('rrfK').value);
+    const models = [];
+    if (field('dense-user').checked) models.push('user');
+    if (field('dense-language').checked) models.push('language');
+    if (models.length < 2) adjust.denseModels = models;
+    return adjust;
+  }
+
+  function cell(row, text, className) {
+    const td = document.createElement('td');
+    td.textContent = text;
+    if (className) td.className = className;
+    row.appendChild(td);
+  }
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const body = { query: field('query').value, limit: 20, adjust: adjustment() };
+    const response = await fetch(`/v1/datasets/${encodeURIComponent(form.dataset.dataset)}/hit-test`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'x-sluice-admin': '1', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const data = await response.json();
+    const status = document.querySelector('#hit-test-settings');
+    const rows = document.querySelector('#hit-test-results tbody');
+    rows.textContent = '';
+    if (response.status !== 200) {
+      status.textContent = data && data.error ? `${data.error.code}: ${data.error.message}` : 'request failed';
+      status.className = 'error';
+      return;
+    }
+    const s = data.settings;
+    status.className = 'muted';
+    status.textContent =
+      `k ${s.rrfK} · weights ${RETRIEVERS.map((r) => `${r} ${s.weights[r]}`).join(', ')} · dense models ` +
+      `${s.denseModels.join(', ') || 'none'} · ${data.hits.length} hits`;
+    for (const hit of data.hits) {
+      const row = document.createElement('tr');
+      row.className = 'hit';
+      cell(row, String(hit.rank));
+      cell(row, hit.score.toFixed(4), 'fused-score');
+      for (const retriever of RETRIEVERS) {
+        cell(row, hit.ranks[retriever] === null ? '–' : String(hit.ranks[retriever]), `rank-${retriever}`);
+      }
+      cell(row, [hit.fileName, ...hit.sectionPath].join(' › '), 'section-path');
+      cell(row, hit.text.length > 200 ? `${hit.text.slice(0, 200)}…` : hit.text, 'hit-text');
+      rows.appendChild(row);
+    }
+  });
+})();

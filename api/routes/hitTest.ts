@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { DENSE_MODEL_CHOICES, SEARCH_RETRIEVERS, searchSettingsSchema } from '../../contracts/searchSettings';
+import { hitTest } from '../../search/hitTest';
+import type { ApiContext } from '../context';
+import type { Router } from '../router';
+import { datasetParams, errorResponseSchema } from '../schemas';
+import { createTenantLimiter } from '../tenantLimiter';
+
+const hitTestBody = z
+  .object({
+    query: z.string().min(1).max(1000).describe('search text'),
+    limit: z.number().int().min(1).max(50).default(10),
+    adjust: searchSettingsSchema
+      .optional()
+      .describe("weights, rrfK or denseModels for this test only, over the dataset's settings"),
+  })
+  .strict();
+
+const ranks = z.object(
+  Object.fromEntries(SEARCH_RETRIEVERS.map((r) => [r, z.number().int().nullable()])) as Record<
+    (typeof SEARCH_RETRIEVERS)[number],
+    z.ZodNullable<z.ZodNumber>
+  >,
+);
+
+const hitTestResponse = z.object({
+  datasetId: z.string(),
+  settings: z.object({
+    rrfK: z.number(),
+    weights: z.object(
+      Object.fromEntries(SEARCH_RETRIEVERS.map((r) => [r, z.number()])) as Record<
+        (typeof SEARCH_RETRIEVERS)[number],
+        z.ZodNumber
+      >,
+    ),
+    denseModels: z.array(z.enum(DENSE_MODEL_CHOICES)),
+  }),
+  hits: z.array(
+    z.object({
+      rank: z.number().int(),
+      chunkId: z.string(),
+      documentId: z.string(),
+      fileName: z.string(),
+      sectionPath: z.array(z.string()),
+      text: z.string(),
+      score: z.number(),
+      ranks,
+    }),
+  ),
+});
+
+export function hitTestRoutes(router: Router, ctx: ApiContext): void {
+  // Counted with the searches: a hit test is one.
+  const searches = createTenantLimiter(
+    'searches',
+    'SLUICE_API_MAX_CONCURRENT_SEARCHES',
+    ctx.config.api.perUser.searches,
+  );
+  router.route({
+    method: 'POST',
+    path: '/v1/datasets/{datasetId}/hit-test',
+    operationId: 'hitTest',
+    summary: "A retrieval test of the dataset: each retriever's rank of every hit, the fused score, the section path",
+    description:
+      "Runs the dataset's hybrid search with `adjust` applied over its settings for this request only (nothing stored changes), and answers with the settings used.",
+    tags: ['search'],
+    auth: true,
+    params: datasetParams,
+    body: hitTestBody,
+    responses: {
+      200: { description: 'hits, best first, with every list’s rank', schema: hitTestResponse },
+      400: { description: 'an invalid query or adjustment', schema: errorResponseSchema },
+      429: { description: 'the caller has too many searches in flight', schema: errorResponseSchema },
+    },
+    handler: async ({ params, body, principal }) => {
+      const { userId } = principal();
+      const scope = { userId, datasetId: params.datasetId };
+      const result = await searches.run(userId, () =>
+        hitTest(ctx.adapters, scope, body.query, body.limit, body.adjust),
+      );
+      return { datasetId: params.datasetId, ...result };
+    },
+  });
+}

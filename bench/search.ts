@@ -1,0 +1,132 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { createAdapters } from '../composition/adapters';
+import { loadConfig } from '../config/config';
+import { migrateToLatest } from '../db/migrate';
+import { searchWithSettings } from '../search/hybridSearch';
+import { resolveSearchSettings } from '../search/searchSettings';
+import { resetBenchDatabase } from './benchDatabase';
+import { chunkVector, BENCH_MODELS, queryWords } from './searchCorpus';
+import { loadedChunks, loadSearchDataset } from './searchLoad';
+import { coarseRecallAt10, exactScanMs, partTimes, percentile, round } from './searchMeasures';
+
+/**
+ * `npm run bench:search`: the latency of hybrid search (the query embedded by the local model,
+ * every list searched, fused, joined to its chunks) on one dataset of BENCH_SEARCH_CHUNKS chunks
+ * (100,000) on the local profile: Postgres vectors and full-text search, no reranker. The chunks
+ * are loaded directly through the stores (bench/searchLoad.ts) into a database of the bench's own
+ * and kept for the next run. Two settings run side by side, query by query, in alternating order:
+ * with the second dense vector and without it. Then where the time goes (each part alone), the
+ * old exact dense scan on a few queries, and the coarse pass's recall@10 against the exact scan.
+ */
+const TOTAL = Number(process.env.BENCH_SEARCH_CHUNKS ?? 100_000);
+const QUERIES = Number(process.env.BENCH_SEARCH_QUERIES ?? 100);
+const OUT = process.env.BENCH_OUT ?? 'search.json';
+const repoRoot = path.resolve(__dirname, '..');
+const scope = { userId: 'bench-user', datasetId: `bench-search-${TOTAL}` };
+
+function benchUrl(): string {
+  const url = new URL(loadConfig().database.url);
+  url.pathname = '/sluice_bench_search';
+  return url.toString();
+}
+
+/** The query near chunk q's position in the dataset (bench/searchCorpus.ts queryWords). */
+const queryFor = (q: number): string => queryWords((q * 7919 + 13) % TOTAL);
+
+/** The dataset as the last run left it, or loaded again (into a reset database) when it is not complete. */
+async function ensureLoaded(config: ReturnType<typeof loadConfig>, url: string): Promise<void> {
+  const probe = createAdapters(config);
+  let loaded = 0;
+  try {
+    await migrateToLatest(probe.db);
+    loaded = await loadedChunks(probe, scope);
+  } catch {
+    loaded = -1;
+  } finally {
+    await probe.close();
+  }
+  if (loaded === TOTAL) return;
+  await resetBenchDatabase(url);
+  const loader = createAdapters(config);
+  try {
+    const started = performance.now();
+    await loadSearchDataset(loader, scope, TOTAL, (line) => console.error(line));
+    console.error(`loaded ${TOTAL} chunks in ${round((performance.now() - started) / 1000)} s`);
+  } finally {
+    await loader.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const loadBefore = os.loadavg();
+  const url = benchUrl();
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: url,
+    SLUICE_PROFILE: 'local',
+    SLUICE_EMBEDDER: 'local-model',
+    SLUICE_LANGUAGE_DENSE: 'on',
+  });
+  await ensureLoaded(config, url);
+  const adapters = createAdapters(config);
+  try {
+    const settings = {
+      withLanguageDense: resolveSearchSettings(),
+      firstDenseOnly: resolveSearchSettings({ denseModels: ['user'] }),
+    };
+    const times: Record<keyof typeof settings, number[]> = { withLanguageDense: [], firstDenseOnly: [] };
+    const names = Object.keys(settings) as (keyof typeof settings)[];
+    for (let q = -5; q < QUERIES; q += 1) {
+      const query = queryFor(Math.abs(q));
+      for (const name of q % 2 === 0 ? names : [...names].reverse()) {
+        const start = performance.now();
+        const hits = await searchWithSettings(adapters, scope, query, 10, settings[name]);
+        if (hits.length === 0) throw new Error(`no hit for "${query}"`);
+        if (q >= 0) times[name].push(performance.now() - start);
+      }
+    }
+    const parts: Record<string, number[]> = {};
+    for (let q = 0; q < Math.min(QUERIES, 30); q += 1) {
+      for (const [part, ms] of Object.entries(await partTimes(adapters, scope, queryFor(q)))) {
+        (parts[part] ??= []).push(ms);
+      }
+    }
+    const exact: number[] = [];
+    for (let q = 0; q < 3; q += 1) exact.push(await exactScanMs(adapters, scope, chunkVector(q * 31, 512)));
+    const recall = await coarseRecallAt10(adapters, scope, TOTAL, [11, 2222, 33333 % TOTAL, 44444 % TOTAL, 5555]);
+    const { rows } = await sql<{
+      n: string;
+    }>`SELECT pg_size_pretty(pg_total_relation_size('dense_vectors')) AS n`.execute(adapters.db);
+    const summary = (values: number[]) => ({
+      p50Ms: round(percentile(values, 50)),
+      p99Ms: round(percentile(values, 99)),
+    });
+    const result = {
+      bench: 'search',
+      chunks: TOTAL,
+      queries: QUERIES,
+      profile: 'local (Postgres vectors and full-text search, USE + bge-small query embedding, no reranker)',
+      models: BENCH_MODELS,
+      hybridSearch: Object.fromEntries(names.map((n) => [n, summary(times[n])])),
+      partsP50Ms: Object.fromEntries(Object.entries(parts).map(([p, v]) => [p, round(percentile(v, 50))])),
+      exactDenseScanMs: exact.map((ms) => round(ms)),
+      coarsePassRecallAt10: round(recall, 3),
+      denseVectorsTable: rows[0]?.n,
+      loadAverage: { before: loadBefore.map((l) => round(l, 2)), after: os.loadavg().map((l) => round(l, 2)) },
+      cores: os.availableParallelism(),
+    };
+    fs.mkdirSync(path.join(repoRoot, 'bench-results'), { recursive: true });
+    fs.writeFileSync(path.join(repoRoot, 'bench-results', OUT), `${JSON.stringify(result, null, 2)}\n`);
+    console.log(JSON.stringify(result, null, 2));
+  } finally {
+    await adapters.close();
+  }
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,103 @@
+import { sql } from 'kysely';
+import type { Adapters } from '../composition/adapters';
+import { sparseQueryFromTokens } from '../sparse/sparseVector';
+import type { TenantScope } from '../stores/ports';
+import { textLanguage } from '../tokenizer/textLanguage';
+import { tokenize } from '../tokenizer/tokenize';
+import { denseQueryText } from '../search/denseQuery';
+import { BENCH_MODELS, chunkVector, queryVectorNear } from './searchCorpus';
+
+export const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+};
+export const round = (value: number, digits = 1): number => Math.round(value * 10 ** digits) / 10 ** digits;
+
+async function timed<T>(op: () => Promise<T>): Promise<number> {
+  const start = performance.now();
+  await op();
+  return performance.now() - start;
+}
+
+/** Milliseconds of each part of one hybrid search, run one after another: where the time goes. */
+export async function partTimes(
+  adapters: Adapters,
+  scope: TenantScope,
+  query: string,
+): Promise<Record<string, number>> {
+  const tokens = tokenize(query);
+  const embedder = await adapters.embedders.forUser(scope.userId);
+  const language = adapters.languageEmbedders?.of(textLanguage(query));
+  let vector: number[] = [];
+  let languageVector: number[] = [];
+  const parts: Record<string, number> = {
+    embedQuery: await timed(async () => {
+      vector = (await embedder.embed([denseQueryText(query, tokens)]))[0] ?? [];
+    }),
+    embedQueryLanguage: await timed(async () => {
+      languageVector = (await language?.embedQuery(query)) ?? [];
+    }),
+  };
+  const model = { model: embedder.model, dimension: embedder.dimension };
+  parts.dense = await timed(() => adapters.vectors.searchDense(scope, model, vector, 50));
+  if (language) {
+    const languageModel = { model: language.model, dimension: language.dimension };
+    parts.languageDense = await timed(() =>
+      adapters.vectors.searchLanguageDense(scope, languageModel, languageVector, 50),
+    );
+  }
+  parts.sparse = await timed(() => adapters.vectors.searchSparse(scope, sparseQueryFromTokens(tokens), 50));
+  parts.keyword = await timed(() => adapters.keywords.search(scope, tokens, 50));
+  return parts;
+}
+
+/** The dense search before the sign-bit pass: every vector of the model scored exactly (the old query). */
+export async function exactScanMs(adapters: Adapters, scope: TenantScope, vector: number[]): Promise<number> {
+  const query = sql`${sql.val(vector)}::real[]`;
+  return timed(() =>
+    sql`
+      SELECT chunk_id,
+             (SELECT sum(a * b) / nullif(sqrt(sum(a * a)) * sqrt(sum(b * b)), 0)
+                FROM unnest(vector, ${query}) AS t(a, b)) AS score
+        FROM dense_vectors
+       WHERE user_id = ${scope.userId} AND dataset_id = ${scope.datasetId}
+         AND model = ${BENCH_MODELS.first.model} AND dimension = ${BENCH_MODELS.first.dimension}
+       ORDER BY score DESC NULLS LAST, chunk_id
+       LIMIT 50`.execute(adapters.db),
+  );
+}
+
+/**
+ * How much of the exact top 10 the store's dense search returns in its top 10, for queries near
+ * known chunks: the exact ranking streamed over the generated vectors, none kept in memory.
+ */
+export async function coarseRecallAt10(
+  adapters: Adapters,
+  scope: TenantScope,
+  total: number,
+  targets: number[],
+): Promise<number> {
+  const { dimension } = BENCH_MODELS.first;
+  const queries = targets.map((t) => queryVectorNear(t, dimension));
+  const best = queries.map(() => [] as { id: string; score: number }[]);
+  for (let index = 0; index < total; index += 1) {
+    const vector = chunkVector(index, dimension);
+    queries.forEach((query, q) => {
+      let score = 0;
+      for (let i = 0; i < dimension; i += 1) score += (vector[i] as number) * (query[i] as number);
+      const top = best[q] as { id: string; score: number }[];
+      if (top.length < 10 || score > (top[top.length - 1] as { score: number }).score) {
+        top.push({ id: `bench-${index}`, score });
+        top.sort((a, b) => b.score - a.score);
+        if (top.length > 10) top.pop();
+      }
+    });
+  }
+  let found = 0;
+  for (const [q, query] of queries.entries()) {
+    const hits = await adapters.vectors.searchDense(scope, BENCH_MODELS.first, query, 10);
+    const exact = new Set((best[q] ?? []).map((b) => b.id));
+    found += hits.filter((h) => exact.has(h.chunkId)).length;
+  }
+  return found / (queries.length * 10);
+}

@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { BGE_MODEL_IDENTITIES, type TextLanguage } from '../contracts/localModel';
+import { permanentError } from '../contracts/sluiceError';
+
+/** The files scripts/stack/bge.sh unpacks from a model's jar; never committed. */
+export interface BgeModelFiles {
+  /** The int8 graph: inputs input_ids, attention_mask, token_type_ids (int64); output last_hidden_state. */
+  graph: string;
+  /** The Hugging Face tokenizer (BERT WordPiece) the graph was exported with. */
+  tokenizer: string;
+}
+
+export const BGE_LANGUAGES = Object.keys(BGE_MODEL_IDENTITIES) as TextLanguage[];
+
+export function bgeModelFiles(modelDir: string, language: TextLanguage): BgeModelFiles {
+  const dir = path.join(modelDir, BGE_MODEL_IDENTITIES[language].name);
+  return { graph: path.join(dir, 'model.onnx'), tokenizer: path.join(dir, 'tokenizer.json') };
+}
+
+/** Checked when the embedders are built, so a missing model stops start-up instead of the first document. */
+export function assertBgeModelsPresent(modelDir: string): Record<TextLanguage, BgeModelFiles> {
+  const files = Object.fromEntries(BGE_LANGUAGES.map((l) => [l, bgeModelFiles(modelDir, l)])) as Record<
+    TextLanguage,
+    BgeModelFiles
+  >;
+  const missing = Object.values(files)
+    .flatMap((f) => [f.graph, f.tokenizer])
+    .filter((file) => !fs.existsSync(file));
+  if (missing.length > 0) {
+    throw permanentError(
+      'LLM_CONFIG_MISSING',
+      `the language models of the second dense vector are not installed (missing ${missing.join(', ')}): ` +
+        'run `bash scripts/stack.sh start`, which downloads them, set SLUICE_MODEL_DIR to where they are, ' +
+        'or set SLUICE_LANGUAGE_DENSE=off',
+    );
+  }
+  return files;
+}

@@ -1,0 +1,57 @@
+import type { SearchRetriever, SearchSettingsInput } from '../contracts/searchSettings';
+import { SEARCH_RETRIEVERS } from '../contracts/searchSettings';
+import type { TenantScope } from '../stores/ports';
+import { searchSettingsFor, searchWithSettings, type SearchDeps } from './hybridSearch';
+import type { SearchSettings } from './searchSettings';
+
+export interface HitTestHit {
+  /** The hit's place in the fused list (1 = best). */
+  rank: number;
+  chunkId: string;
+  documentId: string;
+  fileName: string;
+  sectionPath: string[];
+  text: string;
+  /** The fused score: the sum over the lists that found the chunk of weight / (k + rank). */
+  score: number;
+  /** Each retriever's rank of the chunk (1-based), null where that list did not return it. */
+  ranks: Record<SearchRetriever, number | null>;
+}
+
+export interface HitTestResult {
+  /** The settings the test ran with: the defaults, the dataset's own, then the adjustment. */
+  settings: SearchSettings;
+  hits: HitTestHit[];
+}
+
+/**
+ * An admin's retrieval test of a dataset: the same search users get, with the query's own
+ * adjustment of the weights, k or dense models on top of the dataset's settings. Nothing stored
+ * changes; the answer says how each retriever ranked each hit and what it added.
+ */
+export async function hitTest(
+  deps: SearchDeps,
+  scope: TenantScope,
+  query: string,
+  limit: number,
+  adjust?: SearchSettingsInput,
+): Promise<HitTestResult> {
+  const settings = await searchSettingsFor(deps.db, scope, adjust);
+  const results = await searchWithSettings(deps, scope, query, limit, settings);
+  return {
+    settings,
+    hits: results.map((r, i) => ({
+      rank: i + 1,
+      chunkId: r.chunkId,
+      documentId: r.documentId,
+      fileName: r.fileName,
+      sectionPath: r.sectionPath,
+      text: r.text,
+      score: r.score,
+      ranks: Object.fromEntries(SEARCH_RETRIEVERS.map((name) => [name, r.ranks[name] ?? null])) as Record<
+        SearchRetriever,
+        number | null
+      >,
+    })),
+  };
+}

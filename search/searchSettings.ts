@@ -1,0 +1,56 @@
+import type { DenseModelChoice, SearchRetriever, SearchSettingsInput } from '../contracts/searchSettings';
+import { DEFAULT_FUSION, type FusionSettings } from './reciprocalRankFusion';
+
+/** The settings one search runs with: every field decided. */
+export interface SearchSettings {
+  rrfK: number;
+  weights: Record<SearchRetriever, number>;
+  denseModels: DenseModelChoice[];
+}
+
+/**
+ * The deployment's defaults: the tuned fusion (search/reciprocalRankFusion.ts) and, for the second
+ * dense vector, the weight of the first (the issue's measurement fused the two with equal weight;
+ * eval:retrieval's held-out split decides whether it stays).
+ */
+export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
+  rrfK: DEFAULT_FUSION.k,
+  weights: {
+    dense: DEFAULT_FUSION.weights.dense ?? 1,
+    languageDense: DEFAULT_FUSION.weights.dense ?? 1,
+    sparse: DEFAULT_FUSION.weights.sparse ?? 1,
+    keyword: DEFAULT_FUSION.weights.keyword ?? 1,
+    identifier: DEFAULT_FUSION.weights.identifier ?? 1,
+  },
+  denseModels: ['user', 'language'],
+};
+
+/**
+ * Each layer's fields over the one before: the defaults, then the dataset's `search` section, then
+ * a hit test's adjustment (which changes nothing stored).
+ */
+export function resolveSearchSettings(...layers: (SearchSettingsInput | undefined)[]): SearchSettings {
+  let settings: SearchSettings = { ...DEFAULT_SEARCH_SETTINGS, weights: { ...DEFAULT_SEARCH_SETTINGS.weights } };
+  for (const layer of layers) {
+    if (!layer) continue;
+    settings = {
+      rrfK: layer.rrfK ?? settings.rrfK,
+      weights: { ...settings.weights, ...layer.weights },
+      denseModels: layer.denseModels ?? settings.denseModels,
+    };
+  }
+  return settings;
+}
+
+/** What reciprocalRankFusion takes. */
+export function fusionOf(settings: SearchSettings): FusionSettings {
+  return { k: settings.rrfK, weights: settings.weights };
+}
+
+/** Whether a list is asked at all: a weight of 0 adds nothing, and a dense model not chosen is not queried. */
+export function asks(settings: SearchSettings, retriever: SearchRetriever): boolean {
+  if (settings.weights[retriever] <= 0) return false;
+  if (retriever === 'dense') return settings.denseModels.includes('user');
+  if (retriever === 'languageDense') return settings.denseModels.includes('language');
+  return true;
+}

@@ -1,0 +1,124 @@
+import {
+  call,
+  fileForm,
+  newUser,
+  startApi,
+  waitForDocument,
+  type ApiHarness,
+  type TestUser,
+} from '../support/apiHarness';
+
+// Hit testing (issue 25) through the HTTP API, everything real: documents ingested by the worker
+// with the second dense vector on (the real bge-small models), then POST /v1/datasets/{id}/hit-test
+// with and without adjustments, and a dataset's own `search` settings.
+
+type Hit = {
+  rank: number;
+  fileName: string;
+  sectionPath: string[];
+  score: number;
+  ranks: Record<'dense' | 'languageDense' | 'sparse' | 'keyword', number | null>;
+};
+type HitTestBody = {
+  settings: { rrfK: number; weights: Record<string, number>; denseModels: string[] };
+  hits: Hit[];
+};
+
+let h: ApiHarness;
+let user: TestUser;
+const DATASET = 'hit-test';
+const path = `/v1/datasets/${DATASET}/hit-test`;
+
+const ENGLISH = `# Birds of the valley\n\n## Riverbanks\n\nThe kingfisher digs its nest in the steep clay bank of the river and dives for small fish.\n\n## Meadows\n\nSkylarks sing high above the hay meadows in early summer.\n`;
+const CHINESE = `# 山谷的鸟类\n\n## 河岸\n\n翠鸟在河边陡峭的泥岸上挖洞筑巢，潜入水中捕捉小鱼。\n\n## 草地\n\n云雀在初夏的草地上空高声歌唱。\n`;
+
+beforeAll(async () => {
+  h = await startApi({ SLUICE_LANGUAGE_DENSE: 'on' });
+  user = await newUser(h, 'hits');
+  for (const [name, content] of [
+    ['birds.md', ENGLISH],
+    ['birds-zh.md', CHINESE],
+  ]) {
+    const r = await call<{ documentId: string }>(h.baseUrl, 'POST', `/v1/datasets/${DATASET}/documents`, {
+      user,
+      body: fileForm([{ name: name as string, content: content as string }]),
+    });
+    expect(r.status).toBe(202);
+    h.tw.track(r.body.documentId);
+    expect((await waitForDocument(h, user, r.body.documentId)).pipelineStatus).toBe('SUCCESS');
+  }
+}, 240_000);
+afterAll(() => h?.close());
+
+const hitTest = (body: unknown) => call<HitTestBody>(h.baseUrl, 'POST', path, { user, body });
+
+test("shows every retriever's rank, the fused score and the section path of each hit", async () => {
+  const r = await hitTest({ query: 'where does the kingfisher build its nest' });
+  expect(r.status).toBe(200);
+  expect(r.body.settings).toEqual({
+    rrfK: 5,
+    weights: { dense: 1, languageDense: 1, sparse: 0.5, keyword: 0.1 },
+    denseModels: ['user', 'language'],
+  });
+  const top = r.body.hits[0] as Hit;
+  expect(top.fileName).toBe('birds.md');
+  expect(top.sectionPath).toEqual(['Birds of the valley', 'Riverbanks']);
+  expect(Object.keys(top.ranks).sort()).toEqual(['dense', 'keyword', 'languageDense', 'sparse']);
+  // The English question reaches the English chunk through the English bge model's list.
+  expect(top.ranks.languageDense).toBe(1);
+  const { weights, rrfK } = r.body.settings;
+  const expected = Object.entries(top.ranks).reduce(
+    (sum, [list, rank]) => (rank === null ? sum : sum + (weights[list] ?? 0) / (rrfK + rank)),
+    0,
+  );
+  expect(top.score).toBeCloseTo(expected, 10);
+  expect(r.body.hits.map((hit) => hit.rank)).toEqual(r.body.hits.map((_, i) => i + 1));
+});
+
+test("weights adjusted for one test change that test only, never the dataset's settings", async () => {
+  const only = await hitTest({
+    query: '翠鸟在哪里筑巢',
+    adjust: { weights: { dense: 0, sparse: 0, keyword: 0 }, rrfK: 10 },
+  });
+  expect(only.status).toBe(200);
+  expect(only.body.hits.length).toBeGreaterThan(0);
+  for (const hit of only.body.hits) {
+    expect(hit.ranks.dense).toBeNull();
+    expect(hit.ranks.sparse).toBeNull();
+    expect(hit.ranks.keyword).toBeNull();
+    expect(hit.score).toBeCloseTo(1 / (10 + (hit.ranks.languageDense ?? NaN)), 10);
+  }
+  // A Chinese question searches the Chinese model's vectors only: the Chinese chunk, never English.
+  expect(only.body.hits.every((hit) => hit.fileName === 'birds-zh.md')).toBe(true);
+  const stored = await call<{ settings: unknown }>(h.baseUrl, 'GET', `/v1/datasets/${DATASET}/settings`, { user });
+  expect(stored.body.settings).toEqual({});
+
+  const bad = await hitTest({ query: 'kingfisher', adjust: { weights: { dense: -1 } } });
+  expect(bad.status).toBe(400);
+  const unknown = await hitTest({ query: 'kingfisher', adjust: { denseModels: ['colbert'] } });
+  expect(unknown.status).toBe(400);
+});
+
+test("a dataset's own search settings are what its searches and hit tests run with", async () => {
+  const search = { rrfK: 60, weights: { keyword: 0 }, denseModels: ['user'] };
+  const put = await call(h.baseUrl, 'PUT', `/v1/datasets/${DATASET}/settings`, { user, body: { search } });
+  expect(put.status).toBe(200);
+  const r = await hitTest({ query: 'kingfisher nest' });
+  expect(r.body.settings).toEqual({
+    rrfK: 60,
+    weights: { dense: 1, languageDense: 1, sparse: 0.5, keyword: 0 },
+    denseModels: ['user'],
+  });
+  for (const hit of r.body.hits) {
+    expect(hit.ranks.keyword).toBeNull();
+    expect(hit.ranks.languageDense).toBeNull();
+  }
+  const plain = await call<{ hits: { fileName: string; score: number }[] }>(
+    h.baseUrl,
+    'GET',
+    `/v1/datasets/${DATASET}/search?q=${encodeURIComponent('kingfisher nest')}`,
+    { user },
+  );
+  expect(plain.body.hits.map((hit) => hit.score)).toEqual(r.body.hits.slice(0, 10).map((hit) => hit.score));
+  await call(h.baseUrl, 'PUT', `/v1/datasets/${DATASET}/settings`, { user, body: { search: null } });
+});
