@@ -1,5 +1,5 @@
 import type { ChunkDraft } from '../contracts/chunk';
-import type { ChunkingPlan } from '../contracts/chunkingPlan';
+import { chunkingParametersProblem, type ChunkingPlan } from '../contracts/chunkingPlan';
 import { permanentError } from '../contracts/sluiceError';
 import { chunkMarkdown } from './chunkMarkdown';
 import { withoutPageMarkers } from './pageMarkers';
@@ -14,9 +14,6 @@ export interface ChunkingLimits {
   maxChunks: number;
 }
 
-/** Below this a hard cut could not guarantee progress (as in chunkMarkdown). */
-const MIN_CHILD_TOKENS = 8;
-
 /**
  * The one entry to chunking under a plan: CHUNKING, the plan preview and rebuilds all cut through
  * here, so the same markdown and plan give the same chunks and ids wherever they are made. Every
@@ -30,19 +27,9 @@ export function chunkWithPlan(
   plan: ChunkingPlan,
   limits: ChunkingLimits,
 ): ChunkDraft[] {
-  const { childTokens, overlapTokens, parentTokens } = plan.parameters;
-  const valid =
-    Number.isInteger(childTokens) &&
-    Number.isInteger(overlapTokens) &&
-    childTokens >= MIN_CHILD_TOKENS &&
-    overlapTokens >= 0 &&
-    overlapTokens * 2 <= childTokens &&
-    (parentTokens === null || (Number.isInteger(parentTokens) && parentTokens >= childTokens));
-  if (!valid)
-    throw permanentError(
-      'CHUNKING_FAILED',
-      `invalid chunking parameters ${JSON.stringify(plan.parameters)}: need integers, childTokens >= ${MIN_CHILD_TOKENS}, 0 <= overlapTokens <= childTokens / 2, parentTokens null or >= childTokens`,
-    );
+  const problem = chunkingParametersProblem(plan.parameters);
+  if (problem) throw permanentError('CHUNKING_FAILED', `invalid chunking parameters: ${problem}`);
+  const { childTokens, overlapTokens } = plan.parameters;
   switch (plan.strategy) {
     case 'general':
       return chunkMarkdown(documentId, withoutPageMarkers(markdown), {

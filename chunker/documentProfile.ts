@@ -63,7 +63,7 @@ function countLines(text: string): number {
 
 function questionLines(text: string): number {
   let count = 0;
-  for (let pos = 0; pos < text.length; ) {
+  for (let pos = 0; pos < text.length;) {
     const newline = text.indexOf('\n', pos);
     const end = newline < 0 ? text.length : newline;
     if (end - pos <= 1000 && isQuestionLine(text.slice(pos, end))) count++;
