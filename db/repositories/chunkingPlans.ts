@@ -97,7 +97,7 @@ export async function confirmChunkingPlan(
     .execute();
 }
 
-/** CONFIRMED → EXECUTED once the plan's chunks are written (in the same transaction as the chunks). */
+/** CONFIRMED → EXECUTED once the plan's chunks are written; a retried CHUNKING writes it again, harmlessly. */
 export async function markPlanExecuted(db: Kysely<Database>, taskId: string, chunkCount: number): Promise<void> {
   await db
     .updateTable('chunking_plans')
