@@ -28,11 +28,11 @@ export const requestRetryUpdate = defineUpdate<RetryAccepted, []>('requestRetry'
 export const chunkingPlanQuery = defineQuery<PlannedChunking | null>('chunkingPlan');
 
 /**
- * Confirms the waiting plan, as proposed (no argument) or with another strategy or parameters.
+ * Confirms the waiting plan, as proposed (`{}`) or with another strategy or parameters.
  * The validator refuses (`PLAN_VALIDATION_FAILED:<reason>`) when no plan waits or the choice is
  * invalid, so a bad choice never reaches the history. Returns the plan that will be executed.
  */
-export const confirmPlanUpdate = defineUpdate<ChunkingPlan, [PlanConfirmation?]>('confirmPlan');
+export const confirmPlanUpdate = defineUpdate<ChunkingPlan, [PlanConfirmation]>('confirmPlan');
 
 /** A reviewer's confirmation: a choice over the proposed plan, and who made it (for the record). */
 export interface PlanConfirmation extends ChunkingChoice {

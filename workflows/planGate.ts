@@ -37,7 +37,7 @@ export function installPlanGate() {
   setHandler(chunkingPlanQuery, () => planned);
   setHandler(
     confirmPlanUpdate,
-    (confirmation?: PlanConfirmation) => {
+    (confirmation: PlanConfirmation) => {
       const by = confirmation?.confirmedBy ?? null;
       accepted = {
         plan: applyChoice(planned!.plan, confirmation ?? {}, by ? `reviewer ${by}` : 'a reviewer'),
@@ -46,7 +46,7 @@ export function installPlanGate() {
       return accepted.plan;
     },
     {
-      validator: (confirmation?: PlanConfirmation) => {
+      validator: (confirmation: PlanConfirmation) => {
         if (planned === null) refuse('no chunking plan has been proposed yet');
         if (accepted !== null || planned!.state !== 'WAIT_CONFIRM')
           refuse(`the plan is ${accepted ? 'CONFIRMED' : planned!.state}; only a waiting plan can be confirmed`);
