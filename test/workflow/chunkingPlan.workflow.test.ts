@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { Client, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { type NativeConnection, Worker } from '@temporalio/worker';
 import type { IngestActivities } from '../../activities';
@@ -12,6 +14,7 @@ import { allPending, STAGES, type Stage } from '../../contracts/stages';
 import { embeddingTaskQueue } from '../../contracts/taskQueues';
 import { connectNative } from '../../worker/temporalConnection';
 import type { ingestDocument } from '../../workflows/ingestDocument';
+import { HISTORIES_DIR, historyToJson } from '../replay/histories';
 import { STAGE_ACTIVITY } from '../support/faultInjection';
 import { installQuietRuntime } from '../support/quietRuntime';
 import { WORKFLOW_BUNDLE_PATH } from '../support/testConfig';
@@ -174,6 +177,9 @@ it('required: waits after CLEANING, shows the plan and its preview, and chunks w
   expect(script.calls).toEqual(['CLEANING', 'plan', ...STAGES.slice(1)]);
   expect(script.confirmed).toEqual([{ taskId: expect.any(String), plan: confirmed, confirmedBy: 'alice' }]);
   expect((await handle.query(chunkingPlanQuery))?.state).toBe('EXECUTED');
+  // `SLUICE_RECORD_REPLAY=1` saves this run as the replay history of the plan path (test/replay).
+  if (process.env.SLUICE_RECORD_REPLAY === '1')
+    await fs.writeFile(path.join(HISTORIES_DIR, 'plan-confirmed.json'), historyToJson(await handle.fetchHistory()));
   expect(
     (await handle.describe()).typedSearchAttributes.getAll().find((p) => p.key.name === 'PipelineStatus')?.value,
   ).toBe('SUCCESS');
