@@ -1,5 +1,6 @@
 import type { StageInput, StageResult } from '../contracts/ingest';
 import { permanentError, SluiceError } from '../contracts/sluiceError';
+import { findChunkingPlan, markPlanExecuted } from '../db/repositories/chunkingPlans';
 import { countChunks, replaceChunks } from '../db/repositories/chunks';
 import { ObjectNotFoundError } from '../stores/ports';
 import type { ActivityDeps } from './deps';
@@ -23,9 +24,17 @@ export function createChunkingActivity(deps: ActivityDeps) {
             throw permanentError('CHUNKING_FAILED', `markdown object ${error.key} is missing`);
           throw error;
         }
+        // The task's confirmed plan; a run from before plans existed has none and cuts as it always did.
+        const planned = await findChunkingPlan(deps.db, input.taskId);
+        if (planned?.state === 'WAIT_CONFIRM')
+          throw permanentError('CHUNKING_FAILED', 'the chunking plan is still waiting for confirmation');
         let drafts;
         try {
-          drafts = await deps.cpu.chunk(input.documentId, markdown, deps.settings.chunking);
+          drafts = planned
+            ? await deps.cpu.chunkWithPlan(input.documentId, markdown, planned.plan, {
+                maxChunks: deps.settings.chunking.maxChunks ?? Number.MAX_SAFE_INTEGER,
+              })
+            : await deps.cpu.chunk(input.documentId, markdown, deps.settings.chunking);
         } catch (error) {
           // Classified already when a time limit or the heap cap was hit; anything else the chunker threw
           // would be thrown again by the same markdown.
@@ -37,6 +46,7 @@ export function createChunkingActivity(deps: ActivityDeps) {
         const scope = { documentId: input.documentId, userId: input.userId, datasetId: input.datasetId };
         const { removedChunkIds } = await replaceChunks(deps.db, scope, drafts);
         await deps.vectors.deleteChunks({ userId: input.userId, datasetId: input.datasetId }, removedChunkIds);
+        if (planned) await markPlanExecuted(deps.db, input.taskId, drafts.length);
         return children;
       },
       async () => (await countChunks(deps.db, input.documentId)).active,

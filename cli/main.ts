@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { addAccessCommands } from './accessCommands';
 import { addDatasetCommands } from './datasetCommands';
+import { addPlanCommands } from './planCommands';
 import { addDocumentCommands } from './documentCommands';
 import { addEmbeddingCommands } from './embeddingCommands';
 import { addSecretsCommands } from './secretsCommands';
@@ -12,6 +13,7 @@ const program = new Command('sluice').description('durable document ingestion fo
 addDocumentCommands(program);
 addEmbeddingCommands(program);
 addDatasetCommands(program);
+addPlanCommands(program);
 addAccessCommands(program);
 addSecretsCommands(program);
 

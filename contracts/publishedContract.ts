@@ -19,7 +19,14 @@ const INTERFACE = {
   taskQueue: 'SLUICE_TASK_QUEUE of the deployment (default sluice-ingest)',
   input: 'ingest-input.schema.json',
   result: 'ingest-result.schema.json',
-  queries: { progress: { args: [], returns: 'ingest-progress.schema.json' } },
+  queries: {
+    progress: { args: [], returns: 'ingest-progress.schema.json' },
+    chunkingPlan: {
+      args: [],
+      returns:
+        'null before the plan step, else { state: WAIT_CONFIRM|CONFIRMED|EXECUTED, plan: { strategy, parameters: { childTokens, overlapTokens, parentTokens }, reason }, recommended, review: auto|required, autoConfirmAfter, preview: [{ chunkIndex, kind, sectionPath, text, tokenCount }], chunkCount } (contracts/chunkingPlan.ts PlannedChunking)',
+    },
+  },
   signals: {
     retry: { args: [], effect: 'a FAILED run waiting for retry continues-as-new as a take-over of its failed task' },
   },
@@ -30,12 +37,20 @@ const INTERFACE = {
       rejects:
         'RETRY_VALIDATION_FAILED:<reason> when the run is not FAILED and waiting, or a retry was already accepted',
     },
+    confirmPlan: {
+      args: [
+        '{ strategy?: general|qa|table|page|one, parameters?: { childTokens?, overlapTokens?, parentTokens? }, confirmedBy? } ({} confirms the plan as proposed)',
+      ],
+      returns: 'the plan that will be executed: { strategy, parameters, reason }',
+      rejects:
+        'PLAN_VALIDATION_FAILED:<reason> when no plan waits for confirmation, the strategy is unknown or the parameters are invalid',
+    },
   },
   searchAttributes: {
     DocumentId: 'Keyword',
     DatasetId: 'Keyword',
     PipelineStage: 'Keyword: the stage running or last run',
-    PipelineStatus: 'Keyword: PENDING | PROCESSING | SUCCESS | FAILED',
+    PipelineStatus: 'Keyword: PENDING | PROCESSING | AWAITING_CONFIRMATION | SUCCESS | FAILED',
     FailureCode: 'Keyword: a failure code, empty unless FAILED',
   },
 };

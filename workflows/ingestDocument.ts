@@ -44,6 +44,7 @@ import {
 import { activitySummary } from './activitySummary';
 import { classifyFailure, type ClassifiedFailure } from './classifyFailure';
 import { PendingSearchAttributes } from './pendingSearchAttributes';
+import { CHUNKING_PLAN_PATCH, installPlanGate } from './planGate';
 import { installRetryGate } from './retryGate';
 import { declareVersioningBehavior } from './versioningBehavior';
 
@@ -125,6 +126,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   };
   setHandler(progressQuery, () => progress);
   const retryGate = installRetryGate(progress);
+  const planGate = installPlanGate();
   // The first search attributes go out with the first normal stage's (PendingSearchAttributes).
   const searchAttributes = new PendingSearchAttributes();
   searchAttributes.set([
@@ -175,6 +177,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
         searchAttributes,
         prepared.localStages,
         subject,
+        planGate,
       );
     }
   } catch (error) {
@@ -230,6 +233,7 @@ async function runStages(
   searchAttributes: PendingSearchAttributes,
   plan: LocalStagePlan | undefined,
   subject: string,
+  planGate: ReturnType<typeof installPlanGate>,
 ): Promise<Failure | null> {
   const lastStage = STAGES[STAGES.length - 1];
   for (const stage of STAGES) {
@@ -243,9 +247,14 @@ async function runStages(
     // the next one anyway: it is written with the next normal stage's, or with the run's end.
     if (!call.local) searchAttributes.flush();
     try {
+      // The chunking plan, between CLEANING and CHUNKING (runs from before it chunk as they did);
+      // a plan that cannot be made fails as CHUNKING would.
+      const planned = stage === 'CHUNKING' && patched(CHUNKING_PLAN_PATCH);
+      if (planned) await planGate.run(stageInput, searchAttributes, plan?.beforeEmbedding === true, subject);
       const result = await call.run(stageInput);
       progress.stages[stage] = 'SUCCESS';
       if (stage === 'CHUNKING') progress.chunkCount = result.items;
+      if (planned) planGate.executed();
     } catch (error) {
       if (isCancellation(error)) throw error;
       const failure = { ...classifyFailure(error, stage), stage };

@@ -9,6 +9,7 @@ import * as adminSessionRevocations from './20261203T2100_admin_session_revocati
 import * as datasetSettings from './20261204T0900_dataset_settings';
 import * as ocrProvenance from './20261205T0100_ocr_provenance';
 import * as languageDenseVectors from './20261205T0400_language_dense_vectors';
+import * as chunkingPlans from './20261205T0200_chunking_plans';
 
 /**
  * Migrations are listed statically rather than discovered on disk, so they run the same way
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '20261204T0900_dataset_settings': datasetSettings,
   '20261205T0100_ocr_provenance': ocrProvenance,
   '20261205T0400_language_dense_vectors': languageDenseVectors,
+  '20261205T0200_chunking_plans': chunkingPlans,
 };
 
 export const migrationProvider: MigrationProvider = {

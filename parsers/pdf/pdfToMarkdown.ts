@@ -89,7 +89,7 @@ async function convertPages(
       afterOcr = page.ocrConfidence !== undefined;
     }
     if (!page) unreadable++;
-    else if (!writer.addPage(page.lines, outline ? entriesOfPage(outline, page.keys) : []))
+    else if (!writer.addPage(page.lines, outline ? entriesOfPage(outline, page.keys) : [], n))
       stats?.referencePages.push(n);
     if (n % CLEANUP_EVERY_PAGES === 0) await pdf.cleanup();
   }

@@ -37,6 +37,7 @@ it('has the recorded histories to replay', () => {
       'small-success.json',
       'source-started.json',
       'source-registered.json',
+      'plan-confirmed.json',
     ]),
   );
 });

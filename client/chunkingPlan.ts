@@ -1,0 +1,31 @@
+import type { Client } from '@temporalio/client';
+import type { Kysely } from 'kysely';
+import type { ChunkingPlan, PlannedChunking } from '../contracts/chunkingPlan';
+import { ingestWorkflowId } from '../contracts/ingest';
+import { chunkingPlanQuery, confirmPlanUpdate, type PlanConfirmation } from '../contracts/ingestApi';
+import type { Database } from '../db/database';
+import { latestPlanOfDocument, type StoredPlan } from '../db/repositories/chunkingPlans';
+
+/**
+ * A document's chunking plan: the stored row of its latest task (state, reason, preview), which
+ * survives the run; `confirmPlan` goes to the run that waits for it.
+ */
+export async function showPlan(db: Kysely<Database>, documentId: string): Promise<StoredPlan | undefined> {
+  return latestPlanOfDocument(db, documentId);
+}
+
+/** The live plan of the document's run, straight from the workflow; null before its plan step. */
+export async function queryPlan(client: Client, documentId: string): Promise<PlannedChunking | null> {
+  return client.workflow.getHandle(ingestWorkflowId(documentId)).query(chunkingPlanQuery);
+}
+
+/** Confirms the waiting plan (as proposed with `{}`); the update's validator answers a refusal at once. */
+export async function confirmPlan(
+  client: Client,
+  documentId: string,
+  confirmation: PlanConfirmation,
+): Promise<ChunkingPlan> {
+  return client.workflow.getHandle(ingestWorkflowId(documentId)).executeUpdate(confirmPlanUpdate, {
+    args: [confirmation],
+  });
+}
