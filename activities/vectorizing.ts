@@ -1,5 +1,6 @@
 import type { StageInput, StageResult } from '../contracts/ingest';
-import { listPendingChunkTexts, markDenseEmbedded, type ChunkText } from '../db/repositories/chunks';
+import { markDenseReused, reusableVectors } from '../db/repositories/chunkGenerations';
+import { listPendingChunkTexts, markDenseEmbedded, type ChunkSet, type ChunkText } from '../db/repositories/chunks';
 import type { Embedder } from '../embedders/embedder';
 import { dimensionMismatch, namingStore } from '../stores/dimensionMismatch';
 import type { ActivityDeps } from './deps';
@@ -8,9 +9,11 @@ import { runStage } from './stageTemplate';
 import { orTransient } from './transient';
 
 /**
- * VECTORIZING: embed every active chunk whose dense_status is not SUCCESS, batch by batch.
- * Each batch is upserted and marked before the next starts, so a crash loses at most one
- * batch of work and no chunk that succeeded is embedded again.
+ * VECTORIZING: embed every active chunk of the task's set whose dense_status is not SUCCESS,
+ * batch by batch. Each batch is upserted and marked before the next starts, so a crash loses at
+ * most one batch of work and no chunk that succeeded is embedded again. A rebuild first copies
+ * the vectors of chunks whose text an older generation already embedded with the same model
+ * (reuseVectors): only changed text reaches the embedder.
  */
 const PAGE = 512;
 
@@ -43,23 +46,47 @@ async function embedBatch(
   );
 }
 
+/**
+ * Copies the vectors of the set's pending chunks that an older generation of the document embedded
+ * with the same model and text hash, and marks them (vector_reused). Idempotent: a chunk already
+ * SUCCESS is not offered again. Returns how many got a copied vector.
+ */
+async function reuseVectors(
+  deps: ActivityDeps,
+  scope: { userId: string; datasetId: string },
+  set: ChunkSet,
+  model: { model: string; dimension: number },
+): Promise<number> {
+  const reusable = await reusableVectors(deps.db, set, model);
+  if (reusable.length === 0) return 0;
+  const copies = reusable.map((r) => ({ ...r, documentId: set.documentId }));
+  const copied = await orTransient('VECTORIZING_FAILED', 'copying reused vectors', () =>
+    deps.vectors.copyDense(scope, model, copies),
+  );
+  return markDenseReused(deps.db, copied, model);
+}
+
 export function createVectorizingActivity(deps: ActivityDeps) {
   return async function vectorizing(input: StageInput): Promise<StageResult> {
-    return runStage(deps, input, 'VECTORIZING', async () => {
+    return runStage(deps, input, 'VECTORIZING', async (started) => {
       const embedder = await deps.embedders.forUser(input.userId);
       const scope = { userId: input.userId, datasetId: input.datasetId };
+      const set = { documentId: input.documentId, generation: started.chunkGeneration };
+      const model = { model: embedder.model, dimension: embedder.dimension };
+      const reused = await reuseVectors(deps, scope, set, model);
       // Chunks are read a page at a time and embedded a batch at a time: one query per page,
       // while every batch is still upserted and marked before the next one is embedded.
       const pages = {
         pageSize: Math.max(PAGE, deps.settings.embedBatchSize),
         batchSize: deps.settings.embedBatchSize,
         readPage: (afterIndex: number, limit: number) =>
-          listPendingChunkTexts(deps.db, input.documentId, 'dense_status', afterIndex, limit),
+          listPendingChunkTexts(deps.db, set, 'dense_status', afterIndex, limit),
       };
-      return forEachPendingBatch(pages, async (batch) => {
+      const embedded = await forEachPendingBatch(pages, async (batch) => {
         await embedBatch(deps, embedder, scope, input.documentId, batch);
         return batch.length;
       });
+      return reused + embedded;
     });
   };
 }

@@ -17,6 +17,7 @@ import { adminRoutes } from './routes/admin';
 import { documentRoutes } from './routes/documents';
 import { datasetRoutes } from './routes/datasets';
 import { embeddingRoutes } from './routes/embedding';
+import { rebuildRoutes } from './routes/rebuild';
 import { eventRoutes } from './routes/events';
 import { searchRoutes } from './routes/search';
 import { systemRoutes } from './routes/system';
@@ -121,6 +122,7 @@ export async function buildApiServer(
   searchRoutes(router, ctx);
   embeddingRoutes(router, ctx);
   datasetRoutes(router, ctx);
+  rebuildRoutes(router, ctx);
   adminRoutes(router, ctx, sessions);
 
   await app.ready();

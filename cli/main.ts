@@ -3,6 +3,7 @@ import { addAccessCommands } from './accessCommands';
 import { addDatasetCommands } from './datasetCommands';
 import { addDocumentCommands } from './documentCommands';
 import { addEmbeddingCommands } from './embeddingCommands';
+import { addRebuildCommands } from './rebuildCommands';
 import { addSecretsCommands } from './secretsCommands';
 
 // The command modules register commander definitions only; each action loads what it needs when
@@ -10,6 +11,7 @@ import { addSecretsCommands } from './secretsCommands';
 
 const program = new Command('sluice').description('durable document ingestion for RAG, on Temporal');
 addDocumentCommands(program);
+addRebuildCommands(program);
 addEmbeddingCommands(program);
 addDatasetCommands(program);
 addAccessCommands(program);

@@ -31,3 +31,9 @@ export const DEFAULT_CHUNKING_PARAMETERS: ChunkingParameters = {
   overlapTokens: 60,
   parentTokens: null,
 };
+
+/** A plan in one line, for summaries and logs: "general, child 300 / overlap 40 / parent section". */
+export function planLine(plan: ChunkingPlan): string {
+  const { childTokens, overlapTokens, parentTokens } = plan.parameters;
+  return `${plan.strategy}, child ${childTokens} / overlap ${overlapTokens} / parent ${parentTokens ?? 'section'}`;
+}

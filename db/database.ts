@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { PipelineStatus, StageStatus, Stage } from '../contracts/stages';
+import type { ChunkingPlan } from '../contracts/chunkingPlan';
 import type { FailureCode } from '../contracts/failureCodes';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -22,6 +23,10 @@ export interface DocumentsTable {
   source_object_key: string;
   lifecycle: Generated<DocumentLifecycle>;
   last_task_id: string | null;
+  /** The chunk set search serves (chunks.generation); a rebuild's success switches it. */
+  index_generation: Generated<number>;
+  /** The task whose success last built or switched the document's index. */
+  index_task_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -35,6 +40,10 @@ export interface ParseTasksTable {
   markdown_object_key: string | null;
   token_plan_object_key: string | null;
   parse_ms: number | null;
+  /** The chunk set this task's stages build: the document's served one, or a rebuild's new one. */
+  chunk_generation: Generated<number>;
+  /** The plan a rebuild chunks with (contracts/chunkingPlan.ts); null: the deployment's chunker settings. */
+  chunking_plan: ColumnType<ChunkingPlan | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 
@@ -81,6 +90,12 @@ export interface ChunksTable {
   keyword_status: Generated<StageStatus>;
   embedding_model: string | null;
   embedding_dimension: number | null;
+  /** Which chunk set of the document the row belongs to (documents.index_generation is the served one). */
+  generation: Generated<number>;
+  /** SHA-256 of `text`, the embedded text: a rebuild reuses the vector of an old chunk with the same hash. */
+  text_sha256: Buffer | null;
+  /** The dense vector was copied from an older generation's chunk instead of embedded. */
+  vector_reused: Generated<boolean>;
   created_at: Timestamp;
 }
 

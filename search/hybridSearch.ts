@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database';
+import { servedChunks, type ServedChunk } from '../db/repositories/servedChunks';
 import type { EmbedderResolver } from '../embedders/embedderResolver';
 import { sparseQueryFromTokens } from '../sparse/sparseVector';
 import type { KeywordIndex, SearchHit, TenantScope, VectorStore } from '../stores/ports';
@@ -60,8 +61,31 @@ export async function retrieveCandidates(
 }
 
 /**
- * Dense + sparse + keyword retrieval, fused by weighted reciprocal rank (DEFAULT_FUSION). The
- * final join drops chunks of documents that are being deleted.
+ * The lists with only the chunks search may return (servedChunks: documents not being deleted, in
+ * the chunk set each serves), filtered before fusion so a chunk a rebuild staged or retired takes
+ * no rank from a served one. Returns the rows of the chunks kept.
+ */
+async function keepServed(
+  deps: Pick<SearchDeps, 'db'>,
+  scope: TenantScope,
+  lists: RetrieverLists,
+): Promise<{ lists: RetrieverLists; rows: Map<string, ServedChunk>; dropped: boolean }> {
+  const ids = new Set([...lists.dense, ...lists.sparse, ...lists.keyword].map((h) => h.chunkId));
+  const rows = new Map((await servedChunks(deps.db, scope, [...ids])).map((r) => [r.chunk_id, r]));
+  const keep = (hits: SearchHit[]) => hits.filter((h) => rows.has(h.chunkId));
+  return {
+    lists: { dense: keep(lists.dense), sparse: keep(lists.sparse), keyword: keep(lists.keyword) },
+    rows,
+    dropped: rows.size < ids.size,
+  };
+}
+
+/**
+ * Dense + sparse + keyword retrieval, fused by weighted reciprocal rank (DEFAULT_FUSION), over the
+ * chunks search serves. While a rebuild stages a document's new set beside its served one, the
+ * stores hold both, and each retriever's depth is shared between them: when the filter dropped
+ * candidates from a full list, the retrievers are asked once more, twice as deep, so the served
+ * set keeps its full depth.
  */
 export async function hybridSearch(
   deps: SearchDeps,
@@ -69,25 +93,15 @@ export async function hybridSearch(
   query: string,
   limit = 10,
 ): Promise<SearchResult[]> {
-  const fused = reciprocalRankFusion(await retrieveCandidates(deps, scope, query));
-  if (fused.length === 0) return [];
-  const rows = await deps.db
-    .selectFrom('chunks')
-    .innerJoin('documents', 'documents.id', 'chunks.document_id')
-    .select(['chunks.chunk_id', 'chunks.document_id', 'chunks.section_path', 'chunks.text', 'documents.file_name'])
-    .where(
-      'chunks.chunk_id',
-      'in',
-      fused.map((f) => f.chunkId),
-    )
-    .where('chunks.user_id', '=', scope.userId)
-    .where('chunks.dataset_id', '=', scope.datasetId)
-    .where('documents.lifecycle', '=', 'ACTIVE')
-    .execute();
-  const byId = new Map(rows.map((r) => [r.chunk_id, r]));
+  const first = await retrieveCandidates(deps, scope, query);
+  let served = await keepServed(deps, scope, first);
+  const full = Object.values(first).some((hits: SearchHit[]) => hits.length >= CANDIDATES_PER_RETRIEVER);
+  if (served.dropped && full)
+    served = await keepServed(deps, scope, await retrieveCandidates(deps, scope, query, 2 * CANDIDATES_PER_RETRIEVER));
+  const fused = reciprocalRankFusion(served.lists);
   const results: SearchResult[] = [];
   for (const hit of fused) {
-    const row = byId.get(hit.chunkId);
+    const row = served.rows.get(hit.chunkId);
     if (!row) continue;
     results.push({
       chunkId: hit.chunkId,

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ChunkingPlan } from '../../contracts/chunkingPlan';
 import type { Stage } from '../../contracts/stages';
 import type { Database, PipelineRow } from '../database';
 import { stageColumns } from './stageColumns';
@@ -12,6 +13,10 @@ export interface NewTask {
   markdownObjectKey?: string | null;
   tokenPlanObjectKey?: string | null;
   parseMs?: number | null;
+  /** The chunk set the task builds; absent → 0, a document's first set. */
+  chunkGeneration?: number;
+  /** The plan a rebuild chunks with. */
+  chunkingPlan?: ChunkingPlan | null;
   /** Stages taken over from an older task: they start as SUCCESS with the durations they took. */
   inherited?: Partial<Record<Stage, number | null>>;
 }
@@ -39,6 +44,8 @@ export async function insertTaskWithPipeline(db: Kysely<Database>, task: NewTask
         markdown_object_key: task.markdownObjectKey ?? null,
         token_plan_object_key: task.tokenPlanObjectKey ?? null,
         parse_ms: task.parseMs ?? null,
+        chunk_generation: task.chunkGeneration ?? 0,
+        chunking_plan: task.chunkingPlan ? JSON.stringify(task.chunkingPlan) : null,
       }),
     )
     .with('latest_task', (q) =>
