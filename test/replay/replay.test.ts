@@ -37,6 +37,8 @@ it('has the recorded histories to replay', () => {
       'small-success.json',
       'source-started.json',
       'source-registered.json',
+      'rebuild-success.json',
+      'dataset-rebuild.json',
     ]),
   );
 });
