@@ -227,6 +227,8 @@ export const rebuildStartedSchema = z.object({
 
 export const datasetRebuildStartedSchema = z.object({
   workflowId: z.string().describe('the dataset rebuild workflow (one per user and dataset at a time)'),
-  alreadyRunning: z.boolean().describe('true: a rebuild of this dataset was running already, and this request joined it'),
+  alreadyRunning: z
+    .boolean()
+    .describe('true: a rebuild of this dataset was running already, and this request joined it'),
   maxOpen: z.number().int().describe('at most this many document runs open at once (SLUICE_REBUILD_MAX_OPEN)'),
 });

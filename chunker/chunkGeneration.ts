@@ -11,5 +11,9 @@ import type { ChunkDraft } from '../contracts/chunk';
 export function inGeneration(drafts: ChunkDraft[], generation: number): ChunkDraft[] {
   if (generation === 0) return drafts;
   const idOf = (chunkId: string) => hash('sha256', `${generation}\u0000${chunkId}`, 'hex').slice(0, 32);
-  return drafts.map((d) => ({ ...d, chunkId: idOf(d.chunkId), parentId: d.parentId === null ? null : idOf(d.parentId) }));
+  return drafts.map((d) => ({
+    ...d,
+    chunkId: idOf(d.chunkId),
+    parentId: d.parentId === null ? null : idOf(d.parentId),
+  }));
 }

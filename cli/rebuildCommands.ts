@@ -62,10 +62,17 @@ export function addRebuildCommands(program: Command): void {
       }
       await withAdapters((adapters, cfg) =>
         withClient(cfg, async (client) => {
-          const started = await rebuildDocument({ client, db: adapters.db, config: cfg }, { userId }, documentId!, plan);
+          const started = await rebuildDocument(
+            { client, db: adapters.db, config: cfg },
+            { userId },
+            documentId!,
+            plan,
+          );
           console.log(`rebuilding ${started.documentId}: task ${started.taskId} takes over ${started.rebuildOfTaskId}`);
           if (!opts.wait) return;
-          const outcome = await waitForDocuments(client, [{ documentId: started.documentId, label: started.documentId }]);
+          const outcome = await waitForDocuments(client, [
+            { documentId: started.documentId, label: started.documentId },
+          ]);
           if ([...outcome.values()].some((p) => p.status !== 'SUCCESS')) process.exitCode = 1;
           const { countChunks } = await import('../db/repositories/chunks.js');
           const counts = await countChunks(adapters.db, started.documentId);

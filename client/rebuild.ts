@@ -116,7 +116,8 @@ export function planOf(request: PlanRequest, reason: string): ChunkingPlan | und
     parameters: {
       childTokens: request.childTokens ?? DEFAULT_CHUNKING_PARAMETERS.childTokens,
       overlapTokens: request.overlapTokens ?? DEFAULT_CHUNKING_PARAMETERS.overlapTokens,
-      parentTokens: request.parentTokens === undefined ? DEFAULT_CHUNKING_PARAMETERS.parentTokens : request.parentTokens,
+      parentTokens:
+        request.parentTokens === undefined ? DEFAULT_CHUNKING_PARAMETERS.parentTokens : request.parentTokens,
     },
     reason,
   });

@@ -140,7 +140,8 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
           const owner = point.payload;
           const vector = (point.vector as Record<string, unknown> | undefined)?.[DENSE_VECTOR];
           if (owner?.user_id !== scope.userId || owner.dataset_id !== scope.datasetId) continue;
-          if (typeof owner.chunk_id === 'string' && Array.isArray(vector)) vectorOf.set(owner.chunk_id, vector as number[]);
+          if (typeof owner.chunk_id === 'string' && Array.isArray(vector))
+            vectorOf.set(owner.chunk_id, vector as number[]);
         }
         const points = batch.flatMap((c) => {
           const vector = vectorOf.get(c.fromChunkId);

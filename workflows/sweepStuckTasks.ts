@@ -11,6 +11,8 @@ const sweep = proxyActivities<IngestActivities>({
  * Run by a Temporal schedule: converges tasks whose run is gone to INTERRUPTED_TASK, and retires
  * chunk sets a finished rebuild left behind.
  */
-export async function sweepStuckTasks(input: { stuckAfterMs: number }): Promise<{ swept: string[]; retired?: string[] }> {
+export async function sweepStuckTasks(input: {
+  stuckAfterMs: number;
+}): Promise<{ swept: string[]; retired?: string[] }> {
   return sweep.sweepStuckTasks(input);
 }

@@ -63,7 +63,7 @@ export function rebuildRoutes(router: Router, ctx: ApiContext): void {
     method: 'POST',
     path: '/v1/datasets/{datasetId}/rebuild',
     operationId: 'rebuildDataset',
-    summary: "Rebuild every document of a dataset under a new chunking plan, a bounded number at a time",
+    summary: 'Rebuild every document of a dataset under a new chunking plan, a bounded number at a time',
     description:
       'Starts one durable workflow per (user, dataset) that starts a rebuild run per document, with at most SLUICE_REBUILD_MAX_OPEN open at once; documents whose latest task did not succeed are skipped.',
     tags: ['datasets'],

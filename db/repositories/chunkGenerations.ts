@@ -1,7 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import type { EmbeddingModelRef } from '../../stores/ports';
 import type { Database } from '../database';
 import { anyOf, type ChunkSet } from './chunks';
+
+/** The model that made a vector (stores/ports.ts EmbeddingModelRef, which db/ does not import). */
+interface EmbeddingModel {
+  model: string;
+  dimension: number;
+}
 
 /**
  * Generations of a document's chunk set (docs/rebuild.md). A rebuild stages its chunks as a new
@@ -41,7 +46,7 @@ export interface ReusableVector {
 export async function reusableVectors(
   db: Kysely<Database>,
   set: ChunkSet,
-  model: EmbeddingModelRef,
+  model: EmbeddingModel,
 ): Promise<ReusableVector[]> {
   const { rows } = await sql<{ to_chunk_id: string; from_chunk_id: string }>`
     WITH older AS (
@@ -64,7 +69,7 @@ export async function reusableVectors(
 export async function markDenseReused(
   db: Kysely<Database>,
   chunkIds: string[],
-  model: EmbeddingModelRef,
+  model: EmbeddingModel,
 ): Promise<number> {
   if (chunkIds.length === 0) return 0;
   const result = await db

@@ -126,7 +126,13 @@ export async function listDocumentChunkIds(db: Kysely<Database>, documentId: str
 }
 
 /** The next page of the set's active chunks whose `column` is not SUCCESS, after a chunk index. */
-function pendingPage(db: Kysely<Database>, set: ChunkSet, column: ChunkStatusColumn, afterIndex: number, limit: number) {
+function pendingPage(
+  db: Kysely<Database>,
+  set: ChunkSet,
+  column: ChunkStatusColumn,
+  afterIndex: number,
+  limit: number,
+) {
   return db
     .selectFrom('chunks')
     .where('document_id', '=', set.documentId)
@@ -157,9 +163,7 @@ export async function listPendingChunks(
   afterIndex: number,
   limit: number,
 ): Promise<PendingChunk[]> {
-  return pendingPage(db, set, column, afterIndex, limit)
-    .select(['chunk_id', 'chunk_index', 'dense_status'])
-    .execute();
+  return pendingPage(db, set, column, afterIndex, limit).select(['chunk_id', 'chunk_index', 'dense_status']).execute();
 }
 
 /** `= ANY($1)`: the ids travel as one array parameter, not one parameter each. */
@@ -316,7 +320,11 @@ export async function chunkProgressOf(
 }
 
 /** One document's chunk counts (the served set, or one generation): zeros when it has none. */
-export async function countChunks(db: Kysely<Database>, documentId: string, generation?: number): Promise<ChunkProgress> {
+export async function countChunks(
+  db: Kysely<Database>,
+  documentId: string,
+  generation?: number,
+): Promise<ChunkProgress> {
   return (
     (await chunkProgressOf(db, [documentId], generation)).get(documentId) ?? {
       total: 0,

@@ -35,6 +35,10 @@ export async function rebuildPage(
 
 /** A task's pipeline status, or undefined when no such task was written (yet). */
 export async function taskStatus(db: Kysely<Database>, taskId: string): Promise<string | undefined> {
-  const row = await db.selectFrom('pipelines').select('pipeline_status').where('task_id', '=', taskId).executeTakeFirst();
+  const row = await db
+    .selectFrom('pipelines')
+    .select('pipeline_status')
+    .where('task_id', '=', taskId)
+    .executeTakeFirst();
   return row?.pipeline_status;
 }

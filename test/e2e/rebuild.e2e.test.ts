@@ -127,9 +127,9 @@ it('rebuilds under another plan without reading the source, reuses unchanged vec
   // The old set is gone from every store: only the new one is left.
   const held = async (table: 'dense_vectors' | 'sparse_vectors' | 'keyword_entries' | 'chunks') =>
     new Set(
-      (
-        await tw.adapters.db.selectFrom(table).select('chunk_id').where('document_id', '=', documentId).execute()
-      ).map((r) => r.chunk_id),
+      (await tw.adapters.db.selectFrom(table).select('chunk_id').where('document_id', '=', documentId).execute()).map(
+        (r) => r.chunk_id,
+      ),
     );
   for (const table of ['dense_vectors', 'sparse_vectors', 'keyword_entries'] as const)
     expect(await held(table)).toEqual(newIds);

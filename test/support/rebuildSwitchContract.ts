@@ -68,7 +68,12 @@ export function describeRebuildSwitchContract(
 
       const build = async (generation: number, options: { maxTokens: number; overlapTokens: number }) => {
         const taskId = randomUUID();
-        await insertTaskWithPipeline(db, { taskId, documentId, ownerRunChain: randomUUID(), chunkGeneration: generation });
+        await insertTaskWithPipeline(db, {
+          taskId,
+          documentId,
+          ownerRunChain: randomUUID(),
+          chunkGeneration: generation,
+        });
         const drafts = inGeneration(chunkMarkdown(documentId, markdown(), options), generation);
         await replaceChunks(db, { ...scope, documentId, generation }, drafts);
         return { taskId, children: drafts.filter((d) => d.kind === 'child') };
