@@ -1,7 +1,7 @@
 import { inGeneration } from '../chunker/chunkGeneration';
-import type { ChunkingPlan } from '../contracts/chunkingPlan';
 import type { StageInput, StageResult } from '../contracts/ingest';
 import { permanentError, SluiceError } from '../contracts/sluiceError';
+import { findChunkingPlan, markPlanExecuted } from '../db/repositories/chunkingPlans';
 import { countChunks, replaceChunks } from '../db/repositories/chunks';
 import { getTask } from '../db/repositories/tasks';
 import { ObjectNotFoundError } from '../stores/ports';
@@ -30,9 +30,19 @@ export function createChunkingActivity(deps: ActivityDeps) {
             throw permanentError('CHUNKING_FAILED', `markdown object ${error.key} is missing`);
           throw error;
         }
+        // The task's confirmed plan (a rebuild's is stored confirmed: activities/chunkingPlan.ts); a run
+        // from before plans existed has none and cuts as it always did.
+        const planned = await findChunkingPlan(deps.db, input.taskId);
+        if (planned?.state === 'WAIT_CONFIRM')
+          throw permanentError('CHUNKING_FAILED', 'the chunking plan is still waiting for confirmation');
         let drafts;
         try {
-          drafts = await deps.cpu.chunk(input.documentId, markdown, chunkerOptions(deps, task.chunkingPlan));
+          const plan = planned?.plan ?? task.chunkingPlan;
+          drafts = plan
+            ? await deps.cpu.chunkWithPlan(input.documentId, markdown, plan, {
+                maxChunks: deps.settings.chunking.maxChunks ?? Number.MAX_SAFE_INTEGER,
+              })
+            : await deps.cpu.chunk(input.documentId, markdown, deps.settings.chunking);
         } catch (error) {
           // Classified already when a time limit or the heap cap was hit; anything else the chunker threw
           // would be thrown again by the same markdown.
@@ -49,26 +59,11 @@ export function createChunkingActivity(deps: ActivityDeps) {
         };
         const { removedChunkIds } = await replaceChunks(deps.db, scope, inGeneration(drafts, task.chunkGeneration));
         await deps.vectors.deleteChunks({ userId: input.userId, datasetId: input.datasetId }, removedChunkIds);
+        if (planned) await markPlanExecuted(deps.db, input.taskId, drafts.length);
         return children;
       },
       async () =>
         (await countChunks(deps.db, input.documentId, (await getTask(deps.db, input.taskId)).chunk_generation)).active,
     );
-  };
-}
-
-/**
- * The chunker's options for the task: the deployment's settings, with a rebuild plan's sizes. The
- * strategies other than `general` come with plan-driven chunking (chunker/chunkWithPlan.ts, issue
- * 24); until then a plan naming one is refused rather than silently chunked another way.
- */
-function chunkerOptions(deps: ActivityDeps, plan: ChunkingPlan | null): ActivityDeps['settings']['chunking'] {
-  if (!plan) return deps.settings.chunking;
-  if (plan.strategy !== 'general')
-    throw permanentError('CHUNKING_FAILED', `the chunking strategy ${plan.strategy} is not available in this build`);
-  return {
-    ...deps.settings.chunking,
-    maxTokens: plan.parameters.childTokens,
-    overlapTokens: plan.parameters.overlapTokens,
   };
 }

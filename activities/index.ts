@@ -1,4 +1,9 @@
 import { createChunkingActivity } from './chunking';
+import {
+  createConfirmChunkingPlanActivity,
+  createNotifyPlanWaitingActivity,
+  createPlanChunkingActivity,
+} from './chunkingPlan';
 import { createCleaningActivity } from './cleaning';
 import type { ActivityDeps } from './deps';
 import { createDeletionActivities } from './deletion';
@@ -24,6 +29,9 @@ export function createStageActivities(deps: ActivityDeps) {
     registerSource: createRegisterSourceActivity(deps),
     prepareTask: createPrepareTaskActivity(deps),
     cleaning: createCleaningActivity(deps),
+    planChunking: createPlanChunkingActivity(deps),
+    confirmChunkingPlan: createConfirmChunkingPlanActivity(deps),
+    notifyPlanWaiting: createNotifyPlanWaitingActivity(deps),
     chunking: createChunkingActivity(deps),
     vectorizing: createVectorizingActivity(deps),
     pretokenize: createPretokenizeActivity(deps),

@@ -29,6 +29,15 @@ export const chunkingSettingsSchema = z
       )
       .optional(),
     review: z.enum(PLAN_REVIEW_MODES).default('auto'),
+    /**
+     * With review `required`: how long a plan waits for a person before it is confirmed as
+     * proposed (a duration like 3d or 12h); absent or null, it waits until someone confirms it.
+     */
+    autoConfirmAfter: z
+      .string()
+      .regex(/^\d{1,9} ?(s|m|h|d|seconds?|minutes?|hours?|days?)$/, 'a duration like 3d, 12h or 30 minutes')
+      .nullable()
+      .optional(),
   })
   .strict();
 

@@ -43,6 +43,9 @@ export const FAILURE_CODES = [
   // Issue 21: a dependency restarting or cut off (Postgres, Temporal, the index, the object store).
   /** A server sluice depends on did not answer; always retryable. */
   'DEPENDENCY_UNAVAILABLE',
+  // Issue 24: the reviewable chunking plan.
+  /** A `confirmPlan` refused: no plan is waiting, or the strategy or parameters are not valid. */
+  'PLAN_VALIDATION_FAILED',
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];

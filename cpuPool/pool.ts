@@ -1,11 +1,14 @@
 import path from 'node:path';
 import type { ChunkerOptions } from '../chunker/chunkMarkdown';
+import type { ChunkingLimits } from '../chunker/chunkWithPlan';
+import type { Proposal, ProposeInput } from '../chunker/proposePlan';
+import type { ChunkingPlan } from '../contracts/chunkingPlan';
 import type { ChunkDraft, SparseVector } from '../contracts/chunk';
 import type { SourceFileType } from '../parsers/detectFileType';
 import type { ParseLimits } from '../parsers/parseLimits';
 import type { ParseInput } from './parseChild';
 import { ProcessPool, type TaskMemory } from './processPool';
-import type { ChunkInput, SparseInput, TokenizeInput, TokenPlanEntries } from './tasks';
+import type { ChunkInput, PlanChunkInput, SparseInput, TokenizeInput, TokenPlanEntries } from './tasks';
 import { ThreadPool } from './threadPool';
 
 /**
@@ -21,6 +24,15 @@ export interface CpuPool {
   parse(filePath: string, type: SourceFileType): Promise<string>;
   /** Markdown → chunk drafts. Limits hit → CHUNKING_FAILED. */
   chunk(documentId: string, markdown: string, options: ChunkerOptions): Promise<ChunkDraft[]>;
+  /** Markdown → chunk drafts under a plan (chunker/chunkWithPlan.ts). Limits hit → CHUNKING_FAILED. */
+  chunkWithPlan(
+    documentId: string,
+    markdown: string,
+    plan: ChunkingPlan,
+    limits: ChunkingLimits,
+  ): Promise<ChunkDraft[]>;
+  /** Parsed markdown → the recommended and resolved plan with its preview. Limits hit → CHUNKING_FAILED. */
+  propose(input: ProposeInput): Promise<Proposal>;
   /** Chunk texts → [chunk id, terms] pairs. Limits hit → PRETOKENIZE_FAILED. */
   tokenize(chunks: readonly { chunk_id: string; text: string }[]): Promise<TokenPlanEntries>;
   /** Token lists → sparse vectors, in the same order. Limits hit → SPARSE_VECTORIZING_FAILED. */
@@ -77,6 +89,14 @@ export function createCpuPool(options: CpuPoolOptions): CpuPool {
         { documentId, markdown, options: chunkerOptions } satisfies ChunkInput,
         stageFailures('CHUNKING_FAILED', 'chunking the markdown'),
       ),
+    chunkWithPlan: (documentId, markdown, plan, chunkLimits) =>
+      threads.run<ChunkDraft[]>(
+        'chunkPlan',
+        { documentId, markdown, plan, limits: chunkLimits } satisfies PlanChunkInput,
+        stageFailures('CHUNKING_FAILED', `chunking the markdown (${plan.strategy})`),
+      ),
+    propose: (input) =>
+      threads.run<Proposal>('propose', input, stageFailures('CHUNKING_FAILED', 'proposing a chunking plan')),
     tokenize: (chunks) =>
       threads.run<TokenPlanEntries>(
         'tokenize',

@@ -1,5 +1,8 @@
 import { parentPort } from 'node:worker_threads';
 import { chunkMarkdown, type ChunkerOptions } from '../chunker/chunkMarkdown';
+import { chunkWithPlan, type ChunkingLimits } from '../chunker/chunkWithPlan';
+import { proposePlan, type Proposal, type ProposeInput } from '../chunker/proposePlan';
+import type { ChunkingPlan } from '../contracts/chunkingPlan';
 import type { ChunkDraft, SparseVector } from '../contracts/chunk';
 import { sparseVectorFromTokens } from '../sparse/sparseVector';
 import { tokenize as tokenizeText } from '../tokenizer/tokenize';
@@ -16,6 +19,13 @@ export interface ChunkInput {
   documentId: string;
   markdown: string;
   options: ChunkerOptions;
+}
+
+export interface PlanChunkInput {
+  documentId: string;
+  markdown: string;
+  plan: ChunkingPlan;
+  limits: ChunkingLimits;
 }
 
 export interface TokenizeInput {
@@ -37,6 +47,16 @@ function started(taskId: number): void {
 export function chunk({ taskId, payload }: Task<ChunkInput>): Promise<TaskReply<ChunkDraft[]>> {
   started(taskId);
   return replyOf(() => chunkMarkdown(payload.documentId, payload.markdown, payload.options));
+}
+
+export function chunkPlan({ taskId, payload }: Task<PlanChunkInput>): Promise<TaskReply<ChunkDraft[]>> {
+  started(taskId);
+  return replyOf(() => chunkWithPlan(payload.documentId, payload.markdown, payload.plan, payload.limits));
+}
+
+export function propose({ taskId, payload }: Task<ProposeInput>): Promise<TaskReply<Proposal>> {
+  started(taskId);
+  return replyOf(() => proposePlan(payload));
 }
 
 export function tokenize({ taskId, payload }: Task<TokenizeInput>): Promise<TaskReply<TokenPlanEntries>> {

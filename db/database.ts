@@ -1,6 +1,14 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { PipelineStatus, StageStatus, Stage } from '../contracts/stages';
-import type { ChunkingPlan } from '../contracts/chunkingPlan';
+import type {
+  ChunkingChoice,
+  ChunkingParameters,
+  ChunkingPlan,
+  ChunkingStrategy,
+  PlanPreviewChunk,
+  PlanReviewMode,
+  PlanState,
+} from '../contracts/chunkingPlan';
 import type { FailureCode } from '../contracts/failureCodes';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -27,6 +35,8 @@ export interface DocumentsTable {
   index_generation: Generated<number>;
   /** The task whose success last built or switched the document's index. */
   index_task_id: string | null;
+  /** The strategy or parameters chosen at upload (contracts/chunkingPlan.ts ChunkingChoice); null: the dataset's. */
+  chunking_choice: ColumnType<ChunkingChoice | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -193,6 +203,24 @@ export interface DatasetSettingsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** One task's chunking plan (contracts/chunkingPlan.ts PlannedChunking), one row per task. */
+export interface ChunkingPlansTable {
+  task_id: string;
+  document_id: string;
+  state: PlanState;
+  strategy: ChunkingStrategy;
+  parameters: ColumnType<ChunkingParameters, string, string>;
+  reason: string;
+  recommended: ColumnType<ChunkingPlan, string, string>;
+  review: PlanReviewMode;
+  preview: ColumnType<PlanPreviewChunk[], string, string>;
+  chunk_count: number;
+  confirmed_by: string | null;
+  created_at: Timestamp;
+  confirmed_at: NullableTimestamp;
+  executed_at: NullableTimestamp;
+}
+
 export interface Database {
   documents: DocumentsTable;
   parse_tasks: ParseTasksTable;
@@ -207,6 +235,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   admin_session_revocations: AdminSessionRevocationsTable;
   dataset_settings: DatasetSettingsTable;
+  chunking_plans: ChunkingPlansTable;
 }
 
 export type DocumentRow = Selectable<DocumentsTable>;

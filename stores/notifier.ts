@@ -1,6 +1,6 @@
 /** The notifier port: tells the outside world that a task reached a terminal state. */
 export interface ResultNotification {
-  event: 'ingest.succeeded' | 'ingest.failed';
+  event: 'ingest.succeeded' | 'ingest.failed' | 'plan.awaiting_confirmation';
   /** The outbox row id: receivers use it to drop a redelivery. */
   deliveryId: string;
   documentId: string;

@@ -45,6 +45,7 @@ import {
 import { activitySummary } from './activitySummary';
 import { classifyFailure, type ClassifiedFailure } from './classifyFailure';
 import { PendingSearchAttributes } from './pendingSearchAttributes';
+import { CHUNKING_PLAN_PATCH, installPlanGate } from './planGate';
 import { installRetryGate } from './retryGate';
 
 interface StageCall {
@@ -127,6 +128,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   };
   setHandler(progressQuery, () => progress);
   const retryGate = installRetryGate(progress);
+  const planGate = installPlanGate();
   // The first search attributes go out with the first normal stage's (PendingSearchAttributes).
   const searchAttributes = new PendingSearchAttributes();
   searchAttributes.set([
@@ -172,7 +174,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
       progress.chunkCount = prepared.chunkCount;
       const subject = prepared.fileName ?? input.fileName ?? documentId;
       const stageInput = { taskId, documentId, userId: input.userId, datasetId: input.datasetId };
-      failure = await runStages(stageInput, progress, searchAttributes, prepared.localStages, subject);
+      failure = await runStages(stageInput, progress, searchAttributes, prepared.localStages, subject, planGate);
       // Only a run that built a new chunk set (a rebuild) reaches this, so earlier histories replay unchanged.
       if (failure === null && prepared.switchesIndex === true && patched(RETIRE_CHUNK_SETS))
         await retireOldChunkSet(stageInput, subject);
@@ -245,6 +247,7 @@ async function runStages(
   searchAttributes: PendingSearchAttributes,
   plan: LocalStagePlan | undefined,
   subject: string,
+  planGate: ReturnType<typeof installPlanGate>,
 ): Promise<Failure | null> {
   const lastStage = STAGES[STAGES.length - 1];
   for (const stage of STAGES) {
@@ -258,9 +261,14 @@ async function runStages(
     // the next one anyway: it is written with the next normal stage's, or with the run's end.
     if (!call.local) searchAttributes.flush();
     try {
+      // The chunking plan, between CLEANING and CHUNKING (runs from before it chunk as they did);
+      // a plan that cannot be made fails as CHUNKING would.
+      const planned = stage === 'CHUNKING' && patched(CHUNKING_PLAN_PATCH);
+      if (planned) await planGate.run(stageInput, searchAttributes, plan?.beforeEmbedding === true, subject);
       const result = await call.run(stageInput);
       progress.stages[stage] = 'SUCCESS';
       if (stage === 'CHUNKING') progress.chunkCount = result.items;
+      if (planned) planGate.executed();
     } catch (error) {
       if (isCancellation(error)) throw error;
       const failure = { ...classifyFailure(error, stage), stage };

@@ -1,3 +1,4 @@
+import { pageMarker } from '../../chunker/pageMarkers';
 import { cleanPdfText, stripPageReference } from './cleanText';
 import { edgeLines, headingLevel, runningKey, type LayoutProfile } from './layoutProfile';
 import type { OutlineEntry } from './outline';
@@ -31,6 +32,8 @@ interface Paragraph {
   x: number;
   y: number;
   size: number;
+  /** The page it starts on: a paragraph that runs on belongs to the page where a reader finds its start. */
+  page: number;
 }
 
 /**
@@ -51,6 +54,10 @@ export class PdfMarkdownWriter {
    */
   private recentEdgeKeys: Set<string>[] = [new Set(), new Set()];
   private afterReferencePage = false;
+  /** The page being read, the page the last marker named, and the page the open code block began on. */
+  private page = 0;
+  private markedPage = 0;
+  private codePage = 0;
 
   /** `fromOutline`: headings come only from the bookmarks handed to addPage, never from font sizes. */
   constructor(
@@ -58,8 +65,12 @@ export class PdfMarkdownWriter {
     private readonly fromOutline = false,
   ) {}
 
-  /** Returns false for a table-of-contents or index page, which is left out. */
-  addPage(lines: PdfLine[], bookmarks: readonly OutlineEntry[] = []): boolean {
+  /**
+   * Returns false for a table-of-contents or index page, which is left out. `pageNumber` (1-based)
+   * goes into the page marker (chunker/pageMarkers.ts) written before the page's first block.
+   */
+  addPage(lines: PdfLine[], bookmarks: readonly OutlineEntry[] = [], pageNumber = this.page + 1): boolean {
+    this.page = pageNumber;
     const running = this.runningLines(lines);
     const body = lines.filter(
       (line, i) => !running.has(line) && !((i === 0 || i === lines.length - 1) && PAGE_NUMBER.test(line.text)),
@@ -93,6 +104,7 @@ export class PdfMarkdownWriter {
     this.lastHeading = null;
     if (line.mono) {
       this.flushParagraph();
+      if (this.code.length === 0) this.codePage = this.page;
       this.code.push(line);
       return;
     }
@@ -105,7 +117,7 @@ export class PdfMarkdownWriter {
       return;
     }
     this.flushParagraph();
-    this.paragraph = { pieces: [text], x: line.x, y: line.y, size: line.size };
+    this.paragraph = { pieces: [text], x: line.x, y: line.y, size: line.size, page: this.page };
   }
 
   /**
@@ -121,7 +133,7 @@ export class PdfMarkdownWriter {
     if (wraps && last !== undefined && last.length + line.text.length <= MAX_HEADING_CHARS) {
       this.blocks[this.blocks.length - 1] = `${last} ${line.text}`;
     } else {
-      this.blocks.push(`${'#'.repeat(level)} ${line.text}`);
+      this.push(`${'#'.repeat(level)} ${line.text}`, this.page);
     }
     this.lastHeading = { level, y: line.y };
   }
@@ -158,7 +170,7 @@ export class PdfMarkdownWriter {
   }
 
   private flushParagraph(): void {
-    if (this.paragraph) this.blocks.push(this.paragraph.pieces.join(''));
+    if (this.paragraph) this.push(this.paragraph.pieces.join(''), this.paragraph.page);
     this.paragraph = null;
   }
 
@@ -170,8 +182,17 @@ export class PdfMarkdownWriter {
       (line) => ' '.repeat(Math.max(0, Math.round((line.x - left) / (line.size * MONO_CHAR_WIDTH)))) + line.text,
     );
     const fence = lines.some((line) => line.includes('```')) ? '~~~' : '```';
-    this.blocks.push([fence, ...lines, fence].join('\n'));
+    this.push([fence, ...lines, fence].join('\n'), this.codePage);
     this.code = [];
+  }
+
+  /** A block, after the marker of its page when it is the first block of that page. */
+  private push(block: string, page: number): void {
+    if (page > this.markedPage) {
+      this.blocks.push(pageMarker(page));
+      this.markedPage = page;
+    }
+    this.blocks.push(block);
   }
 }
 

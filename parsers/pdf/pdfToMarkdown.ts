@@ -69,7 +69,7 @@ async function convertPages(
     // Counted as each page is read: a content stream inflating to pages of text stops here.
     for (const line of page?.lines ?? []) budget.add(line.text, 1);
     if (!page) unreadable++;
-    else if (!writer.addPage(page.lines, outline ? entriesOfPage(outline, page.keys) : []))
+    else if (!writer.addPage(page.lines, outline ? entriesOfPage(outline, page.keys) : [], n))
       stats?.referencePages.push(n);
     if (n % CLEANUP_EVERY_PAGES === 0) await pdf.cleanup();
   }

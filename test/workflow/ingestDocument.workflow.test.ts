@@ -8,6 +8,7 @@ import { connectNative } from '../../worker/temporalConnection';
 import type { IngestActivities } from '../../activities';
 import type { PrepareInput } from '../../activities/prepareTask';
 import type { TaskFailure } from '../../activities/recordTaskFailure';
+import { DEFAULT_CHUNKING_PARAMETERS, type PlannedChunking } from '../../contracts/chunkingPlan';
 import {
   ingestWorkflowId,
   type IngestInput,
@@ -77,6 +78,19 @@ function stubActivities(): Partial<IngestActivities> {
         inherited,
         chunkCount: 0,
         ...(script.localStages ? { localStages: script.localStages } : {}),
+      };
+    },
+    // Review mode auto: the plan is confirmed as it is proposed (chunkingPlan.workflow.test.ts has the wait).
+    async planChunking(): Promise<PlannedChunking> {
+      const plan = { strategy: 'general' as const, parameters: DEFAULT_CHUNKING_PARAMETERS, reason: 'stub' };
+      return {
+        state: 'CONFIRMED',
+        plan,
+        recommended: plan,
+        review: 'auto',
+        autoConfirmAfter: null,
+        preview: [],
+        chunkCount: 7,
       };
     },
     async recordTaskFailure(failure: TaskFailure) {
@@ -267,6 +281,7 @@ describe('where stages run', () => {
     expect(localActivityTypes(events)).toEqual([
       'prepareTask',
       'cleaning',
+      'planChunking',
       'chunking',
       'pretokenize',
       'keywordIndexing',
@@ -284,6 +299,7 @@ describe('where stages run', () => {
     const events = await history(documentId);
     expect(scheduledActivityTypes(events)).toEqual([
       'cleaning',
+      'planChunking',
       'chunking',
       'vectorizing',
       'pretokenize',
@@ -297,6 +313,7 @@ describe('where stages run', () => {
     expect((await (await handle).result()).status).toBe('SUCCESS');
     expect(scheduledActivityTypes(await history(documentId))).toEqual([
       'cleaning',
+      'planChunking',
       'chunking',
       'vectorizing',
       'pretokenize',

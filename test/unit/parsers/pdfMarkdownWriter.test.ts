@@ -1,3 +1,4 @@
+import { withoutPageMarkers } from '../../../chunker/pageMarkers';
 import type { LayoutProfile } from '../../../parsers/pdf/layoutProfile';
 import { PdfMarkdownWriter } from '../../../parsers/pdf/markdownWriter';
 import type { PdfLine } from '../../../parsers/pdf/pageLines';
@@ -24,7 +25,9 @@ describe('PdfMarkdownWriter', () => {
       { text: 'Title', x: 72, y: 999_900, size: 16, mono: false },
     ]);
     writer.addPage(page(['npm ci', '```'], true).map((line, i) => ({ ...line, x: 72 + i * 12 })));
-    expect(writer.finish()).toBe('A reachable server and more.\n\n# Title\n\n~~~\nnpm ci\n  ```\n~~~');
+    expect(withoutPageMarkers(writer.finish())).toBe(
+      'A reachable server and more.\n\n# Title\n\n~~~\nnpm ci\n  ```\n~~~',
+    );
   });
 
   it('fences a code block of hundreds of thousands of lines (no spreading them into a call)', () => {
@@ -35,7 +38,7 @@ describe('PdfMarkdownWriter', () => {
         true,
       ),
     );
-    const lines = writer.finish().split('\n');
+    const lines = withoutPageMarkers(writer.finish()).split('\n');
     expect(lines).toHaveLength(300_002);
     expect(lines[300_000]).toBe('line 299999;');
   });
@@ -46,7 +49,7 @@ describe('PdfMarkdownWriter', () => {
     const texts = Array.from({ length: 200_000 }, (_, i) => (i % 2 === 0 ? `word${i} hyphen-` : `ated${i} text`));
     const markdown = await inTime(() => {
       writer.addPage(page(texts));
-      return writer.finish();
+      return withoutPageMarkers(writer.finish());
     });
     expect(markdown.startsWith('word0 hyphenated1 text word2 hyphenated3 text')).toBe(true);
     expect(markdown.endsWith('word199998 hyphenated199999 text')).toBe(true);
@@ -56,7 +59,7 @@ describe('PdfMarkdownWriter', () => {
     const writer = new PdfMarkdownWriter(profile);
     const markdown = await inTime(() => {
       for (let i = 0; i < 100_000; i++) writer.addPage(page([`w${i} and`]));
-      return writer.finish();
+      return withoutPageMarkers(writer.finish());
     });
     expect(markdown.split('\n\n')).toHaveLength(1);
     expect(markdown.endsWith('w99999 and')).toBe(true);
@@ -77,7 +80,7 @@ describe('PdfMarkdownWriter', () => {
       ...page(['Next page text.']),
       { text: 'Draft manual page 2', x: 72, y: lastY, size: 10, mono: false },
     ]);
-    expect(writer.finish()).toBe(
+    expect(withoutPageMarkers(writer.finish())).toBe(
       'A sentence that runs over three lines on the full page and ends here.\n\nNext page text.',
     );
   });
@@ -90,6 +93,6 @@ describe('PdfMarkdownWriter', () => {
     writer.addPage([header('Chapter 3: Objects 14'), ...page(['One.'])]);
     writer.addPage([header('Objects and modes'), ...page(['Two.'])]);
     writer.addPage([header('Objects and modes'), ...page(['Three.'])]);
-    expect(writer.finish()).toBe('One.\n\nObjects and modes\n\nTwo.\n\nThree.');
+    expect(withoutPageMarkers(writer.finish())).toBe('One.\n\nObjects and modes\n\nTwo.\n\nThree.');
   });
 });

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { splitSections } from '../../../chunker/splitSections';
+import { withoutPageMarkers } from '../../../chunker/pageMarkers';
 import { DEFAULT_PARSE_LIMITS } from '../../../parsers/parseLimits';
 import { parseToMarkdown } from '../../../parsers/parseToMarkdown';
 import { fixtureBaseline, fixturePdf, type FixtureBookmark, type FixtureLine } from '../../support/pdfFixture';
@@ -16,7 +17,8 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 async function parsePdf(bytes: Buffer): Promise<string> {
   const file = path.join(dir, `${Math.random().toString(36).slice(2)}.pdf`);
   await writeFile(file, bytes);
-  return parseToMarkdown(file, 'pdf', DEFAULT_PARSE_LIMITS);
+  // The page markers have their own test (pdfPageMarkers.test.ts); these are about the structure.
+  return withoutPageMarkers(await parseToMarkdown(file, 'pdf', DEFAULT_PARSE_LIMITS));
 }
 
 const body = (text: string): FixtureLine => ({ text });

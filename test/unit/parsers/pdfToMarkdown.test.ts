@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SluiceError } from '../../../contracts/sluiceError';
+import { withoutPageMarkers } from '../../../chunker/pageMarkers';
 import { DEFAULT_PARSE_LIMITS } from '../../../parsers/parseLimits';
 import { parseToMarkdown } from '../../../parsers/parseToMarkdown';
 import { fixturePdf, type FixtureLine } from '../../support/pdfFixture';
@@ -15,7 +16,8 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 async function parsePdf(bytes: Buffer, limits = DEFAULT_PARSE_LIMITS): Promise<string> {
   const file = path.join(dir, `${Math.random().toString(36).slice(2)}.pdf`);
   await writeFile(file, bytes);
-  return parseToMarkdown(file, 'pdf', limits);
+  // The page markers have their own test (pdfPageMarkers.test.ts); these are about the text.
+  return withoutPageMarkers(await parseToMarkdown(file, 'pdf', limits));
 }
 
 const body = (text: string): FixtureLine => ({ text });

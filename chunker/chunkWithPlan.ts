@@ -1,0 +1,49 @@
+import type { ChunkDraft } from '../contracts/chunk';
+import { chunkingParametersProblem, type ChunkingPlan } from '../contracts/chunkingPlan';
+import { permanentError } from '../contracts/sluiceError';
+import { chunkMarkdown } from './chunkMarkdown';
+import { withoutPageMarkers } from './pageMarkers';
+import { oneChunk } from './strategies/oneChunk';
+import { pageChunks } from './strategies/pageChunks';
+import { qaChunks } from './strategies/qaChunks';
+import { tableChunks } from './strategies/tableChunks';
+
+/** What bounds any plan's output, whatever its parameters say (the deployment's, not the plan's). */
+export interface ChunkingLimits {
+  /** SLUICE_MAX_CHUNKS_PER_DOCUMENT: past it the document fails FILE_TOO_LARGE. */
+  maxChunks: number;
+}
+
+/**
+ * The one entry to chunking under a plan: CHUNKING, the plan preview and rebuilds all cut through
+ * here, so the same markdown and plan give the same chunks and ids wherever they are made. Every
+ * strategy is one pass over the markdown (plus the token counts of what it cuts) and stops at the
+ * chunk cap. Page markers are removed for every strategy but `page`, which is the one that reads
+ * them, so `general` cuts what it cut before the parsers wrote them.
+ */
+export function chunkWithPlan(
+  documentId: string,
+  markdown: string,
+  plan: ChunkingPlan,
+  limits: ChunkingLimits,
+): ChunkDraft[] {
+  const problem = chunkingParametersProblem(plan.parameters);
+  if (problem) throw permanentError('CHUNKING_FAILED', `invalid chunking parameters: ${problem}`);
+  const { childTokens, overlapTokens } = plan.parameters;
+  switch (plan.strategy) {
+    case 'general':
+      return chunkMarkdown(documentId, withoutPageMarkers(markdown), {
+        maxTokens: childTokens,
+        overlapTokens,
+        maxChunks: limits.maxChunks,
+      });
+    case 'qa':
+      return qaChunks(documentId, withoutPageMarkers(markdown), plan.parameters, limits.maxChunks);
+    case 'table':
+      return tableChunks(documentId, withoutPageMarkers(markdown), plan.parameters, limits.maxChunks);
+    case 'page':
+      return pageChunks(documentId, markdown, plan.parameters, limits.maxChunks);
+    case 'one':
+      return oneChunk(documentId, withoutPageMarkers(markdown), plan.parameters, limits.maxChunks);
+  }
+}
