@@ -5,6 +5,7 @@ import { type NativeConnection, Worker } from '@temporalio/worker';
 import type { IngestActivities } from '../../activities';
 import type { PrepareInput } from '../../activities/prepareTask';
 import { connectTemporal } from '../../client/temporalConnection';
+import { DEFAULT_CHUNKING_PARAMETERS, type PlannedChunking } from '../../contracts/chunkingPlan';
 import { loadConfig } from '../../config/config';
 import { connectNative } from '../../worker/temporalConnection';
 import { ingestWorkflowId, type IngestInput, type PrepareResult, type StageInput } from '../../contracts/ingest';
@@ -56,6 +57,19 @@ function stubActivities(): Partial<IngestActivities> {
         inherited: input.rebuildOfTaskId ? ['CLEANING'] : [],
         chunkCount: 0,
         ...(input.rebuildOfTaskId ? { switchesIndex: true } : {}),
+      };
+    },
+    // The plan step stores a rebuild's plan confirmed (activities/chunkingPlan.ts): no wait.
+    async planChunking(): Promise<PlannedChunking> {
+      const plan = { strategy: 'general' as const, parameters: DEFAULT_CHUNKING_PARAMETERS, reason: 'stub' };
+      return {
+        state: 'CONFIRMED',
+        plan,
+        recommended: plan,
+        review: 'auto',
+        autoConfirmAfter: null,
+        preview: [],
+        chunkCount: 3,
       };
     },
     async retireChunkSets(input: StageInput) {
@@ -140,6 +154,16 @@ it('a rebuild run re-chunks without parsing, and retires the old chunk set after
   });
   expect((await handle.result()).status).toBe('SUCCESS');
   expect(callsOf(documentId)).toEqual([...STAGES.filter((s) => s !== 'CLEANING'), 'retire']);
+}, 300_000);
+
+it('a rebuild run records its patch marker and schedules retireChunkSets as a normal activity', async () => {
+  const documentId = randomUUID();
+  const handle = await client.workflow.start<typeof ingestDocument>('ingestDocument', {
+    workflowId: ingestWorkflowId(documentId),
+    taskQueue,
+    args: [rebuildInput(documentId)],
+  });
+  await handle.result();
   const { events } = await handle.fetchHistory();
   expect(scheduledActivityTypes(events ?? [])).toContain('retireChunkSets');
   const markers = (events ?? []).map((e) => e.markerRecordedEventAttributes?.markerName).filter(Boolean);
@@ -161,7 +185,7 @@ it('a failed rebuild keeps the old chunk set: nothing is retired, and the run wa
   }
   expect(callsOf(documentId)).toEqual(['CHUNKING', 'VECTORIZING']);
   await handle.terminate('test done');
-});
+}, 300_000);
 
 it('a dataset rebuild keeps at most maxOpen document runs open, and counts how each settled', async () => {
   const datasetId = `ds-${randomUUID()}`;
