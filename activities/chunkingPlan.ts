@@ -21,15 +21,34 @@ import { mappingFailures } from './toApplicationFailure';
  */
 export function createPlanChunkingActivity(deps: ActivityDeps) {
   return mappingFailures(async function planChunking(input: StageInput): Promise<PlannedChunking> {
-    const settings = chunkingSettingsSchema.parse(
+    const storedSettings = chunkingSettingsSchema.parse(
       (await findDatasetSettings(deps.db, { userId: input.userId, datasetId: input.datasetId })).chunking ?? {},
     );
+    // Absent fields are the defaults: the recommended plan, executed without review.
+    const settings = { ...storedSettings, strategy: storedSettings.strategy ?? 'auto', review: storedSettings.review ?? 'auto' };
     const autoConfirmAfter = settings.review === 'required' ? (settings.autoConfirmAfter ?? null) : null;
     const stored = await findChunkingPlan(deps.db, input.taskId);
     if (stored) return { ...withoutRecord(stored), autoConfirmAfter };
     const task = await findTask(deps.db, input.taskId);
     if (!task?.markdown_object_key)
       throw permanentError('CHUNKING_FAILED', 'the task has no parsed markdown to plan for');
+    // A rebuild names its plan (docs/rebuild.md): the person who asked for it chose it, so it is
+    // confirmed as it is, not re-proposed from the old task.
+    if (task.chunking_plan) {
+      const chosen: PlannedChunking = {
+        state: 'CONFIRMED',
+        plan: task.chunking_plan,
+        recommended: task.chunking_plan,
+        review: settings.review,
+        autoConfirmAfter: null,
+        preview: [],
+        chunkCount: 0,
+      };
+      return {
+        ...withoutRecord(await insertChunkingPlan(deps.db, input.taskId, input.documentId, chosen)),
+        autoConfirmAfter: null,
+      };
+    }
     const inherited = task.retry_of_task_id ? await findChunkingPlan(deps.db, task.retry_of_task_id) : undefined;
     if (inherited && inherited.state !== 'WAIT_CONFIRM') {
       const planned: PlannedChunking = { ...withoutRecord(inherited), state: 'CONFIRMED', autoConfirmAfter: null };

@@ -14,6 +14,8 @@ import { createNotifyResultActivity, createRecordNotifyFailureActivity } from '.
 import { createPrepareTaskActivity } from './prepareTask';
 import { createPretokenizeActivity } from './pretokenize';
 import { createRecordTaskFailureActivity } from './recordTaskFailure';
+import { createRebuildDatasetActivities } from './rebuildDataset';
+import { createRetireChunkSetsActivity } from './retireChunkSets';
 import { createRegisterSourceActivity } from './sourceRegistration';
 import { createSparseVectorizingActivity } from './sparseVectorizing';
 import { createVectorizingActivity } from './vectorizing';
@@ -35,10 +37,12 @@ export function createStageActivities(deps: ActivityDeps) {
     pretokenize: createPretokenizeActivity(deps),
     keywordIndexing: createKeywordIndexingActivity(deps),
     sparseVectorizing: createSparseVectorizingActivity(deps),
+    retireChunkSets: createRetireChunkSetsActivity(deps),
     recordTaskFailure: createRecordTaskFailureActivity(deps),
     notifyResult: createNotifyResultActivity(deps),
     recordNotifyFailure: createRecordNotifyFailureActivity(deps),
     ...createDeletionActivities(deps),
+    ...createRebuildDatasetActivities(deps),
     sweepStuckTasks: createSweepStuckTasksActivity(deps),
     sweepOrphanedObjects: createSweepOrphanedObjectsActivity(deps),
   };

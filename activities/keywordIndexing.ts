@@ -1,6 +1,6 @@
 import type { StageInput, StageResult } from '../contracts/ingest';
 import { transientError } from '../contracts/sluiceError';
-import { listActiveChunks, setChunkStatus, type ChunkText } from '../db/repositories/chunks';
+import { listActiveChunks, listDocumentChunkIds, setChunkStatus, type ChunkText } from '../db/repositories/chunks';
 import type { TenantScope } from '../stores/ports';
 import type { ActivityDeps } from './deps';
 import { reportProgress, resumePoint } from './heartbeat';
@@ -11,7 +11,7 @@ import { orTransient } from './transient';
 const INDEX_BATCH = 200;
 
 /**
- * KEYWORD_INDEXING: every active chunk gets its entry, upserted under its chunk id, so no attempt
+ * KEYWORD_INDEXING: every active chunk of the task's set gets its entry, upserted under its chunk id, so no attempt
  * ever deletes an active chunk's entry and the resume point cannot outrun the index: a heartbeat
  * says "every chunk up to here is indexed and marked", and nothing takes those entries out
  * again. (Deleting the document's entries after a refused batch, while the retry skipped the
@@ -27,12 +27,15 @@ export function createKeywordIndexingActivity(deps: ActivityDeps) {
     return runStage(deps, input, 'KEYWORD_INDEXING', async (started) => {
       const scope = { userId: input.userId, datasetId: input.datasetId };
       await orTransient('ENSURE_INDEX_FAILED', 'ensuring the keyword index', () => deps.keywords.ensureIndex());
-      // The active chunks, read once: they are what the plan must cover and what gets indexed.
-      const active = await listActiveChunks(deps.db, input.documentId);
-      const plan = await loadOrRebuildTokenPlan(deps, input, started.tokenPlanObjectKey, active);
-      const activeIds = active.map((c) => c.chunk_id);
+      // The set's active chunks, read once: they are what the plan must cover and what gets indexed.
+      const set = { documentId: input.documentId, generation: started.chunkGeneration };
+      const active = await listActiveChunks(deps.db, set);
+      const plan = await loadOrRebuildTokenPlan(deps, input, started, active);
+      // A rebuild indexes its new set while the served one stays searchable: only entries of
+      // chunks in no generation of the document are removed here (the old set goes at its retirement).
+      const keepIds = await listDocumentChunkIds(deps.db, input.documentId);
       await orTransient('KEYWORD_DELETE_FAILED', 'removing entries of dropped chunks', () =>
-        deps.keywords.deleteDocumentExcept(scope, input.documentId, activeIds),
+        deps.keywords.deleteDocumentExcept(scope, input.documentId, keepIds),
       );
       const progress = resumePoint();
       const chunks = active.filter((c) => c.chunk_index > progress.lastChunkIndex);

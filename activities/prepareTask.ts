@@ -1,23 +1,16 @@
 import type { Transaction } from 'kysely';
 import type { LocalStagePlan, PrepareResult } from '../contracts/ingest';
 import { permanentError } from '../contracts/sluiceError';
-import { STAGES, type Stage } from '../contracts/stages';
-import type { Database, DocumentRow, PipelineRow } from '../db/database';
-import { countChunks, resetChunkStatus } from '../db/repositories/chunks';
+import { STAGES } from '../contracts/stages';
+import type { Database, DocumentRow } from '../db/database';
 import { lockDocument } from '../db/repositories/documents';
 import { insertTaskWithPipeline } from '../db/repositories/newTask';
-import {
-  findPipeline,
-  getPipeline,
-  markTaskFailedIn,
-  stageStatusesOf,
-  supersedePipeline,
-} from '../db/repositories/pipelines';
-import { stageColumns } from '../db/repositories/stageColumns';
+import { findPipeline, getPipeline, markTaskFailedIn, stageStatusesOf } from '../db/repositories/pipelines';
 import { findTask, getTask } from '../db/repositories/tasks';
 import type { ActivityDeps } from './deps';
 import type { PrepareInput } from './prepareInput';
 import { registerIfSource } from './sourceRegistration';
+import { refuseRetry, runResult, takeOver } from './takeOver';
 import { mappingFailures } from './toApplicationFailure';
 
 export type { PrepareInput };
@@ -77,9 +70,9 @@ async function prepareIn(
   // touch it, and learns nothing about it.
   const doc = locked?.user_id === input.userId && locked.dataset_id === input.datasetId ? locked : undefined;
   // A retry of a document that is gone is a refused retry, not a new kind of failure.
-  if (!doc && input.retryOfTaskId) throw refuseRetry(`document ${input.documentId} does not exist`);
+  if (!doc && isTakeOver(input)) throw refuseRetry(`document ${input.documentId} does not exist`);
   if (!doc) throw permanentError('DOCUMENT_NOT_FOUND', `document ${input.documentId} does not exist`);
-  if (doc.lifecycle === 'DELETING' && input.retryOfTaskId)
+  if (doc.lifecycle === 'DELETING' && isTakeOver(input))
     throw refuseRetry(`document ${input.documentId} is being deleted`);
   if (doc.lifecycle === 'DELETING')
     throw permanentError('DOCUMENT_DELETING', `document ${input.documentId} is being deleted`);
@@ -94,12 +87,15 @@ async function routeTask(trx: Transaction<Database>, input: PrepareInput, doc: D
     return takeOver(trx, input, { oldTaskId: input.retryOfTaskId, kind: 'retry' }, doc.last_task_id);
   if (input.reembedOfTaskId)
     return takeOver(trx, input, { oldTaskId: input.reembedOfTaskId, kind: 'reembed' }, doc.last_task_id);
+  if (input.rebuildOfTaskId)
+    return takeOver(trx, input, { oldTaskId: input.rebuildOfTaskId, kind: 'rebuild' }, doc.last_task_id);
 
   if (doc.last_task_id) await interruptIfOrphaned(trx, doc.last_task_id);
   const pipeline = await insertTaskWithPipeline(trx, {
     taskId: input.taskId,
     documentId: input.documentId,
     ownerRunChain: input.ownerRunChain,
+    chunkGeneration: doc.index_generation,
   });
   const stages = stageStatusesOf(pipeline);
   return { kind: 'run', taskId: input.taskId, stages, inherited: [], chunkCount: 0 };
@@ -114,10 +110,11 @@ async function answerExistingTask(
   if (ownerRunChain === input.ownerRunChain) {
     // Our own run again (activity retry, or a Web UI reset to before prepareTask): resume.
     const stages = stageStatusesOf(pipeline);
+    const task = await getTask(trx, input.taskId);
     return runResult(
       trx,
       input,
-      pipeline,
+      { pipeline, chunkGeneration: task.chunk_generation },
       STAGES.filter((s) => stages[s] === 'SUCCESS'),
     );
   }
@@ -149,84 +146,7 @@ async function interruptIfOrphaned(trx: Transaction<Database>, taskId: string): 
   }
 }
 
-/** What is taken over: a failed task (retry), or a succeeded one whose vectors must be redone. */
-interface TakeOver {
-  oldTaskId: string;
-  kind: 'retry' | 'reembed';
-}
-
-// A re-embedding keeps the parse, the chunks and the keyword entries; only vectors are redone.
-const KEPT_BY_REEMBED: readonly Stage[] = ['CLEANING', 'CHUNKING', 'PRETOKENIZE', 'KEYWORD_INDEXING'];
-
-async function takeOver(
-  trx: Transaction<Database>,
-  input: PrepareInput,
-  takeover: TakeOver,
-  lastTaskId: string | null,
-): Promise<PrepareResult> {
-  const refuse = refuseRetry;
-  const { oldTaskId } = takeover;
-  if (lastTaskId !== oldTaskId) throw refuse(`task ${oldTaskId} is not the document's latest task`);
-  const old = await findPipeline(trx, oldTaskId);
-  if (!old || old.document_id !== input.documentId)
-    throw refuse(`task ${oldTaskId} does not belong to document ${input.documentId}`);
-  if (takeover.kind === 'retry' && (old.pipeline_status === 'PENDING' || old.pipeline_status === 'PROCESSING')) {
-    // This run holds the document's workflow id, so the run that left the task unfinished is gone.
-    await markTaskFailedIn(trx, oldTaskId, {
-      stage: null,
-      code: 'INTERRUPTED_TASK',
-      message: 'the run that owned this task ended without finishing it',
-    });
-    return takeOver(trx, input, takeover, lastTaskId);
-  }
-  const expected = takeover.kind === 'retry' ? 'FAILED' : 'SUCCESS';
-  if (old.pipeline_status !== expected) throw refuse(`task ${oldTaskId} is ${old.pipeline_status}, not ${expected}`);
-  if (!(await supersedePipeline(trx, oldTaskId, input.taskId, expected)))
-    throw refuse(`task ${oldTaskId} was already taken over`);
-
-  const oldStatuses = stageStatusesOf(old);
-  const inherited = STAGES.filter(
-    (s) => oldStatuses[s] === 'SUCCESS' && (takeover.kind === 'retry' || KEPT_BY_REEMBED.includes(s)),
-  );
-  if (takeover.kind === 'reembed') {
-    await resetChunkStatus(trx, input.documentId, 'dense_status');
-    await resetChunkStatus(trx, input.documentId, 'sparse_status');
-  }
-  const durations: Partial<Record<Stage, number | null>> = {};
-  for (const stage of inherited) durations[stage] = old[stageColumns(stage).ms];
-  const oldTask = await getTask(trx, oldTaskId);
-  const cleaned = inherited.includes('CLEANING');
-  const pipeline = await insertTaskWithPipeline(trx, {
-    taskId: input.taskId,
-    documentId: input.documentId,
-    ownerRunChain: input.ownerRunChain,
-    retryOfTaskId: oldTaskId,
-    detectedType: cleaned ? oldTask.detected_type : null,
-    markdownObjectKey: cleaned ? oldTask.markdown_object_key : null,
-    tokenPlanObjectKey: inherited.includes('PRETOKENIZE') ? oldTask.token_plan_object_key : null,
-    parseMs: cleaned ? oldTask.parse_ms : null,
-    ocrPages: cleaned ? oldTask.ocr_pages : null,
-    inherited: durations,
-  });
-  return runResult(trx, input, pipeline, inherited);
-}
-
-/** The plan a run follows: its stages' statuses, what it inherited, and the chunks it starts with. */
-async function runResult(
-  trx: Transaction<Database>,
-  input: PrepareInput,
-  pipeline: PipelineRow,
-  inherited: Stage[],
-): Promise<PrepareResult> {
-  return {
-    kind: 'run',
-    taskId: input.taskId,
-    stages: stageStatusesOf(pipeline),
-    inherited,
-    chunkCount: (await countChunks(trx, input.documentId)).active,
-  };
-}
-
-function refuseRetry(reason: string) {
-  return permanentError('RETRY_VALIDATION_FAILED', `RETRY_VALIDATION_FAILED:${reason}`);
+/** A retry, re-embed or rebuild: refused as RETRY_VALIDATION_FAILED, changing nothing, when it cannot go ahead. */
+function isTakeOver(input: PrepareInput): boolean {
+  return Boolean(input.retryOfTaskId ?? input.reembedOfTaskId ?? input.rebuildOfTaskId);
 }

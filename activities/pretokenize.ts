@@ -5,12 +5,15 @@ import { runStage } from './stageTemplate';
 import { buildTokenPlan, storeTokenPlan } from './tokenPlan';
 import { orTransient } from './transient';
 
-/** PRETOKENIZE: the token plan of every active chunk, stored by reference; all or nothing. */
+/** PRETOKENIZE: the token plan of every active chunk of the task's set, stored by reference; all or nothing. */
 export function createPretokenizeActivity(deps: ActivityDeps) {
   return async function pretokenize(input: StageInput): Promise<StageResult> {
-    return runStage(deps, input, 'PRETOKENIZE', () =>
+    return runStage(deps, input, 'PRETOKENIZE', (started) =>
       orTransient('PRETOKENIZE_FAILED', 'building the token plan', async () => {
-        const chunks = await listActiveChunks(deps.db, input.documentId);
+        const chunks = await listActiveChunks(deps.db, {
+          documentId: input.documentId,
+          generation: started.chunkGeneration,
+        });
         const tokenPlanObjectKey = await storeTokenPlan(deps, input, await buildTokenPlan(deps.cpu, chunks));
         return { items: chunks.length, outputs: { tokenPlanObjectKey } };
       }),

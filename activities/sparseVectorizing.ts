@@ -18,12 +18,13 @@ export function createSparseVectorizingActivity(deps: ActivityDeps) {
   return async function sparseVectorizing(input: StageInput): Promise<StageResult> {
     return runStage(deps, input, 'SPARSE_VECTORIZING', async (started) => {
       const scope = { userId: input.userId, datasetId: input.datasetId };
-      const plan = await loadOrRebuildTokenPlan(deps, input, started.tokenPlanObjectKey);
+      const plan = await loadOrRebuildTokenPlan(deps, input, started);
+      const set = { documentId: input.documentId, generation: started.chunkGeneration };
       const pages = {
         pageSize: SPARSE_BATCH,
         batchSize: SPARSE_BATCH,
         readPage: (afterIndex: number, limit: number) =>
-          listPendingChunks(deps.db, input.documentId, 'sparse_status', afterIndex, limit),
+          listPendingChunks(deps.db, set, 'sparse_status', afterIndex, limit),
       };
       return forEachPendingBatch(pages, async (pending) => {
         const ready = pending.filter((c) => c.dense_status === 'SUCCESS');

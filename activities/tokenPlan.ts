@@ -40,25 +40,27 @@ function parseTokenPlan(text: string): TokenPlan {
 /**
  * Loads the plan PRETOKENIZE stored; when it is missing (PRETOKENIZE was inherited from an
  * older task whose plan is gone, or never ran in this task) it is rebuilt and stored again.
- * A plan that lacks a current chunk is stale and rebuilt too.
+ * A plan that lacks a current chunk of the task's chunk set is stale and rebuilt too.
  */
 export async function loadOrRebuildTokenPlan(
   deps: ActivityDeps,
   input: StageInput,
-  tokenPlanObjectKey: string | null,
+  started: { tokenPlanObjectKey: string | null; chunkGeneration: number },
   loaded?: ChunkText[],
 ): Promise<TokenPlan> {
+  const { tokenPlanObjectKey } = started;
+  const set = { documentId: input.documentId, generation: started.chunkGeneration };
   if (tokenPlanObjectKey) {
     try {
       const plan = parseTokenPlan(await deps.objects.getText(tokenPlanObjectKey));
       // Ids suffice to check coverage; chunk texts are read only when the plan must be rebuilt.
-      const ids = loaded ? loaded.map((c) => c.chunk_id) : await listActiveChunkIds(deps.db, input.documentId);
+      const ids = loaded ? loaded.map((c) => c.chunk_id) : await listActiveChunkIds(deps.db, set);
       if (ids.every((id) => plan.has(id))) return plan;
     } catch (error) {
       if (!(error instanceof ObjectNotFoundError)) throw error;
     }
   }
-  const plan = await buildTokenPlan(deps.cpu, loaded ?? (await listActiveChunks(deps.db, input.documentId)));
+  const plan = await buildTokenPlan(deps.cpu, loaded ?? (await listActiveChunks(deps.db, set)));
   await recordTokenPlan(deps.db, input.taskId, await storeTokenPlan(deps, input, plan));
   return plan;
 }

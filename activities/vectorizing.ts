@@ -1,5 +1,6 @@
 import type { StageInput, StageResult } from '../contracts/ingest';
-import { listPendingChunkTexts, markDenseEmbedded, type ChunkText } from '../db/repositories/chunks';
+import { markDenseReused, reusableVectors } from '../db/repositories/chunkGenerations';
+import { listPendingChunkTexts, markDenseEmbedded, type ChunkSet, type ChunkText } from '../db/repositories/chunks';
 import { listChunksLackingADenseVector } from '../db/repositories/languageDenseChunks';
 import type { Embedder } from '../embedders/embedder';
 import { dimensionMismatch, namingStore } from '../stores/dimensionMismatch';
@@ -10,10 +11,12 @@ import { runStage } from './stageTemplate';
 import { orTransient } from './transient';
 
 /**
- * VECTORIZING: embed every active chunk whose dense_status is not SUCCESS, batch by batch, and
- * with the second dense vector on, every one whose language_dense_status is not SUCCESS as well.
- * Each batch is upserted and marked before the next starts, so a crash loses at most one
- * batch of work and no chunk that succeeded is embedded again.
+ * VECTORIZING: embed every active chunk of the task's set whose dense_status is not SUCCESS,
+ * batch by batch, and with the second dense vector on, every one whose language_dense_status is
+ * not SUCCESS as well. Each batch is upserted and marked before the next starts, so a crash loses at
+ * most one batch of work and no chunk that succeeded is embedded again. A rebuild first copies
+ * the vectors of chunks whose text an older generation already embedded with the same model
+ * (reuseVectors): only changed text reaches the embedder.
  */
 const PAGE = 512;
 
@@ -46,41 +49,68 @@ async function embedBatch(
   );
 }
 
+/**
+ * Copies the vectors of the set's pending chunks that an older generation of the document embedded
+ * with the same model and text hash, and marks them (vector_reused). Idempotent: a chunk already
+ * SUCCESS is not offered again. Returns how many got a copied vector.
+ */
+async function reuseVectors(
+  deps: ActivityDeps,
+  scope: { userId: string; datasetId: string },
+  set: ChunkSet,
+  model: { model: string; dimension: number },
+): Promise<number> {
+  const reusable = await reusableVectors(deps.db, set, model);
+  if (reusable.length === 0) return 0;
+  const copies = reusable.map((r) => ({ ...r, documentId: set.documentId }));
+  const copied = await orTransient('VECTORIZING_FAILED', 'copying reused vectors', () =>
+    deps.vectors.copyDense(scope, model, copies),
+  );
+  return markDenseReused(deps.db, copied, model);
+}
+
 export function createVectorizingActivity(deps: ActivityDeps) {
   return async function vectorizing(input: StageInput): Promise<StageResult> {
-    return runStage(deps, input, 'VECTORIZING', async () => {
+    return runStage(deps, input, 'VECTORIZING', async (started) => {
       const embedder = await deps.embedders.forUser(input.userId);
       const scope = { userId: input.userId, datasetId: input.datasetId };
+      const set = { documentId: input.documentId, generation: started.chunkGeneration };
+      const model = { model: embedder.model, dimension: embedder.dimension };
+      const reused = await reuseVectors(deps, scope, set, model);
       // Chunks are read a page at a time and embedded a batch at a time: one query per page,
       // while every batch is still upserted and marked before the next one is embedded.
       const { languageEmbedders } = deps;
       const pageSize = Math.max(PAGE, deps.settings.embedBatchSize);
       const batchSize = deps.settings.embedBatchSize;
-      if (!languageEmbedders) {
-        const pages = {
-          pageSize,
-          batchSize,
-          readPage: (afterIndex: number, limit: number) =>
-            listPendingChunkTexts(deps.db, input.documentId, 'dense_status', afterIndex, limit),
-        };
-        return forEachPendingBatch(pages, async (batch) => {
-          await embedBatch(deps, embedder, scope, input.documentId, batch);
-          return batch.length;
-        });
-      }
-      const pages = {
-        pageSize,
-        batchSize,
-        readPage: (afterIndex: number, limit: number) =>
-          listChunksLackingADenseVector(deps.db, input.documentId, afterIndex, limit),
-      };
-      return forEachPendingBatch(pages, async (batch) => {
-        const first = batch.filter((c) => c.dense_status !== 'SUCCESS');
-        if (first.length > 0) await embedBatch(deps, embedder, scope, input.documentId, first);
-        const second = batch.filter((c) => c.language_dense_status !== 'SUCCESS');
-        await embedLanguageBatch(deps, languageEmbedders, scope, input.documentId, second);
-        return batch.length;
-      });
+      const embedded = languageEmbedders
+        ? await forEachPendingBatch(
+            {
+              pageSize,
+              batchSize,
+              readPage: (afterIndex: number, limit: number) =>
+                listChunksLackingADenseVector(deps.db, set, afterIndex, limit),
+            },
+            async (batch) => {
+              const first = batch.filter((c) => c.dense_status !== 'SUCCESS');
+              if (first.length > 0) await embedBatch(deps, embedder, scope, input.documentId, first);
+              const second = batch.filter((c) => c.language_dense_status !== 'SUCCESS');
+              await embedLanguageBatch(deps, languageEmbedders, scope, input.documentId, second);
+              return batch.length;
+            },
+          )
+        : await forEachPendingBatch(
+            {
+              pageSize,
+              batchSize,
+              readPage: (afterIndex: number, limit: number) =>
+                listPendingChunkTexts(deps.db, set, 'dense_status', afterIndex, limit),
+            },
+            async (batch) => {
+              await embedBatch(deps, embedder, scope, input.documentId, batch);
+              return batch.length;
+            },
+          );
+      return reused + embedded;
     });
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHUNKING_STRATEGIES } from '../contracts/chunkingPlan';
 import { PIPELINE_STATUSES, STAGE_STATUSES, STAGES } from '../contracts/stages';
 import { DEPENDENCIES } from './health/dependencyChecks';
 
@@ -206,4 +207,28 @@ export const reembedResultSchema = z.object({
   dimension: z.number().int(),
   started: z.array(z.object({ documentId: z.string(), taskId: z.string() })),
   skipped: z.array(z.object({ documentId: z.string(), reason: z.string() })),
+});
+
+/** The plan of a rebuild: any of a strategy and its sizes; an empty body rebuilds under the deployment's settings. */
+export const rebuildBody = z
+  .strictObject({
+    strategy: z.enum(CHUNKING_STRATEGIES).optional(),
+    childTokens: z.number().int().min(8).max(8192).optional(),
+    overlapTokens: z.number().int().min(0).max(4096).optional(),
+    parentTokens: z.number().int().min(8).max(65536).nullable().optional(),
+  })
+  .describe('The chunking plan to rebuild with; sizes left out are the defaults.');
+
+export const rebuildStartedSchema = z.object({
+  documentId: z.string(),
+  taskId: z.string().describe('the rebuild task; `GET /v1/documents/{id}` follows it'),
+  rebuildOfTaskId: z.string().describe('the succeeded task whose markdown is re-chunked'),
+});
+
+export const datasetRebuildStartedSchema = z.object({
+  workflowId: z.string().describe('the dataset rebuild workflow (one per user and dataset at a time)'),
+  alreadyRunning: z
+    .boolean()
+    .describe('true: a rebuild of this dataset was running already, and this request joined it'),
+  maxOpen: z.number().int().describe('at most this many document runs open at once (SLUICE_REBUILD_MAX_OPEN)'),
 });

@@ -17,6 +17,7 @@ import { adminRoutes } from './routes/admin';
 import { documentRoutes } from './routes/documents';
 import { datasetRoutes } from './routes/datasets';
 import { embeddingRoutes } from './routes/embedding';
+import { rebuildRoutes } from './routes/rebuild';
 import { eventRoutes } from './routes/events';
 import { hitTestRoutes } from './routes/hitTest';
 import { searchRoutes } from './routes/search';
@@ -126,6 +127,7 @@ export async function buildApiServer(
   hitTestRoutes(router, ctx);
   embeddingRoutes(router, ctx);
   datasetRoutes(router, ctx);
+  rebuildRoutes(router, ctx);
   adminRoutes(router, ctx, sessions);
 
   await app.ready();

@@ -55,7 +55,11 @@ export async function plainDocument(
     const children = drafts.filter((d) => d.kind === 'child');
     // The same refusal CHUNKING makes, so both sides fail the same pages.
     if (children.length === 0) throw new Error('EMPTY_DOCUMENT');
-    const { removedChunkIds } = await replaceChunks(adapters.db, { documentId: doc.documentId, ...scope }, drafts);
+    const { removedChunkIds } = await replaceChunks(
+      adapters.db,
+      { documentId: doc.documentId, generation: 0, ...scope },
+      drafts,
+    );
     await adapters.vectors.deleteChunks(scope, removedChunkIds);
     lap('CHUNKING');
     const embedder = await adapters.embedders.forUser(doc.userId);

@@ -47,7 +47,7 @@ export async function loadSearchDataset(
     const texts = indexes.map(chunkText);
     await replaceChunks(
       adapters.db,
-      { documentId, ...scope },
+      { documentId, generation: 0, ...scope },
       indexes.map((index, i) => ({
         chunkId: `bench-${index}`,
         chunkIndex: i,

@@ -55,7 +55,7 @@ async function run(deps: ActivityDeps, chunkTexts: string[]): Promise<number> {
   });
   await replaceChunks(
     deps.db,
-    doc,
+    { ...doc, generation: 0 },
     chunkTexts.map((text, i) => ({
       chunkId: `${doc.documentId}:${i}`,
       chunkIndex: i,

@@ -4,6 +4,7 @@ import { addDatasetCommands } from './datasetCommands';
 import { addPlanCommands } from './planCommands';
 import { addDocumentCommands } from './documentCommands';
 import { addEmbeddingCommands } from './embeddingCommands';
+import { addRebuildCommands } from './rebuildCommands';
 import { addSecretsCommands } from './secretsCommands';
 
 // The command modules register commander definitions only; each action loads what it needs when
@@ -11,6 +12,7 @@ import { addSecretsCommands } from './secretsCommands';
 
 const program = new Command('sluice').description('durable document ingestion for RAG, on Temporal');
 addDocumentCommands(program);
+addRebuildCommands(program);
 addEmbeddingCommands(program);
 addDatasetCommands(program);
 addPlanCommands(program);

@@ -4,6 +4,7 @@ import { TypedSearchAttributes } from '@temporalio/common';
 import type { SluiceConfig } from '../config/config';
 import { ingestWorkflowId, INGEST_WORKFLOW_TYPE, type IngestInput } from '../contracts/ingest';
 import { DatasetIdKey, DocumentIdKey, PipelineStatusKey } from '../contracts/searchAttributes';
+import { planLine, type ChunkingPlan } from '../contracts/chunkingPlan';
 import { markdownLiteral } from '../contracts/markdownText';
 import type { DocumentRow } from '../db/database';
 import type { ingestDocument } from '../workflows/ingestDocument';
@@ -17,6 +18,10 @@ export interface IngestRun {
   retryOfTaskId?: string;
   /** A take-over of this succeeded task that redoes the vectors (a re-embed). */
   reembedOfTaskId?: string;
+  /** A take-over of this succeeded task that re-chunks its stored markdown (a rebuild). */
+  rebuildOfTaskId?: string;
+  /** The rebuild's plan; absent → the deployment's chunker settings. */
+  chunkingPlan?: ChunkingPlan;
   /** Shown in the Web UI; absent when the caller has only the ids. */
   file?: { name: string; sizeBytes: number };
 }
@@ -40,6 +45,7 @@ function oneLine(text: string, max = 120): string {
 
 function whatOf(run: IngestRun): string {
   if (run.reembedOfTaskId) return 're-embed';
+  if (run.rebuildOfTaskId) return 'rebuild';
   return run.retryOfTaskId ? 'retry' : 'ingest';
 }
 
@@ -54,6 +60,8 @@ export function runDescription(run: IngestRun): { staticSummary: string; staticD
     `**Task:** ${run.taskId}`,
     ...(run.retryOfTaskId ? [`**Retry of task:** ${run.retryOfTaskId}`] : []),
     ...(run.reembedOfTaskId ? [`**Re-embed of task:** ${run.reembedOfTaskId}`] : []),
+    ...(run.rebuildOfTaskId ? [`**Rebuild of task:** ${run.rebuildOfTaskId}`] : []),
+    ...(run.chunkingPlan ? [`**Plan:** ${oneLine(planLine(run.chunkingPlan), 300)}`] : []),
   ];
   return { staticSummary: `${whatOf(run)} ${subject} in ${oneLine(run.datasetId)}`, staticDetails: details.join('\n') };
 }
@@ -76,6 +84,8 @@ export async function startIngestRun(
     taskId: run.taskId,
     ...(run.retryOfTaskId ? { retryOfTaskId: run.retryOfTaskId } : {}),
     ...(run.reembedOfTaskId ? { reembedOfTaskId: run.reembedOfTaskId } : {}),
+    ...(run.rebuildOfTaskId ? { rebuildOfTaskId: run.rebuildOfTaskId } : {}),
+    ...(run.chunkingPlan ? { chunkingPlan: run.chunkingPlan } : {}),
     retryWait: config.retryWait,
   };
   return client.workflow.start<typeof ingestDocument>(INGEST_WORKFLOW_TYPE, {

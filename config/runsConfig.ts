@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { duration, durationMs, durationOrOff, durationOrOffMs } from './durations';
 import type { EnvOf } from './envShape';
 
@@ -8,6 +9,7 @@ export const runsEnv = {
   SLUICE_SWEEP_EVERY: durationOrOff('5m').default('5m'),
   SLUICE_ORPHAN_SWEEP_EVERY: durationOrOff('1h').default('1h'),
   SLUICE_ORPHAN_GRACE: duration('1h or 90m').default('1h'),
+  SLUICE_REBUILD_MAX_OPEN: z.coerce.number().int().min(1).max(1000).default(4),
 };
 
 export interface RunsSettings {
@@ -23,6 +25,11 @@ export interface RunsSettings {
    * longest upload (the API's request timeout): an S3 multipart upload is dated from its start.
    */
   orphanSweep: { everyMs: number | null; graceMs: number };
+  /**
+   * A dataset rebuild (workflows/rebuildDataset.ts) keeps at most this many of its documents' runs
+   * open at once; the next starts as one settles (docs/rebuild.md).
+   */
+  rebuildMaxOpen: number;
 }
 
 export function runsSettings(e: EnvOf<typeof runsEnv>): RunsSettings {
@@ -34,5 +41,6 @@ export function runsSettings(e: EnvOf<typeof runsEnv>): RunsSettings {
       everyMs: durationOrOffMs(e.SLUICE_ORPHAN_SWEEP_EVERY),
       graceMs: durationMs(e.SLUICE_ORPHAN_GRACE),
     },
+    rebuildMaxOpen: e.SLUICE_REBUILD_MAX_OPEN,
   };
 }

@@ -32,6 +32,12 @@ export const DEFAULT_CHUNKING_PARAMETERS: ChunkingParameters = {
   parentTokens: null,
 };
 
+/** A plan in one line, for summaries and logs: "general, child 300 / overlap 40 / parent section". */
+export function planLine(plan: ChunkingPlan): string {
+  const { childTokens, overlapTokens, parentTokens } = plan.parameters;
+  return `${plan.strategy}, child ${childTokens} / overlap ${overlapTokens} / parent ${parentTokens ?? 'section'}`;
+}
+
 /** A plan's life: proposed and waiting for a person, confirmed (as is or changed), then chunked. */
 export const PLAN_STATES = ['WAIT_CONFIRM', 'CONFIRMED', 'EXECUTED'] as const;
 export type PlanState = (typeof PLAN_STATES)[number];

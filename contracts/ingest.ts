@@ -70,6 +70,11 @@ export type PrepareResult =
       localStages?: LocalStagePlan;
       /** The document's file name, for the activity summaries in the Web UI. Absent in runs prepared before it existed. */
       fileName?: string;
+      /**
+       * The run builds a chunk set that search does not serve yet (a rebuild, or the retry of one):
+       * its success switches the document's index to it, and the run then retires the old set.
+       */
+      switchesIndex?: boolean;
     }
   | {
       kind: 'duplicate';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ChunkingPlanSchema } from './chunkingPlanSchema';
 import { FAILURE_CODES } from './failureCodes';
 import { UUID } from './uuid';
 import { PIPELINE_STATUSES, STAGE_STATUSES, STAGES } from './stages';
@@ -57,6 +58,12 @@ export const IngestInputSchema = z
       ),
     retryOfTaskId: uuid.optional().describe('Internal: set by a retry run.'),
     reembedOfTaskId: uuid.optional().describe('Internal: set by a re-embedding run.'),
+    rebuildOfTaskId: uuid
+      .optional()
+      .describe('Internal: set by a rebuild run (re-chunks the stored markdown of this succeeded task).'),
+    chunkingPlan: ChunkingPlanSchema.optional().describe(
+      'With rebuildOfTaskId: the plan to re-chunk with; left out → the deployment chunker settings.',
+    ),
     retryWait: z
       .string()
       .regex(/^\d{1,9} ?(ms|s|m|h|d|seconds?|minutes?|hours?|days?)$/, 'a duration like 30d, 12h or 1 hour')

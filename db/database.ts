@@ -32,6 +32,10 @@ export interface DocumentsTable {
   source_object_key: string;
   lifecycle: Generated<DocumentLifecycle>;
   last_task_id: string | null;
+  /** The chunk set search serves (chunks.generation); a rebuild's success switches it. */
+  index_generation: Generated<number>;
+  /** The task whose success last built or switched the document's index. */
+  index_task_id: string | null;
   /** The strategy or parameters chosen at upload (contracts/chunkingPlan.ts ChunkingChoice); null: the dataset's. */
   chunking_choice: ColumnType<ChunkingChoice | null, string | null | undefined, string | null>;
   created_at: Timestamp;
@@ -49,6 +53,10 @@ export interface ParseTasksTable {
   parse_ms: number | null;
   /** The pages the parse OCR'd (jsonb, written as JSON text); null when it OCR'd none. */
   ocr_pages: ColumnType<OcrPageReport[] | null, string | null | undefined, string | null>;
+  /** The chunk set this task's stages build: the document's served one, or a rebuild's new one. */
+  chunk_generation: Generated<number>;
+  /** The plan a rebuild chunks with (contracts/chunkingPlan.ts); null: the deployment's chunker settings. */
+  chunking_plan: ColumnType<ChunkingPlan | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 
@@ -100,6 +108,12 @@ export interface ChunksTable {
   /** The second dense vector's checkpoint (its model is the chunk language's; see language_dense_vectors). */
   language_dense_status: Generated<StageStatus>;
   language_embedding_model: string | null;
+  /** Which chunk set of the document the row belongs to (documents.index_generation is the served one). */
+  generation: Generated<number>;
+  /** SHA-256 of `text`, the embedded text: a rebuild reuses the vector of an old chunk with the same hash. */
+  text_sha256: Buffer | null;
+  /** The dense vector was copied from an older generation's chunk instead of embedded. */
+  vector_reused: Generated<boolean>;
   created_at: Timestamp;
 }
 

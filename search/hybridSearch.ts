@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { SearchSettingsInput } from '../contracts/searchSettings';
 import type { Database } from '../db/database';
 import { findDatasetSettings } from '../db/repositories/datasetSettings';
+import { servedChunks, type ServedChunk } from '../db/repositories/servedChunks';
 import type { BgeEmbedders } from '../embedders/bgeEmbedder';
 import type { EmbedderResolver } from '../embedders/embedderResolver';
 import { sparseQueryFromTokens } from '../sparse/sparseVector';
@@ -110,9 +111,38 @@ export async function searchSettingsFor(
 }
 
 /**
- * The retrievers' lists fused by weighted reciprocal rank under the given settings, joined to their
- * chunks; hits in another language than the one the query wants are then demoted
- * (search/languageRouting.ts). The join drops chunks of documents that are being deleted.
+ * The lists with only the chunks search may return (servedChunks: documents not being deleted, in
+ * the chunk set each serves), filtered before fusion so a chunk a rebuild staged or retired takes
+ * no rank from a served one. Returns the rows of the chunks kept.
+ */
+async function keepServed(
+  deps: Pick<SearchDeps, 'db'>,
+  scope: TenantScope,
+  lists: RetrieverLists,
+): Promise<{ lists: RetrieverLists; rows: Map<string, ServedChunk>; dropped: boolean }> {
+  const ids = new Set(Object.values(lists).flatMap((hits: SearchHit[]) => hits.map((h) => h.chunkId)));
+  const rows = new Map((await servedChunks(deps.db, scope, [...ids])).map((r) => [r.chunk_id, r]));
+  const keep = (hits: SearchHit[]) => hits.filter((h) => rows.has(h.chunkId));
+  return {
+    lists: {
+      dense: keep(lists.dense),
+      languageDense: keep(lists.languageDense),
+      sparse: keep(lists.sparse),
+      keyword: keep(lists.keyword),
+      identifier: keep(lists.identifier),
+    },
+    rows,
+    dropped: rows.size < ids.size,
+  };
+}
+
+/**
+ * The retrievers' lists over the chunks search serves, fused by weighted reciprocal rank under the
+ * given settings; hits in another language than the one the query wants are then demoted
+ * (search/languageRouting.ts). While a rebuild stages a document's new set beside its served one,
+ * the stores hold both and each retriever's depth is shared between them: when the filter dropped
+ * candidates from a full list, the retrievers are asked once more, twice as deep, so the served set
+ * keeps its full depth.
  */
 export async function searchWithSettings(
   deps: SearchDeps,
@@ -121,27 +151,18 @@ export async function searchWithSettings(
   limit: number,
   settings: SearchSettings,
 ): Promise<SearchResult[]> {
-  const lists = await retrieveCandidates(deps, scope, query, CANDIDATES_PER_RETRIEVER, settings);
-  const fused = reciprocalRankFusion(lists, fusionOf(settings));
-  if (fused.length === 0) return [];
-  const rows = await deps.db
-    .selectFrom('chunks')
-    .innerJoin('documents', 'documents.id', 'chunks.document_id')
-    .select(['chunks.chunk_id', 'chunks.document_id', 'chunks.section_path', 'chunks.text', 'documents.file_name'])
-    .where(
-      'chunks.chunk_id',
-      'in',
-      fused.map((f) => f.chunkId),
-    )
-    .where('chunks.user_id', '=', scope.userId)
-    .where('chunks.dataset_id', '=', scope.datasetId)
-    .where('documents.lifecycle', '=', 'ACTIVE')
-    .execute();
-  const byId = new Map(rows.map((r) => [r.chunk_id, r]));
+  const first = await retrieveCandidates(deps, scope, query, CANDIDATES_PER_RETRIEVER, settings);
+  let served = await keepServed(deps, scope, first);
+  const full = Object.values(first).some((hits: SearchHit[]) => hits.length >= CANDIDATES_PER_RETRIEVER);
+  if (served.dropped && full) {
+    const deeper = await retrieveCandidates(deps, scope, query, 2 * CANDIDATES_PER_RETRIEVER, settings);
+    served = await keepServed(deps, scope, deeper);
+  }
+  const fused = reciprocalRankFusion(served.lists, fusionOf(settings));
   const routed = preferLanguage(
     fused,
     (hit) => {
-      const text = byId.get(hit.chunkId)?.text;
+      const text = served.rows.get(hit.chunkId)?.text;
       return text === undefined ? null : languageOf(text);
     },
     wantedLanguage(query),
@@ -149,7 +170,7 @@ export async function searchWithSettings(
   );
   const results: SearchResult[] = [];
   for (const hit of routed) {
-    const row = byId.get(hit.chunkId);
+    const row = served.rows.get(hit.chunkId);
     if (!row) continue;
     results.push({
       chunkId: hit.chunkId,

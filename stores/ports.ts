@@ -59,6 +59,13 @@ export interface DenseRecord {
   vector: number[];
 }
 
+export interface DenseCopy {
+  fromChunkId: string;
+  toChunkId: string;
+  /** The target's document (the source's, for a rebuild). */
+  documentId: string;
+}
+
 export interface SparseRecord {
   chunkId: string;
   documentId: string;
@@ -90,6 +97,12 @@ export interface VectorStore {
    */
   upsertLanguageDense(scope: TenantScope, model: EmbeddingModelRef, records: DenseRecord[]): Promise<void>;
   upsertSparse(scope: TenantScope, records: SparseRecord[]): Promise<void>;
+  /**
+   * Gives each `toChunkId` the dense vector `model` made for its `fromChunkId` (a rebuild's chunk
+   * whose text an old chunk had: docs/rebuild.md). Upserts like upsertDense. Returns the target ids
+   * that got a vector; a source without one of this model is skipped, and its target is embedded.
+   */
+  copyDense(scope: TenantScope, model: EmbeddingModelRef, copies: DenseCopy[]): Promise<string[]>;
   /** Removes the document's dense vectors of every model (both dense vectors) and its sparse vectors. */
   deleteDocument(scope: TenantScope, documentId: string): Promise<void>;
   /** Removes the vectors (of every model) of chunks that a rebuild dropped. */

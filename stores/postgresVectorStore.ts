@@ -34,6 +34,26 @@ export function createPostgresVectorStore(db: Kysely<Database>): VectorStore {
     upsertLanguageDense: (scope, model, records) =>
       upsertDenseRows(db, 'language_dense_vectors', NAME, scope, model, records),
 
+    async copyDense(scope, model, copies) {
+      const copied: string[] = [];
+      for (const batch of inBatches(copies)) {
+        // One statement per batch: the vectors never leave Postgres.
+        const { rows } = await sql<{ chunk_id: string }>`
+          INSERT INTO dense_vectors (chunk_id, document_id, user_id, dataset_id, model, dimension, vector)
+          SELECT c.to_id, c.document_id, v.user_id, v.dataset_id, v.model, v.dimension, v.vector
+            FROM unnest(${batch.map((c) => c.fromChunkId)}::text[], ${batch.map((c) => c.toChunkId)}::text[],
+                        ${batch.map((c) => c.documentId)}::text[]) AS c(from_id, to_id, document_id)
+            JOIN dense_vectors v ON v.chunk_id = c.from_id
+           WHERE v.user_id = ${scope.userId} AND v.dataset_id = ${scope.datasetId}
+             AND v.model = ${model.model} AND v.dimension = ${model.dimension}
+          ON CONFLICT (chunk_id) DO UPDATE SET vector = excluded.vector, model = excluded.model,
+                                               dimension = excluded.dimension, updated_at = now()
+          RETURNING chunk_id`.execute(db);
+        copied.push(...rows.map((r) => r.chunk_id));
+      }
+      return copied;
+    },
+
     async upsertSparse(scope, records) {
       for (const batch of inBatches(records)) {
         const rows = batch.map((r) => ({

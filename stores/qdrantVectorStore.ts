@@ -158,6 +158,46 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     upsertDense: (scope, model, records) => upsertDenseOf(DENSE_INFIX, scope, model, records),
     upsertLanguageDense: (scope, model, records) => upsertDenseOf(LANGUAGE_DENSE_INFIX, scope, model, records),
 
+    async copyDense(scope, model, copies) {
+      if (copies.length === 0) return [];
+      const collection = await denseCollection(model, DENSE_INFIX);
+      const copied: string[] = [];
+      for (const batch of inBatches(copies, WRITE_BATCH)) {
+        // Only the tenant's own points of this model are read: an id from elsewhere copies nothing.
+        const sources = await client.retrieve(collection, {
+          ids: batch.map((c) => pointIdForChunk(c.fromChunkId)),
+          with_vector: [DENSE_VECTOR],
+          with_payload: true,
+        });
+        const vectorOf = new Map<string, number[]>();
+        for (const point of sources) {
+          const owner = point.payload;
+          const vector = (point.vector as Record<string, unknown> | undefined)?.[DENSE_VECTOR];
+          if (owner?.user_id !== scope.userId || owner.dataset_id !== scope.datasetId) continue;
+          if (typeof owner.chunk_id === 'string' && Array.isArray(vector))
+            vectorOf.set(owner.chunk_id, vector as number[]);
+        }
+        const points = batch.flatMap((c) => {
+          const vector = vectorOf.get(c.fromChunkId);
+          if (!vector) return [];
+          copied.push(c.toChunkId);
+          return [
+            {
+              id: pointIdForChunk(c.toChunkId),
+              vector: { [DENSE_VECTOR]: vector },
+              payload: {
+                ...payload(scope, { chunkId: c.toChunkId, documentId: c.documentId }),
+                model: model.model,
+                dimension: model.dimension,
+              },
+            },
+          ];
+        });
+        if (points.length > 0) await client.upsert(collection, { wait: true, points });
+      }
+      return copied;
+    },
+
     async upsertSparse(scope, records) {
       for (const r of records) {
         if (r.sparse.indices.length !== r.sparse.values.length) {

@@ -117,6 +117,17 @@ const batchOptions: ActivityOptions = {
 };
 export const batchStage = (summary: string) => proxyActivities<IngestActivities>({ ...batchOptions, summary });
 
+// Retiring a rebuild's old chunk set: deletes by id in every store, a few statements per store.
+// 10 minutes covers a document of many thousands of chunks; the batch back-off rides out a store
+// outage, and what still fails is the sweep's (activities/sweepStuckTasks.ts).
+export const retirement = (summary: string) =>
+  proxyActivities<IngestActivities>({
+    cancellationType: WAIT_FOR_STOP,
+    startToCloseTimeout: '10 minutes',
+    retry: batchOptions.retry,
+    summary,
+  });
+
 /**
  * VECTORIZING, with the batch options, on the embedding task queue next to the run's own queue
  * (contracts/taskQueues.ts). Built per run: the queue is only known from workflowInfo().

@@ -1,4 +1,5 @@
 export { ingestDocument } from './ingestDocument';
 export { deleteDocument } from './deleteDocument';
+export { rebuildDataset } from './rebuildDataset';
 export { sweepStuckTasks } from './sweepStuckTasks';
 export { sweepOrphanedObjects } from './sweepOrphanedObjects';

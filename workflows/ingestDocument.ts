@@ -39,6 +39,7 @@ import {
   localCpuStage,
   localNotification,
   notification,
+  retirement,
   sourceRegistration,
 } from './activityOptions';
 import { activitySummary } from './activitySummary';
@@ -82,6 +83,9 @@ type Failure = ClassifiedFailure & { stage: Stage | null };
 
 /** The patch id of registering a named source in its own activity ahead of prepareTask. */
 const SOURCE_REGISTRATION_ACTIVITY = 'source-registration-activity';
+
+/** The patch id of a rebuild's clean-up: retiring the chunk set its success switched away from. */
+const RETIRE_CHUNK_SETS = 'retire-chunk-sets';
 
 /**
  * Worker Versioning (docs/deployment.md): a run is PINNED (declared below the workflow) to the
@@ -171,14 +175,11 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
       progress.stages = prepared.stages;
       progress.chunkCount = prepared.chunkCount;
       const subject = prepared.fileName ?? input.fileName ?? documentId;
-      failure = await runStages(
-        { taskId, documentId, userId: input.userId, datasetId: input.datasetId },
-        progress,
-        searchAttributes,
-        prepared.localStages,
-        subject,
-        planGate,
-      );
+      const stageInput = { taskId, documentId, userId: input.userId, datasetId: input.datasetId };
+      failure = await runStages(stageInput, progress, searchAttributes, prepared.localStages, subject, planGate);
+      // Only a run that built a new chunk set (a rebuild) reaches this, so earlier histories replay unchanged.
+      if (failure === null && prepared.switchesIndex === true && patched(RETIRE_CHUNK_SETS))
+        await retireOldChunkSet(stageInput, subject);
     }
   } catch (error) {
     if (isCancellation(error)) {
@@ -223,9 +224,25 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
     taskId: retry.taskId,
     retryOfTaskId: retry.retryOfTaskId,
     reembedOfTaskId: undefined,
+    rebuildOfTaskId: undefined,
+    chunkingPlan: undefined,
   });
 }
 declareVersioningBehavior('PINNED', ingestDocument);
+
+/**
+ * After a rebuild's success switched search to its new chunk set (in the transaction of the last
+ * stage's SUCCESS), the old set is removed from every store. The run has succeeded either way: a
+ * clean-up that still fails after its retries is left to the stuck-task sweep, which retires any
+ * set below the served one (activities/sweepStuckTasks.ts).
+ */
+async function retireOldChunkSet(stageInput: StageInput, subject: string): Promise<void> {
+  try {
+    await retirement(activitySummary('retire old chunk set', subject)).retireChunkSets(stageInput);
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+  }
+}
 
 async function runStages(
   stageInput: StageInput,

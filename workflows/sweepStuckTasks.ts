@@ -8,8 +8,13 @@ const sweep = proxyActivities<IngestActivities>({
   retry: { maximumAttempts: 3 },
 });
 
-/** Run by a Temporal schedule: converges tasks whose run is gone to INTERRUPTED_TASK. */
-export async function sweepStuckTasks(input: { stuckAfterMs: number }): Promise<{ swept: string[] }> {
+/**
+ * Run by a Temporal schedule: converges tasks whose run is gone to INTERRUPTED_TASK, and retires
+ * chunk sets a finished rebuild left behind.
+ */
+export async function sweepStuckTasks(input: {
+  stuckAfterMs: number;
+}): Promise<{ swept: string[]; retired?: string[] }> {
   return sweep.sweepStuckTasks(input);
 }
 

@@ -10,6 +10,7 @@ import * as datasetSettings from './20261204T0900_dataset_settings';
 import * as ocrProvenance from './20261205T0100_ocr_provenance';
 import * as languageDenseVectors from './20261205T0400_language_dense_vectors';
 import * as chunkingPlans from './20261205T0200_chunking_plans';
+import * as chunkGenerations from './20261205T0300_chunk_generations';
 
 /**
  * Migrations are listed statically rather than discovered on disk, so they run the same way
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '20261205T0100_ocr_provenance': ocrProvenance,
   '20261205T0400_language_dense_vectors': languageDenseVectors,
   '20261205T0200_chunking_plans': chunkingPlans,
+  '20261205T0300_chunk_generations': chunkGenerations,
 };
 
 export const migrationProvider: MigrationProvider = {

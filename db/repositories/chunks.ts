@@ -6,13 +6,23 @@ import type { ChunkRow, Database, NewChunk } from '../database';
 type ChunkStatusColumn = 'dense_status' | 'sparse_status' | 'keyword_status';
 
 /**
- * Replaces the document's chunk set in one transaction. Chunk ids are content-derived, so a
- * chunk that survives a rebuild unchanged keeps its row and statuses (it is not embedded again);
- * the ids that disappeared are returned so their vectors and entries can be removed.
+ * One chunk set of a document: the rows of one generation. A stage works on its task's set
+ * (parse_tasks.chunk_generation); search serves the document's index_generation (docs/rebuild.md).
+ */
+export interface ChunkSet {
+  documentId: string;
+  generation: number;
+}
+
+/**
+ * Replaces one chunk set of the document in one transaction. Chunk ids are content-derived, so a
+ * chunk that survives a re-chunking of the set unchanged keeps its row and statuses (it is not
+ * embedded again); the ids that disappeared are returned so their vectors and entries can be
+ * removed. The document's other generations are not touched.
  */
 export async function replaceChunks(
   db: Kysely<Database>,
-  scope: { documentId: string; userId: string; datasetId: string },
+  scope: ChunkSet & { userId: string; datasetId: string },
   drafts: ChunkDraft[],
 ): Promise<{ removedChunkIds: string[] }> {
   return db.transaction().execute(async (trx) => {
@@ -20,6 +30,7 @@ export async function replaceChunks(
       .selectFrom('chunks')
       .select('chunk_id')
       .where('document_id', '=', scope.documentId)
+      .where('generation', '=', scope.generation)
       .execute();
     const keep = new Set(drafts.map((d) => d.chunkId));
     const removedChunkIds = existing.map((r) => r.chunk_id).filter((id) => !keep.has(id));
@@ -51,12 +62,14 @@ export async function replaceChunks(
     // All rows as one JSON parameter, expanded by Postgres: one statement per document, with
     // nothing for the client to compile or bind per row (a 5,000-chunk document was 11 statements
     // of 7,000 parameters each).
+    // The text's hash is taken by Postgres as the row is written: no pass over the texts here.
     await sql`
       INSERT INTO chunks (chunk_id, document_id, user_id, dataset_id, chunk_index, kind, parent_id,
                           child_first_index, child_last_index, section_path, text, char_count, token_count,
-                          ocr_confidence)
+                          ocr_confidence, generation, text_sha256)
       SELECT chunk_id, document_id, user_id, dataset_id, chunk_index, kind, parent_id,
-             child_first_index, child_last_index, section_path, text, char_count, token_count, ocr_confidence
+             child_first_index, child_last_index, section_path, text, char_count, token_count, ocr_confidence,
+             ${scope.generation}::integer, sha256(convert_to(text, 'UTF8'))
         FROM json_to_recordset(${JSON.stringify(rows)}::json) AS r(
                chunk_id text, document_id text, user_id text, dataset_id text, chunk_index integer, kind text,
                parent_id text, child_first_index integer, child_last_index integer, section_path text[],
@@ -74,19 +87,36 @@ export type ChunkText = Pick<ChunkRow, 'chunk_id' | 'chunk_index' | 'text'>;
 /** A chunk still to be processed by a stage that needs its dense status but not its text. */
 export type PendingChunk = Pick<ChunkRow, 'chunk_id' | 'chunk_index' | 'dense_status'>;
 
-/** The chunks that are retrieved (children), in document order. */
-export async function listActiveChunks(db: Kysely<Database>, documentId: string): Promise<ChunkText[]> {
+/** The chunks of the set that are retrieved (children), in document order. */
+export async function listActiveChunks(db: Kysely<Database>, set: ChunkSet): Promise<ChunkText[]> {
   return db
     .selectFrom('chunks')
     .select(['chunk_id', 'chunk_index', 'text'])
-    .where('document_id', '=', documentId)
+    .where('document_id', '=', set.documentId)
+    .where('generation', '=', set.generation)
     .where('kind', '=', 'child')
     .orderBy('chunk_index')
     .execute();
 }
 
-/** Ids of the active chunks: enough to check a token plan covers them, without reading texts. */
-export async function listActiveChunkIds(db: Kysely<Database>, documentId: string): Promise<string[]> {
+/** Ids of the set's active chunks: enough to check a token plan covers them, without reading texts. */
+export async function listActiveChunkIds(db: Kysely<Database>, set: ChunkSet): Promise<string[]> {
+  const rows = await db
+    .selectFrom('chunks')
+    .select('chunk_id')
+    .where('document_id', '=', set.documentId)
+    .where('generation', '=', set.generation)
+    .where('kind', '=', 'child')
+    .execute();
+  return rows.map((r) => r.chunk_id);
+}
+
+/**
+ * Ids of the document's children in every generation: the keyword entries a re-index keeps. The
+ * served set stays searchable while a rebuild indexes its new one; the old set's entries go when
+ * it is retired (activities/retireChunkSets.ts).
+ */
+export async function listDocumentChunkIds(db: Kysely<Database>, documentId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('chunks')
     .select('chunk_id')
@@ -96,17 +126,18 @@ export async function listActiveChunkIds(db: Kysely<Database>, documentId: strin
   return rows.map((r) => r.chunk_id);
 }
 
-/** The next page of active chunks whose `column` is not SUCCESS, after a chunk index. */
+/** The next page of the set's active chunks whose `column` is not SUCCESS, after a chunk index. */
 function pendingPage(
   db: Kysely<Database>,
-  documentId: string,
+  set: ChunkSet,
   column: ChunkStatusColumn,
   afterIndex: number,
   limit: number,
 ) {
   return db
     .selectFrom('chunks')
-    .where('document_id', '=', documentId)
+    .where('document_id', '=', set.documentId)
+    .where('generation', '=', set.generation)
     .where('kind', '=', 'child')
     .where(column, '!=', 'SUCCESS')
     .where('chunk_index', '>', afterIndex)
@@ -117,29 +148,27 @@ function pendingPage(
 /** A page of pending chunks with their texts (for a stage that reads them, like embedding). */
 export async function listPendingChunkTexts(
   db: Kysely<Database>,
-  documentId: string,
+  set: ChunkSet,
   column: ChunkStatusColumn,
   afterIndex: number,
   limit: number,
 ): Promise<ChunkText[]> {
-  return pendingPage(db, documentId, column, afterIndex, limit).select(['chunk_id', 'chunk_index', 'text']).execute();
+  return pendingPage(db, set, column, afterIndex, limit).select(['chunk_id', 'chunk_index', 'text']).execute();
 }
 
 /** A page of pending chunks without their texts (for a stage that works from the token plan). */
 export async function listPendingChunks(
   db: Kysely<Database>,
-  documentId: string,
+  set: ChunkSet,
   column: ChunkStatusColumn,
   afterIndex: number,
   limit: number,
 ): Promise<PendingChunk[]> {
-  return pendingPage(db, documentId, column, afterIndex, limit)
-    .select(['chunk_id', 'chunk_index', 'dense_status'])
-    .execute();
+  return pendingPage(db, set, column, afterIndex, limit).select(['chunk_id', 'chunk_index', 'dense_status']).execute();
 }
 
 /** `= ANY($1)`: the ids travel as one array parameter, not one parameter each. */
-const anyOf = (ids: string[]) => sql<string>`ANY(${ids}::text[])`;
+export const anyOf = (ids: string[]) => sql<string>`ANY(${ids}::text[])`;
 
 const ALLOWED_FROM: Record<StageStatus, StageStatus[]> = {
   PENDING: ['PENDING', 'PROCESSING', 'FAILED', 'SUCCESS'],
@@ -184,7 +213,7 @@ export async function markDenseEmbedded(
   return Number(result.numUpdatedRows);
 }
 
-/** Documents of a dataset with at least one dense vector from another model or dimension. */
+/** Documents of a dataset whose served chunk set has a dense vector from another model or dimension. */
 export async function documentsWithStaleVectors(
   db: Kysely<Database>,
   scope: { userId: string; datasetId: string },
@@ -192,10 +221,12 @@ export async function documentsWithStaleVectors(
 ): Promise<string[]> {
   const rows = await db
     .selectFrom('chunks')
+    .innerJoin('documents', 'documents.id', 'chunks.document_id')
     .select('document_id')
     .distinct()
-    .where('user_id', '=', scope.userId)
-    .where('dataset_id', '=', scope.datasetId)
+    .where('chunks.user_id', '=', scope.userId)
+    .where('chunks.dataset_id', '=', scope.datasetId)
+    .whereRef('chunks.generation', '=', 'documents.index_generation')
     .where('kind', '=', 'child')
     .where('dense_status', '=', 'SUCCESS')
     .where((eb) =>
@@ -210,18 +241,15 @@ export async function documentsWithStaleVectors(
 }
 
 /**
- * Resetting every chunk of the document (a keyword re-index rewrites all entries). Rows already
- * PENDING are left alone: on a first run that is all of them, and an update would rewrite each row.
+ * Resetting every chunk of the set (a re-embedding redoes all vectors). Rows already PENDING are
+ * left alone: on a first run that is all of them, and an update would rewrite each row.
  */
-export async function resetChunkStatus(
-  db: Kysely<Database>,
-  documentId: string,
-  column: ChunkStatusColumn,
-): Promise<void> {
+export async function resetChunkStatus(db: Kysely<Database>, set: ChunkSet, column: ChunkStatusColumn): Promise<void> {
   await db
     .updateTable('chunks')
     .set({ [column]: 'PENDING' } as Record<ChunkStatusColumn, StageStatus>)
-    .where('document_id', '=', documentId)
+    .where('document_id', '=', set.documentId)
+    .where('generation', '=', set.generation)
     .where(column, '!=', 'PENDING')
     .execute();
 }
@@ -232,17 +260,24 @@ export interface ChunkProgress {
   dense: number;
   sparse: number;
   keyword: number;
+  /** Active chunks whose dense vector a rebuild copied from an older generation instead of embedding. */
+  reused: number;
 }
 
-/** Chunk counts of several documents in one grouped query. */
+/**
+ * Chunk counts of several documents in one grouped query: of the set search serves, or of one
+ * named generation (a rebuild's progress).
+ */
 export async function chunkProgressOf(
   db: Kysely<Database>,
   documentIds: string[],
+  generation?: number,
 ): Promise<Map<string, ChunkProgress>> {
   const progress = new Map<string, ChunkProgress>();
   if (documentIds.length === 0) return progress;
   const rows = await db
     .selectFrom('chunks')
+    .innerJoin('documents', 'documents.id', 'chunks.document_id')
     .select((eb) => [
       'document_id',
       eb.fn.countAll<number>().as('total'),
@@ -262,8 +297,14 @@ export async function chunkProgressOf(
         .filterWhere('keyword_status', '=', 'SUCCESS')
         .filterWhere('kind', '=', 'child')
         .as('keyword'),
+      eb.fn.count<number>('chunk_id').filterWhere('vector_reused', '=', true).as('reused'),
     ])
     .where('document_id', 'in', documentIds)
+    .where((eb) =>
+      generation === undefined
+        ? eb('chunks.generation', '=', eb.ref('documents.index_generation'))
+        : eb('chunks.generation', '=', generation),
+    )
     .groupBy('document_id')
     .execute();
   for (const r of rows) {
@@ -273,20 +314,26 @@ export async function chunkProgressOf(
       dense: Number(r.dense),
       sparse: Number(r.sparse),
       keyword: Number(r.keyword),
+      reused: Number(r.reused),
     });
   }
   return progress;
 }
 
-/** One document's chunk counts: zeros when it has none. */
-export async function countChunks(db: Kysely<Database>, documentId: string): Promise<ChunkProgress> {
+/** One document's chunk counts (the served set, or one generation): zeros when it has none. */
+export async function countChunks(
+  db: Kysely<Database>,
+  documentId: string,
+  generation?: number,
+): Promise<ChunkProgress> {
   return (
-    (await chunkProgressOf(db, [documentId])).get(documentId) ?? {
+    (await chunkProgressOf(db, [documentId], generation)).get(documentId) ?? {
       total: 0,
       active: 0,
       dense: 0,
       sparse: 0,
       keyword: 0,
+      reused: 0,
     }
   );
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { ChunkRow, Database } from '../database';
+import type { ChunkSet } from './chunks';
 
 /** A chunk VECTORIZING reads when the second dense vector is on: its text and both checkpoints. */
 export type ChunkTextWithDenseStatuses = Pick<
@@ -14,14 +15,15 @@ export type ChunkTextWithDenseStatuses = Pick<
  */
 export async function listChunksLackingADenseVector(
   db: Kysely<Database>,
-  documentId: string,
+  set: ChunkSet,
   afterIndex: number,
   limit: number,
 ): Promise<ChunkTextWithDenseStatuses[]> {
   return db
     .selectFrom('chunks')
     .select(['chunk_id', 'chunk_index', 'text', 'dense_status', 'language_dense_status'])
-    .where('document_id', '=', documentId)
+    .where('document_id', '=', set.documentId)
+    .where('generation', '=', set.generation)
     .where('kind', '=', 'child')
     .where((eb) => eb.or([eb('dense_status', '!=', 'SUCCESS'), eb('language_dense_status', '!=', 'SUCCESS')]))
     .where('chunk_index', '>', afterIndex)

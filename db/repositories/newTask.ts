@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { OcrPageReport } from '../../contracts/ocrPages';
+import type { ChunkingPlan } from '../../contracts/chunkingPlan';
 import type { Stage } from '../../contracts/stages';
 import type { Database, PipelineRow } from '../database';
 import { stageColumns } from './stageColumns';
@@ -15,6 +16,10 @@ export interface NewTask {
   parseMs?: number | null;
   /** The OCR'd pages of an inherited CLEANING, as parse_tasks.ocr_pages holds them. */
   ocrPages?: OcrPageReport[] | null;
+  /** The chunk set the task builds; absent → 0, a document's first set. */
+  chunkGeneration?: number;
+  /** The plan a rebuild chunks with. */
+  chunkingPlan?: ChunkingPlan | null;
   /** Stages taken over from an older task: they start as SUCCESS with the durations they took. */
   inherited?: Partial<Record<Stage, number | null>>;
 }
@@ -43,6 +48,8 @@ export async function insertTaskWithPipeline(db: Kysely<Database>, task: NewTask
         token_plan_object_key: task.tokenPlanObjectKey ?? null,
         parse_ms: task.parseMs ?? null,
         ocr_pages: task.ocrPages && task.ocrPages.length > 0 ? JSON.stringify(task.ocrPages) : null,
+        chunk_generation: task.chunkGeneration ?? 0,
+        chunking_plan: task.chunkingPlan ? JSON.stringify(task.chunkingPlan) : null,
       }),
     )
     .with('latest_task', (q) =>

@@ -3,6 +3,7 @@ import { formatFailureReason, type FailureCode } from '../../contracts/failureCo
 import { STAGES, firstUnfinishedStage, type Stage, type StageStatuses } from '../../contracts/stages';
 import type { Database, PipelineRow, PipelineUpdate } from '../database';
 import { stageColumns } from './stageColumns';
+import { switchServedIndex } from './servedIndex';
 
 /** Thrown when the database refuses a status change that is not allowed from the row's state. */
 export class IllegalTransitionError extends Error {
@@ -27,15 +28,22 @@ export function stageStatusesOf(row: PipelineRow): StageStatuses {
 export const elapsedMs = (startedAtColumn: string) =>
   sql<number>`greatest(0, round(extract(epoch from (now() - ${sql.ref(startedAtColumn)})) * 1000))::int`;
 
-/** An inherited final stage still flips the pipeline to SUCCESS (DESIGN.md §3). */
+/**
+ * An inherited final stage still flips the pipeline to SUCCESS (DESIGN.md §3), and with it the
+ * document's served index to the task's chunk set (stageTransitions.ts switchServedIndex), in one
+ * transaction.
+ */
 export async function markPipelineSucceeded(db: Kysely<Database>, taskId: string): Promise<void> {
-  await db
-    .updateTable('pipelines')
-    .set({ pipeline_status: 'SUCCESS', finished_at: new Date(), recover_from_stage: null, updated_at: new Date() })
-    .where('task_id', '=', taskId)
-    .where('sparse_vectorizing_status', '=', 'SUCCESS')
-    .where('pipeline_status', '!=', 'SUCCESS')
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    const flipped = await trx
+      .updateTable('pipelines')
+      .set({ pipeline_status: 'SUCCESS', finished_at: new Date(), recover_from_stage: null, updated_at: new Date() })
+      .where('task_id', '=', taskId)
+      .where('sparse_vectorizing_status', '=', 'SUCCESS')
+      .where('pipeline_status', '!=', 'SUCCESS')
+      .executeTakeFirst();
+    if (flipped.numUpdatedRows > 0n) await switchServedIndex(trx, taskId);
+  });
 }
 
 /**

@@ -1,8 +1,10 @@
 import { sql, type Kysely, type QueryCreator } from 'kysely';
+import type { ChunkingPlan } from '../../contracts/chunkingPlan';
 import { STAGES, type Stage } from '../../contracts/stages';
 import type { OcrPageReport } from '../../contracts/ocrPages';
 import type { Database, PipelineUpdate } from '../database';
 import { elapsedMs, IllegalTransitionError } from './pipelines';
+import { switchServedIndex } from './servedIndex';
 import { stageColumns } from './stageColumns';
 
 /**
@@ -15,6 +17,10 @@ export interface StartedStage {
   fileName: string;
   sizeBytes: number;
   sourceObjectKey: string;
+  /** The chunk set the task builds (docs/rebuild.md): its stages read and write that generation only. */
+  chunkGeneration: number;
+  /** The plan a rebuild chunks with; null: the deployment's chunker settings. */
+  chunkingPlan: ChunkingPlan | null;
 }
 
 /** A stage's outputs that land on its task and document in the same statement as its SUCCESS. */
@@ -64,6 +70,8 @@ export async function tryStartStage(
     .returning([
       't.markdown_object_key',
       't.token_plan_object_key',
+      't.chunk_generation',
+      't.chunking_plan',
       'd.file_name',
       'd.size_bytes',
       'd.source_object_key',
@@ -76,19 +84,39 @@ export async function tryStartStage(
     fileName: row.file_name,
     sizeBytes: Number(row.size_bytes),
     sourceObjectKey: row.source_object_key,
+    chunkGeneration: row.chunk_generation,
+    chunkingPlan: row.chunking_plan,
   };
 }
 
 /**
  * SUCCESS only from PROCESSING; the last stage's success is the only way the pipeline succeeds.
  * The stage's outputs are written by the same statement, so a task never shows a stage SUCCESS
- * without them, and a stage costs one round trip at its end whatever it records.
+ * without them, and a stage costs one round trip at its end whatever it records. The last stage's
+ * success also makes the task's chunk set the one search serves, in the same transaction
+ * (switchServedIndex): a rebuild's new set becomes visible exactly when its pipeline succeeds.
  */
 export async function markStageSucceeded(
   db: Kysely<Database>,
   taskId: string,
   stage: Stage,
   outputs: StageOutputs = {},
+): Promise<void> {
+  if (stage === STAGES[STAGES.length - 1]) {
+    await db.transaction().execute(async (trx) => {
+      await markStageSucceededIn(trx, taskId, stage, outputs);
+      await switchServedIndex(trx, taskId);
+    });
+    return;
+  }
+  await markStageSucceededIn(db, taskId, stage, outputs);
+}
+
+async function markStageSucceededIn(
+  db: Kysely<Database>,
+  taskId: string,
+  stage: Stage,
+  outputs: StageOutputs,
 ): Promise<void> {
   const cols = stageColumns(stage);
   const isLast = stage === STAGES[STAGES.length - 1];

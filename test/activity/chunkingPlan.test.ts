@@ -90,7 +90,7 @@ it('proposes qa for an FAQ, waits, is confirmed as one, and CHUNKING executes th
   expect(await findChunkingPlan(db, taskId)).toMatchObject({ state: 'CONFIRMED', plan: one, confirmedBy: 'alice' });
 
   await new MockActivityEnvironment().run(createChunkingActivity(deps), input);
-  const chunks = await listActiveChunks(db, doc.documentId);
+  const chunks = await listActiveChunks(db, { documentId: doc.documentId, generation: 0 });
   expect(chunks.length).toBeGreaterThan(0);
   // `one`: a single parent, where qa would have made one per question.
   expect((await findChunkingPlan(db, taskId))?.state).toBe('EXECUTED');

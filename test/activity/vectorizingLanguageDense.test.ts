@@ -50,7 +50,7 @@ async function seed(): Promise<StageInput> {
   });
   await replaceChunks(
     db,
-    doc,
+    { ...doc, generation: 0 },
     TEXTS.map((text, i) => ({
       chunkId: `${doc.documentId}:${i}`,
       chunkIndex: i,

@@ -72,7 +72,7 @@ describe.each(storeProfiles())('%s', (_profile, env) => {
       scope,
     );
     expect((await waitTerminal(tw.client, documentId)).status).toBe('SUCCESS');
-    const texts = (await listActiveChunks(tw.adapters.db, documentId)).map((c) => c.text).join('\n');
+    const texts = (await listActiveChunks(tw.adapters.db, { documentId, generation: 0 })).map((c) => c.text).join('\n');
     expect(texts).toContain('系统会自动解析文件');
     expect(texts).not.toContain('版权所有');
     expect(texts).not.toContain('帮助中心');

@@ -87,7 +87,8 @@ it('a worker SIGKILLed mid-VECTORIZING is replaced and the document ends exactly
   expect(a).toMatchObject({ active: CHUNKS, dense: CHUNKS, sparse: CHUNKS, keyword: CHUNKS });
   expect(await adapters.vectors.countForDocument(crashed)).toEqual(await adapters.vectors.countForDocument(clean));
   expect(await adapters.keywords.countForDocument(crashed)).toBe(await adapters.keywords.countForDocument(clean));
-  const texts = async (id: string) => (await listActiveChunks(adapters.db, id)).map((c) => c.text);
+  const texts = async (id: string) =>
+    (await listActiveChunks(adapters.db, { documentId: id, generation: 0 })).map((c) => c.text);
   expect(await texts(crashed)).toEqual(await texts(clean));
 }, 420_000);
 

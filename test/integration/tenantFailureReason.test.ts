@@ -57,7 +57,7 @@ async function seedTaskAtVectorizing() {
     content_sha256: randomUUID(),
     source_object_key: `sources/${input.documentId}`,
   });
-  await replaceChunks(db, input, [
+  await replaceChunks(db, { ...input, generation: 0 }, [
     {
       chunkId: `${input.documentId}:0`,
       chunkIndex: 0,

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { retryDocument } from '../../client/documentAdmin';
+import { rebuildDocument, startDatasetRebuild } from '../../client/rebuild';
 import { ingestWorkflowId, type IngestInput } from '../../contracts/ingest';
 import { migrateToLatest } from '../../db/migrate';
 import type { ingestDocument } from '../../workflows/ingestDocument';
@@ -22,8 +23,17 @@ import { HISTORIES_DIR, historyToJson } from './histories';
  */
 const scope = { userId: 'replay-user', datasetId: 'replay' };
 
+// `tsx test/replay/record.ts rebuild-success`: save only the named histories, keeping the others
+// as they were recorded (a history from older workflow code is what proves a patch).
+const only = process.argv.slice(2);
+
 async function save(tw: TestWorker, name: string, documentId: string, runId?: string): Promise<void> {
-  const history = await tw.client.workflow.getHandle(ingestWorkflowId(documentId), runId).fetchHistory();
+  await saveWorkflow(tw, name, ingestWorkflowId(documentId), runId);
+}
+
+async function saveWorkflow(tw: TestWorker, name: string, workflowId: string, runId?: string): Promise<void> {
+  if (only.length > 0 && !only.includes(name)) return;
+  const history = await tw.client.workflow.getHandle(workflowId, runId).fetchHistory();
   await fs.writeFile(path.join(HISTORIES_DIR, `${name}.json`), historyToJson(history));
   console.log(`saved ${name} (${history.events?.length ?? 0} events)`);
 }
@@ -81,6 +91,26 @@ async function main(): Promise<void> {
     });
     await handle.result();
     await save(tw, 'source-registered', documentId);
+
+    // A rebuild under another plan (patch retire-chunk-sets): CLEANING inherited, the other stages
+    // on a new chunk set, then the old set retired. And a dataset rebuild starting one such run.
+    const plan = {
+      strategy: 'general' as const,
+      parameters: { childTokens: 120, overlapTokens: 20, parentTokens: null },
+      reason: 'replay',
+    };
+    const deps = { client: tw.client, db: tw.adapters.db, config: tw.config };
+    const rebuilt = await rebuildDocument(deps, scope, small.documentId, plan);
+    await waitForTask(tw.client, small.documentId, rebuilt.taskId);
+    await tw.client.workflow.getHandle(ingestWorkflowId(small.documentId)).result();
+    await save(tw, 'rebuild-success', small.documentId);
+    const datasetScope = { userId: scope.userId, datasetId: `replay-rebuild-${randomUUID()}` };
+    await ingestBuffer(tw, sectionedMarkdown(2, 'dataset'), 'dataset.md', datasetScope).then((d) =>
+      waitTerminal(tw.client, d.documentId),
+    );
+    const datasetRun = await startDatasetRebuild(deps, datasetScope, plan);
+    await datasetRun.result();
+    await saveWorkflow(tw, 'dataset-rebuild', datasetRun.workflowId);
   } finally {
     running.worker.shutdown();
     await done;

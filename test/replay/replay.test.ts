@@ -38,6 +38,8 @@ it('has the recorded histories to replay', () => {
       'source-started.json',
       'source-registered.json',
       'plan-confirmed.json',
+      'rebuild-success.json',
+      'dataset-rebuild.json',
     ]),
   );
 });

@@ -26,7 +26,7 @@ export function partialDeps(given: Partial<ActivityDeps>): ActivityDeps {
  */
 export async function newKeywordTask(deps: ActivityDeps, doc: Omit<StageInput, 'taskId'>): Promise<StageInput> {
   const input = { ...doc, taskId: randomUUID() };
-  const chunks = await listActiveChunks(deps.db, doc.documentId);
+  const chunks = await listActiveChunks(deps.db, { documentId: doc.documentId, generation: 0 });
   const tokenPlanObjectKey = await storeTokenPlan(
     deps,
     input,
@@ -59,7 +59,7 @@ export async function writeChunks(
     charCount: 13,
     tokenCount: 2,
   }));
-  await replaceChunks(db, input, drafts);
+  await replaceChunks(db, { ...input, generation: 0 }, drafts);
   return drafts.map((d) => d.chunkId);
 }
 
