@@ -16,6 +16,8 @@ import {
 import { stageColumns } from '../db/repositories/stageColumns';
 import { findTask, getTask } from '../db/repositories/tasks';
 import type { ActivityDeps } from './deps';
+import { parserBackendFor } from '../contracts/datasetSettings';
+import { findDatasetSettings } from '../db/repositories/datasetSettings';
 import type { PrepareInput } from './prepareInput';
 import { registerIfSource } from './sourceRegistration';
 import { mappingFailures } from './toApplicationFailure';
@@ -34,12 +36,16 @@ export function createPrepareTaskActivity(deps: ActivityDeps) {
     if (!('ownerRunChain' in input)) return input;
     const prepared = await deps.db.transaction().execute((trx) => prepareIn(trx, input));
     if (prepared.result.kind !== 'run') return prepared.result;
-    return {
-      ...prepared.result,
-      localStages: localStagePlan(prepared.sourceBytes, deps.settings.localStages),
-      fileName: prepared.fileName,
-    };
+    const plan = localStagePlan(prepared.sourceBytes, deps.settings.localStages);
+    // A parsing service's task is polled for minutes, with heartbeats: never inside a workflow task.
+    if (plan.beforeEmbedding && (await parsedByService(deps, input, prepared.fileType))) plan.beforeEmbedding = false;
+    return { ...prepared.result, localStages: plan, fileName: prepared.fileName };
   });
+}
+
+async function parsedByService(deps: ActivityDeps, input: PrepareInput, fileType: string): Promise<boolean> {
+  const settings = await findDatasetSettings(deps.db, { userId: input.userId, datasetId: input.datasetId });
+  return parserBackendFor(settings, fileType) === 'service';
 }
 
 /**
@@ -60,7 +66,7 @@ export function localStagePlan(
 async function prepareIn(
   trx: Transaction<Database>,
   input: PrepareInput,
-): Promise<{ result: PrepareResult; sourceBytes: number; fileName: string }> {
+): Promise<{ result: PrepareResult; sourceBytes: number; fileName: string; fileType: string }> {
   const locked = await lockDocument(trx, input.documentId);
   // Another user's or dataset's document is answered as one that does not exist: the run cannot
   // touch it, and learns nothing about it.
@@ -72,7 +78,12 @@ async function prepareIn(
     throw refuseRetry(`document ${input.documentId} is being deleted`);
   if (doc.lifecycle === 'DELETING')
     throw permanentError('DOCUMENT_DELETING', `document ${input.documentId} is being deleted`);
-  return { result: await routeTask(trx, input, doc), sourceBytes: Number(doc.size_bytes), fileName: doc.file_name };
+  return {
+    result: await routeTask(trx, input, doc),
+    sourceBytes: Number(doc.size_bytes),
+    fileName: doc.file_name,
+    fileType: doc.file_type ?? '',
+  };
 }
 
 async function routeTask(trx: Transaction<Database>, input: PrepareInput, doc: DocumentRow): Promise<PrepareResult> {

@@ -5,6 +5,7 @@ import type { CpuPool } from '../cpuPool/pool';
 import { createLogNotifier } from '../stores/notifier';
 import { createWebhookNotifier } from '../stores/webhookNotifier';
 import type { Adapters } from './adapters';
+import { createParserServiceClient } from '../parserService/parserServiceClient';
 
 /** config + adapters → what the activities run on (the services the worker composes). */
 export function activityDepsFrom(
@@ -24,9 +25,21 @@ export function activityDepsFrom(
       : createLogNotifier((message, attrs) => log.info(message, attrs)),
     runs,
     cpu,
+    parserService: config.parserService && {
+      client: createParserServiceClient({
+        baseUrl: config.parserService.url,
+        token: config.parserService.token,
+        outbound: config.outbound,
+      }),
+      timeoutMs: config.parserService.timeoutMs,
+      pollMs: config.parserService.pollMs,
+      outageMs: config.parserService.outageMs,
+      sourceUrlTtlSeconds: config.parserService.sourceUrlTtlSeconds,
+    },
     settings: {
       tmpDir: config.tmpDir,
       maxFileBytes: config.maxFileBytes,
+      maxMarkdownBytes: config.parsing.markdown.maxBytes,
       embedBatchSize: config.embedding.batchSize,
       chunking: config.chunking,
       localStages: config.worker.localStages,

@@ -7,6 +7,7 @@ import * as documentProducedBytes from './20261202T2100_document_produced_bytes'
 import * as denseVectorsModelIdx from './20261202T2200_dense_vectors_model_idx';
 import * as adminSessionRevocations from './20261203T2100_admin_session_revocations';
 import * as datasetSettings from './20261204T0900_dataset_settings';
+import * as parserBackendsAndEnrichment from './20261205T0500_parser_backends_and_enrichment';
 
 /**
  * Migrations are listed statically rather than discovered on disk, so they run the same way
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '20261202T2200_dense_vectors_model_idx': denseVectorsModelIdx,
   '20261203T2100_admin_session_revocations': adminSessionRevocations,
   '20261204T0900_dataset_settings': datasetSettings,
+  '20261205T0500_parser_backends_and_enrichment': parserBackendsAndEnrichment,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -12,6 +12,8 @@ export interface StartedStage {
   markdownObjectKey: string | null;
   tokenPlanObjectKey: string | null;
   fileName: string;
+  /** The type detected from the bytes at registration. */
+  fileType: string;
   sizeBytes: number;
   sourceObjectKey: string;
 }
@@ -64,6 +66,7 @@ export async function tryStartStage(
       't.markdown_object_key',
       't.token_plan_object_key',
       'd.file_name',
+      'd.file_type',
       'd.size_bytes',
       'd.source_object_key',
     ])
@@ -73,6 +76,7 @@ export async function tryStartStage(
     markdownObjectKey: row.markdown_object_key,
     tokenPlanObjectKey: row.token_plan_object_key,
     fileName: row.file_name,
+    fileType: row.file_type ?? '',
     sizeBytes: Number(row.size_bytes),
     sourceObjectKey: row.source_object_key,
   };
