@@ -5,6 +5,7 @@ import type { EmbedderResolver } from '../embedders/embedderResolver';
 import type { KeywordIndex, ObjectStore, VectorStore } from '../stores/ports';
 import type { Notifier } from '../stores/notifier';
 import type { ParserServiceClient } from '../parserService/parserServiceClient';
+import type { OutboundPolicy } from '../outbound/outboundHttp';
 import type { IngestionRuns } from './ingestionRuns';
 
 /** The external parsing service (config/parserServiceConfig.ts) and how long to wait on it. */
@@ -29,6 +30,14 @@ export interface ActivityDeps {
   cpu: CpuPool;
   /** Null when no SLUICE_PARSER_SERVICE_URL is set: datasets asking for it fail PARSE_ENGINE_FAILED. */
   parserService: ParserServiceDeps | null;
+  /** Chat and vision calls (activities/enrichChunks.ts): their limits, policy and the keys that unseal model keys. */
+  enrichment: {
+    batchSize: number;
+    maxResponseBytes: number;
+    outbound: OutboundPolicy;
+    /** SLUICE_SECRET_KEY, then SLUICE_SECRET_KEY_PREVIOUS; empty when none is set (a stored key then cannot be read). */
+    secretKeys: Buffer[];
+  };
   settings: {
     tmpDir: string;
     maxFileBytes: number;

@@ -2,6 +2,7 @@ import { createChunkingActivity } from './chunking';
 import { createCleaningActivity } from './cleaning';
 import type { ActivityDeps } from './deps';
 import { createDeletionActivities } from './deletion';
+import { createEnrichChunksActivity } from './enrichChunks';
 import { createSweepOrphanedObjectsActivity } from './sweepOrphanedObjects';
 import { createSweepStuckTasksActivity } from './sweepStuckTasks';
 import { createKeywordIndexingActivity } from './keywordIndexing';
@@ -24,6 +25,7 @@ export function createStageActivities(deps: ActivityDeps) {
     cleaning: createCleaningActivity(deps),
     chunking: createChunkingActivity(deps),
     vectorizing: createVectorizingActivity(deps),
+    enrichChunks: createEnrichChunksActivity(deps),
     pretokenize: createPretokenizeActivity(deps),
     keywordIndexing: createKeywordIndexingActivity(deps),
     sparseVectorizing: createSparseVectorizingActivity(deps),

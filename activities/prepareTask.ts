@@ -37,15 +37,17 @@ export function createPrepareTaskActivity(deps: ActivityDeps) {
     const prepared = await deps.db.transaction().execute((trx) => prepareIn(trx, input));
     if (prepared.result.kind !== 'run') return prepared.result;
     const plan = localStagePlan(prepared.sourceBytes, deps.settings.localStages);
+    const settings = await findDatasetSettings(deps.db, { userId: input.userId, datasetId: input.datasetId });
     // A parsing service's task is polled for minutes, with heartbeats: never inside a workflow task.
-    if (plan.beforeEmbedding && (await parsedByService(deps, input, prepared.fileType))) plan.beforeEmbedding = false;
-    return { ...prepared.result, localStages: plan, fileName: prepared.fileName };
+    if (parserBackendFor(settings, prepared.fileType) === 'service') plan.beforeEmbedding = false;
+    const enrich = settings.enrichment?.chunkKeywords === true || settings.enrichment?.chunkQuestions === true;
+    return {
+      ...prepared.result,
+      localStages: plan,
+      fileName: prepared.fileName,
+      ...(enrich ? { enrichChunks: true } : {}),
+    };
   });
-}
-
-async function parsedByService(deps: ActivityDeps, input: PrepareInput, fileType: string): Promise<boolean> {
-  const settings = await findDatasetSettings(deps.db, { userId: input.userId, datasetId: input.datasetId });
-  return parserBackendFor(settings, fileType) === 'service';
 }
 
 /**

@@ -6,6 +6,7 @@ import { createLogNotifier } from '../stores/notifier';
 import { createWebhookNotifier } from '../stores/webhookNotifier';
 import type { Adapters } from './adapters';
 import { createParserServiceClient } from '../parserService/parserServiceClient';
+import { parseEncryptionKey } from '../crypto/secretBox';
 
 /** config + adapters → what the activities run on (the services the worker composes). */
 export function activityDepsFrom(
@@ -36,6 +37,12 @@ export function activityDepsFrom(
       outageMs: config.parserService.outageMs,
       sourceUrlTtlSeconds: config.parserService.sourceUrlTtlSeconds,
     },
+    enrichment: {
+      batchSize: config.enrichment.batchSize,
+      maxResponseBytes: config.enrichment.maxResponseBytes,
+      outbound: config.outbound,
+      secretKeys: secretKeysOf(config),
+    },
     settings: {
       tmpDir: config.tmpDir,
       maxFileBytes: config.maxFileBytes,
@@ -47,4 +54,20 @@ export function activityDepsFrom(
       objectBucket: config.stores.objectStore.kind === 's3' ? config.stores.objectStore.bucket : null,
     },
   };
+}
+
+/** The keys model configs' API keys were sealed with: the current one first (config checked both at start-up). */
+function secretKeysOf(config: Readonly<SluiceConfig>): Buffer[] {
+  const current =
+    config.stores.embedder.kind === 'user-config' ? config.stores.embedder.secretKey : config.api.sessionSecret;
+  const keys: Buffer[] = [];
+  for (const value of [current, config.secrets.previousKey]) {
+    if (!value) continue;
+    try {
+      keys.push(parseEncryptionKey(value));
+    } catch {
+      // Not a key (an API-only session secret): a model key sealed under it cannot exist either.
+    }
+  }
+  return keys;
 }

@@ -4,6 +4,7 @@ import { embeddingEnv, embeddingSettings, type EmbeddingSettings } from './embed
 import type { EnvInput } from './envInput';
 import { outboundEnv, outboundSettings, type OutboundSettings } from './outboundConfig';
 import { parsingEnv, parsingSettings, type ParsingSettings } from './parsingConfig';
+import { enrichmentEnv, enrichmentSettings, type EnrichmentSettings } from './enrichmentConfig';
 import { parserServiceEnv, parserServiceSettings, type ParserServiceSettings } from './parserServiceConfig';
 import { processEnv, processSettings, type ProcessSettings } from './processConfig';
 import { runsEnv, runsSettings, type RunsSettings } from './runsConfig';
@@ -26,6 +27,7 @@ const envSchema = z.object({
   ...processEnv,
   ...parsingEnv,
   ...parserServiceEnv,
+  ...enrichmentEnv,
   ...embeddingEnv,
   ...runsEnv,
   ...outboundEnv,
@@ -41,6 +43,7 @@ export interface SluiceConfig
     ProcessSettings,
     ParsingSettings,
     ParserServiceSettings,
+    EnrichmentSettings,
     EmbeddingSettings,
     RunsSettings,
     OutboundSettings,
@@ -96,6 +99,7 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
     ...processPart,
     ...parsing,
     ...parserService,
+    ...enrichmentSettings(e),
     ...embedding,
     ...runsSettings(e),
     ...outbound,

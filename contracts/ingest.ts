@@ -70,6 +70,11 @@ export type PrepareResult =
       localStages?: LocalStagePlan;
       /** The document's file name, for the activity summaries in the Web UI. Absent in runs prepared before it existed. */
       fileName?: string;
+      /**
+       * The dataset asks a chat model for chunk keywords or questions: PRETOKENIZE begins with
+       * enrichChunks on the enrichment queue. Absent in runs prepared before it existed.
+       */
+      enrichChunks?: boolean;
     }
   | {
       kind: 'duplicate';

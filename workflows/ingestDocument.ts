@@ -33,6 +33,7 @@ import {
   cleaningStage,
   cpuStage,
   embeddingStage,
+  enrichmentStage,
   localBatchStage,
   localBookkeeping,
   localCleaningStage,
@@ -80,6 +81,9 @@ type Failure = ClassifiedFailure & { stage: Stage | null };
 
 /** The patch id of registering a named source in its own activity ahead of prepareTask. */
 const SOURCE_REGISTRATION_ACTIVITY = 'source-registration-activity';
+
+/** The patch id of chunk enrichment by a chat model ahead of PRETOKENIZE (issue 26). */
+const CHUNK_ENRICHMENT = 'chunk-enrichment';
 
 /**
  * Worker Versioning (docs/deployment.md). A run is PINNED (worker/deploymentOptions.ts) to the
@@ -173,6 +177,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
         searchAttributes,
         prepared.localStages,
         subject,
+        prepared.enrichChunks === true,
       );
     }
   } catch (error) {
@@ -227,6 +232,7 @@ async function runStages(
   searchAttributes: PendingSearchAttributes,
   plan: LocalStagePlan | undefined,
   subject: string,
+  enrichChunks: boolean,
 ): Promise<Failure | null> {
   const lastStage = STAGES[STAGES.length - 1];
   for (const stage of STAGES) {
@@ -240,6 +246,11 @@ async function runStages(
     // the next one anyway: it is written with the next normal stage's, or with the run's end.
     if (!call.local) searchAttributes.flush();
     try {
+      // Part of PRETOKENIZE: its failure is the stage's. Only runs prepared asking for it reach patched().
+      if (stage === 'PRETOKENIZE' && enrichChunks && patched(CHUNK_ENRICHMENT))
+        await enrichmentStage(workflowInfo().taskQueue, activitySummary('enrich chunks', subject)).enrichChunks(
+          stageInput,
+        );
       const result = await call.run(stageInput);
       progress.stages[stage] = 'SUCCESS';
       if (stage === 'CHUNKING') progress.chunkCount = result.items;

@@ -26,7 +26,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('chunk_enrichments')
     .addColumn('chunk_id', 'text', (c) => c.primaryKey())
-    .addColumn('document_id', 'uuid', (c) => c.notNull())
+    .addColumn('document_id', 'text', (c) => c.notNull().references('documents.id').onDelete('cascade'))
     .addColumn('keywords', sql`text[]`, (c) => c.notNull())
     .addColumn('questions', sql`text[]`, (c) => c.notNull())
     .addColumn('model', 'text', (c) => c.notNull())
