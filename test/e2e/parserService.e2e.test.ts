@@ -47,10 +47,8 @@ function serviceEnv(overrides: Record<string, string> = {}): Record<string, stri
 
 beforeAll(async () => {
   service = await startFakeParserService({ token: TOKEN });
-  tw = await startTestWorker({ config: testConfig({ ...S3, ...serviceEnv() }) });
 });
 afterAll(async () => {
-  await tw.shutdown();
   await service.close();
 });
 
@@ -68,84 +66,6 @@ async function historyText(documentId: string): Promise<string> {
   return JSON.stringify(await tw.client.workflow.getHandle(ingestWorkflowId(documentId)).fetchHistory());
 }
 
-test('success: the service reads the source by a presigned URL and its markdown is chunked', async () => {
-  const image = Buffer.from('not really a png, but bytes');
-  service.queueScripts({ kind: 'success', polls: 3, images: { 'figure-1.png': image } });
-  const before = service.creates.length;
-  const { documentId, taskId } = await ingestPdf(tw);
-  tw.track(documentId);
-  const progress = await waitTerminal(tw.client, documentId);
-  expect(progress.status).toBe('SUCCESS');
-
-  const creates = service.creates.slice(before);
-  expect(creates).toHaveLength(1);
-  const sourceUrl = String(creates[0]?.body.url);
-  expect(sourceUrl).toMatch(/X-Amz-Signature=/);
-  expect(creates[0]?.body.data_id).toBe(taskId);
-  expect(creates[0]?.authorization).toBe(`Bearer ${TOKEN}`);
-  // The fake's markdown names the digest of what it downloaded: the stored source, byte for byte.
-  const chunks = await listActiveChunks(tw.adapters.db, documentId);
-  const text = chunks.map((c) => c.text).join('\n');
-  expect(text).toContain(`The source had ${pdf.length} bytes`);
-  const remote = await findRemoteParseTask(tw.adapters.db, taskId);
-  expect(remote?.remoteTaskId).toBe(service.tasks().find((t) => t.dataId === taskId)?.id);
-  // The image came back and is kept beside the markdown.
-  const keys: string[] = [];
-  for await (const page of tw.adapters.objects.listOlderThan(`documents/`, new Date(Date.now() + 60_000)))
-    keys.push(...page.filter((k) => k.includes(`${documentId}/markdown/${taskId}.images/`)));
-  expect(keys).toHaveLength(1);
-  expect(await historyText(documentId)).not.toContain(sourceUrl.split('?')[1]);
-});
-
-test('the service failing its task is PARSE_ENGINE_FAILED, without retries, and names no URL', async () => {
-  service.queueScripts({ kind: 'fail', message: 'layout model crashed on https://internal.example/secret?sig=1' });
-  const before = service.creates.length;
-  const { documentId, taskId } = await ingestPdf(tw);
-  tw.track(documentId);
-  const progress = await waitTerminal(tw.client, documentId);
-  expect(progress.status).toBe('FAILED');
-  expect(progress.failureCode).toBe('PARSE_ENGINE_FAILED');
-  const pipeline = await getPipeline(tw.adapters.db, taskId);
-  expect(pipeline.failure_reason).toMatch(
-    /^PARSE_ENGINE_FAILED: the parsing service failed the task: layout model crashed/,
-  );
-  expect(pipeline.failure_reason).not.toMatch(/https?:|internal\.example|X-Amz/);
-  expect(service.creates.length - before).toBe(1);
-});
-
-test('a hung task times out as PARSE_ENGINE_FAILED; the retry of the document creates a new task', async () => {
-  service.queueScripts({ kind: 'hang' });
-  const before = service.creates.length;
-  const { documentId, taskId } = await ingestPdf(tw);
-  tw.track(documentId);
-  const progress = await waitTerminal(tw.client, documentId);
-  expect(progress.failureCode).toBe('PARSE_ENGINE_FAILED');
-  expect((await getPipeline(tw.adapters.db, taskId)).failure_reason).toMatch(/did not finish within 8 s/);
-  // Timed out attempts do not make new remote tasks: one create for the task.
-  expect(service.creates.length - before).toBe(1);
-  const polled = service.tasks().find((t) => t.dataId === taskId);
-  expect(polled?.polls).toBeGreaterThan(3);
-});
-
-test('an outage during polling is ridden out: the same remote task finishes, nothing is created twice', async () => {
-  service.queueScripts({ kind: 'held' });
-  const before = service.creates.length;
-  const { documentId, taskId } = await ingestPdf(tw);
-  tw.track(documentId);
-  await eventually(
-    () => Promise.resolve(service.tasks().find((t) => t.dataId === taskId)?.polls ?? 0),
-    (polls) => polls >= 2,
-  );
-  service.setOutage(true);
-  await new Promise((resolve) => setTimeout(resolve, 2500));
-  service.setOutage(false);
-  const remote = service.tasks().find((t) => t.dataId === taskId);
-  service.release(remote?.id ?? '');
-  const progress = await waitTerminal(tw.client, documentId);
-  expect(progress.status).toBe('SUCCESS');
-  expect(service.creates.length - before).toBe(1);
-});
-
 test('the local object store has no URL to give: the service backend is refused, classified', async () => {
   const local = await startTestWorker({ config: testConfig(serviceEnv()) });
   try {
@@ -161,17 +81,106 @@ test('the local object store has no URL to give: the service backend is refused,
   }
 });
 
+describe('on S3', () => {
+  beforeAll(async () => {
+    tw = await startTestWorker({ config: testConfig({ ...S3, ...serviceEnv() }) });
+  });
+  afterAll(async () => {
+    await tw.shutdown();
+  });
+
+  test('success: the service reads the source by a presigned URL and its markdown is chunked', async () => {
+    const image = Buffer.from('not really a png, but bytes');
+    service.queueScripts({ kind: 'success', polls: 3, images: { 'figure-1.png': image } });
+    const before = service.creates.length;
+    const { documentId, taskId } = await ingestPdf(tw);
+    tw.track(documentId);
+    const progress = await waitTerminal(tw.client, documentId);
+    expect(progress.status).toBe('SUCCESS');
+
+    const creates = service.creates.slice(before);
+    expect(creates).toHaveLength(1);
+    const sourceUrl = String(creates[0]?.body.url);
+    expect(sourceUrl).toMatch(/X-Amz-Signature=/);
+    expect(creates[0]?.body.data_id).toBe(taskId);
+    expect(creates[0]?.authorization).toBe(`Bearer ${TOKEN}`);
+    // The fake's markdown names the digest of what it downloaded: the stored source, byte for byte.
+    const chunks = await listActiveChunks(tw.adapters.db, documentId);
+    const text = chunks.map((c) => c.text).join('\n');
+    expect(text).toContain(`The source had ${pdf.length} bytes`);
+    const remote = await findRemoteParseTask(tw.adapters.db, taskId);
+    expect(remote?.remoteTaskId).toBe(service.tasks().find((t) => t.dataId === taskId)?.id);
+    // The image came back and is kept beside the markdown.
+    const keys: string[] = [];
+    for await (const page of tw.adapters.objects.listOlderThan(`documents/`, new Date(Date.now() + 60_000)))
+      keys.push(...page.filter((k) => k.includes(`${documentId}/markdown/${taskId}.images/`)));
+    expect(keys).toHaveLength(1);
+    expect(await historyText(documentId)).not.toContain(sourceUrl.split('?')[1]);
+  });
+
+  test('the service failing its task is PARSE_ENGINE_FAILED, without retries, and names no URL', async () => {
+    service.queueScripts({ kind: 'fail', message: 'layout model crashed on https://internal.example/secret?sig=1' });
+    const before = service.creates.length;
+    const { documentId, taskId } = await ingestPdf(tw);
+    tw.track(documentId);
+    const progress = await waitTerminal(tw.client, documentId);
+    expect(progress.status).toBe('FAILED');
+    expect(progress.failureCode).toBe('PARSE_ENGINE_FAILED');
+    const pipeline = await getPipeline(tw.adapters.db, taskId);
+    expect(pipeline.failure_reason).toMatch(
+      /^PARSE_ENGINE_FAILED: the parsing service failed the task: layout model crashed/,
+    );
+    expect(pipeline.failure_reason).not.toMatch(/https?:|internal\.example|X-Amz/);
+    expect(service.creates.length - before).toBe(1);
+  });
+
+  test('a hung task times out as PARSE_ENGINE_FAILED; the retry of the document creates a new task', async () => {
+    service.queueScripts({ kind: 'hang' });
+    const before = service.creates.length;
+    const { documentId, taskId } = await ingestPdf(tw);
+    tw.track(documentId);
+    const progress = await waitTerminal(tw.client, documentId);
+    expect(progress.failureCode).toBe('PARSE_ENGINE_FAILED');
+    expect((await getPipeline(tw.adapters.db, taskId)).failure_reason).toMatch(/did not finish within 8 s/);
+    // Timed out attempts do not make new remote tasks: one create for the task.
+    expect(service.creates.length - before).toBe(1);
+    const polled = service.tasks().find((t) => t.dataId === taskId);
+    expect(polled?.polls).toBeGreaterThan(3);
+  });
+
+  test('an outage during polling is ridden out: the same remote task finishes, nothing is created twice', async () => {
+    service.queueScripts({ kind: 'held' });
+    const before = service.creates.length;
+    const { documentId, taskId } = await ingestPdf(tw);
+    tw.track(documentId);
+    await eventually(
+      () => Promise.resolve(service.tasks().find((t) => t.dataId === taskId)?.polls ?? 0),
+      (polls) => polls >= 2,
+    );
+    service.setOutage(true);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    service.setOutage(false);
+    const remote = service.tasks().find((t) => t.dataId === taskId);
+    service.release(remote?.id ?? '');
+    const progress = await waitTerminal(tw.client, documentId);
+    expect(progress.status).toBe('SUCCESS');
+    expect(service.creates.length - before).toBe(1);
+  });
+});
+
 describe('a worker killed mid-poll', () => {
-  const config = testConfig({ ...S3, ...serviceEnv({ SLUICE_PARSER_SERVICE_TIMEOUT: '5m' }) });
+  let adaptersMade = false;
   const children: ChildProcess[] = [];
   let adapters: Adapters;
   afterAll(async () => {
     for (const child of children) await killHard(child);
-    await adapters.close();
+    if (adaptersMade) await adapters.close();
   });
 
   test('the next worker polls the same remote task; no second task is created', async () => {
+    const config = testConfig({ ...S3, ...serviceEnv({ SLUICE_PARSER_SERVICE_TIMEOUT: '5m' }) });
     adapters = createAdapters(config);
+    adaptersMade = true;
     const client = await connectClient(config);
     const env = {
       ...S3,
