@@ -134,7 +134,7 @@ describe('on S3', () => {
     expect(service.creates.length - before).toBe(1);
   });
 
-  test('a hung task times out as PARSE_ENGINE_FAILED; the retry of the document creates a new task', async () => {
+  test('a hung task times out as PARSE_ENGINE_FAILED, having polled the one remote task it created', async () => {
     service.queueScripts({ kind: 'hang' });
     const before = service.creates.length;
     const { documentId, taskId } = await ingestPdf(tw);
