@@ -4,17 +4,25 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { StageInput, StageResult } from '../contracts/ingest';
+import type { OcrPageReport } from '../contracts/ocrPages';
 import { permanentError, SluiceError, transientError } from '../contracts/sluiceError';
 import { recordProducedBytes } from '../db/repositories/producedBytes';
 import { DETECTION_HEAD_BYTES, detectFileType } from '../parsers/detectFileType';
 import { predecessorWithoutMarkdown } from '../db/repositories/tasks';
 import { objectKeys } from '../stores/objectKeys';
 import { ObjectNotFoundError } from '../stores/ports';
+import { parserBackendFor } from '../contracts/datasetSettings';
+import { findDatasetSettings } from '../db/repositories/datasetSettings';
+import type { StartedStage } from '../db/repositories/stageTransitions';
+import { parseWithService } from './serviceParse';
 import type { ActivityDeps } from './deps';
 import { runStage } from './stageTemplate';
 import { orTransient } from './transient';
 
-/** CLEANING: source object → temp file → detected type → markdown object. */
+/**
+ * CLEANING: source object → temp file → detected type → markdown object; or, for a file type the
+ * dataset sends to the parsing service, the service's markdown (activities/serviceParse.ts).
+ */
 export function createCleaningActivity(deps: ActivityDeps) {
   return async function cleaning(input: StageInput): Promise<StageResult> {
     return runStage(deps, input, 'CLEANING', async (started) => {
@@ -24,28 +32,52 @@ export function createCleaningActivity(deps: ActivityDeps) {
           `${started.sizeBytes} bytes exceeds the limit of ${deps.settings.maxFileBytes}`,
         );
       }
-      await fs.mkdir(deps.settings.tmpDir, { recursive: true });
-      const tmpFile = path.join(deps.settings.tmpDir, `${input.taskId}-source`);
       const parseStarted = Date.now();
       await dropPredecessorMarkdown(deps, input);
-      try {
-        await downloadSource(deps, started.sourceObjectKey, tmpFile);
-        const type = detectFileType(await readHead(tmpFile), started.fileName);
-        const { markdown, ocrPages } = await deps.cpu.parseDocument(tmpFile, type);
-        await chargeQuota(deps, input, Buffer.byteLength(markdown, 'utf8'));
-        const key = objectKeys.markdown(input.userId, input.documentId, input.taskId);
-        await orTransient('PARSED_FILE_UPLOAD_FAILED', 'storing markdown', () => deps.objects.putText(key, markdown));
-        return {
-          items: Buffer.byteLength(markdown, 'utf8'),
-          outputs: {
-            parsed: { detectedType: type, markdownObjectKey: key, parseMs: Date.now() - parseStarted, ocrPages },
+      const settings = await findDatasetSettings(deps.db, input);
+      const parsed =
+        parserBackendFor(settings, started.fileType) === 'service'
+          ? {
+              detectedType: started.fileType,
+              markdown: (await parseWithService(deps, input, started)).markdown,
+              ocrPages: [],
+            }
+          : await parseBuiltIn(deps, input, started);
+      const markdown = parsed.markdown;
+      await chargeQuota(deps, input, Buffer.byteLength(markdown, 'utf8'));
+      const key = objectKeys.markdown(input.userId, input.documentId, input.taskId);
+      await orTransient('PARSED_FILE_UPLOAD_FAILED', 'storing markdown', () => deps.objects.putText(key, markdown));
+      return {
+        items: Buffer.byteLength(markdown, 'utf8'),
+        outputs: {
+          parsed: {
+            detectedType: parsed.detectedType,
+            markdownObjectKey: key,
+            parseMs: Date.now() - parseStarted,
+            ocrPages: parsed.ocrPages,
           },
-        };
-      } finally {
-        await fs.rm(tmpFile, { force: true });
-      }
+        },
+      };
     });
   };
+}
+
+/** The built-in parsers: the source streamed to a temp file, its type detected, parsed in the CPU pool. */
+async function parseBuiltIn(
+  deps: ActivityDeps,
+  input: StageInput,
+  started: StartedStage,
+): Promise<{ detectedType: string; markdown: string; ocrPages: OcrPageReport[] }> {
+  await fs.mkdir(deps.settings.tmpDir, { recursive: true });
+  const tmpFile = path.join(deps.settings.tmpDir, `${input.taskId}-source`);
+  try {
+    await downloadSource(deps, started.sourceObjectKey, tmpFile);
+    const type = detectFileType(await readHead(tmpFile), started.fileName);
+    const { markdown, ocrPages } = await deps.cpu.parseDocument(tmpFile, type);
+    return { detectedType: type, markdown, ocrPages };
+  } finally {
+    await fs.rm(tmpFile, { force: true });
+  }
 }
 
 /** What the document produced counts against its user's quota, checked before it is stored. */
@@ -71,7 +103,8 @@ async function chargeQuota(deps: ActivityDeps, input: StageInput, bytes: number)
  */
 async function dropPredecessorMarkdown(deps: ActivityDeps, input: StageInput): Promise<void> {
   const predecessor = await predecessorWithoutMarkdown(deps.db, input.taskId);
-  if (predecessor) await deps.objects.deletePrefix(objectKeys.markdown(input.userId, input.documentId, predecessor));
+  if (predecessor)
+    await deps.objects.deletePrefix(objectKeys.markdownFamily(input.userId, input.documentId, predecessor));
 }
 
 /** Streams the source to disk with a byte limit, so no file is ever held whole in memory. */

@@ -5,7 +5,18 @@ import type { BgeEmbedders } from '../embedders/bgeEmbedder';
 import type { EmbedderResolver } from '../embedders/embedderResolver';
 import type { KeywordIndex, ObjectStore, VectorStore } from '../stores/ports';
 import type { Notifier } from '../stores/notifier';
+import type { ParserServiceClient } from '../parserService/parserServiceClient';
+import type { OutboundPolicy } from '../outbound/outboundHttp';
 import type { IngestionRuns } from './ingestionRuns';
+
+/** The external parsing service (config/parserServiceConfig.ts) and how long to wait on it. */
+export interface ParserServiceDeps {
+  client: ParserServiceClient;
+  timeoutMs: number;
+  pollMs: number;
+  outageMs: number;
+  sourceUrlTtlSeconds: number;
+}
 
 /** Everything the activities touch, handed in by the worker (the only composition root). */
 export interface ActivityDeps {
@@ -20,9 +31,21 @@ export interface ActivityDeps {
   runs: IngestionRuns;
   /** Warm threads for the CPU work over user content (parse, chunk, tokenize, sparse), under its limits. */
   cpu: CpuPool;
+  /** Null when no SLUICE_PARSER_SERVICE_URL is set: datasets asking for it fail PARSE_ENGINE_FAILED. */
+  parserService: ParserServiceDeps | null;
+  /** Chat and vision calls (activities/enrichChunks.ts): their limits, policy and the keys that unseal model keys. */
+  enrichment: {
+    batchSize: number;
+    maxResponseBytes: number;
+    outbound: OutboundPolicy;
+    /** SLUICE_SECRET_KEY, then SLUICE_SECRET_KEY_PREVIOUS; empty when none is set (a stored key then cannot be read). */
+    secretKeys: Buffer[];
+  };
   settings: {
     tmpDir: string;
     maxFileBytes: number;
+    /** The most markdown a document may produce (SLUICE_MAX_MARKDOWN_BYTES): also the cap on a service's answer. */
+    maxMarkdownBytes: number;
     embedBatchSize: number;
     chunking: { maxTokens: number; overlapTokens: number; maxChunks?: number };
     localStages: { maxSourceBytes: number; maxChunks: number };

@@ -10,6 +10,8 @@ const SCAN_MAX = 4000;
 const URL_PATTERN = /\b[a-z][a-z0-9+.-]{0,20}:\/\/[^\s"'<>()[\]{}]*/gi;
 const USERINFO_PATTERN = /\b([a-z][a-z0-9+.-]{0,20}:\/\/)[^\s"'<>/@]*@/gi;
 const BEARER_PATTERN = /\b(bearer|basic)\s+[^\s"',;]+/gi;
+// A presigned URL's query is a credential: whoever holds it reads the object until it expires.
+const PRESIGNED_PATTERN = /\b(X-Amz-(?:Signature|Credential|Security-Token))=[^&\s"'<>]*/gi;
 const IPV4_PATTERN = /\b\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\b/g;
 const BRACKETED_IPV6_PATTERN = /\[[0-9a-f:.%]{2,60}\](?::\d{1,5})?/gi;
 const IPV6_PATTERN = /(?<![\w:])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{1,4}(?:%\w{1,20})?/gi;
@@ -20,7 +22,10 @@ const bounded = (text: string) => (text.length > SCAN_MAX ? `${text.slice(0, SCA
 
 /** For the log: the text with URL credentials and bearer/basic tokens blanked. */
 export function redactCredentials(text: string): string {
-  return bounded(text).replace(USERINFO_PATTERN, '$1[redacted]@').replace(BEARER_PATTERN, '$1 [redacted]');
+  return bounded(text)
+    .replace(USERINFO_PATTERN, '$1[redacted]@')
+    .replace(BEARER_PATTERN, '$1 [redacted]')
+    .replace(PRESIGNED_PATTERN, '$1=[redacted]');
 }
 
 /** For tenants: no credentials, URLs, IP addresses, host:port pairs or names a DNS lookup failed on. */

@@ -29,7 +29,7 @@ const KEEP_ALIVE_EVERY_MS = 1000;
 interface AttemptState {
   startedAt: number;
   /** The last progress reported: a keep-alive beat repeats it, so it never erases a resume point. */
-  details: BatchProgress | undefined;
+  details: object | undefined;
 }
 
 const attempts = new WeakMap<Context, AttemptState>();
@@ -70,6 +70,18 @@ export function reportProgress(progress: BatchProgress): void {
     );
   }
   throw new CancelledFailure('activity cancelled');
+}
+
+/**
+ * Makes `details` what every later beat of this attempt carries (the keep-alive timer repeats it),
+ * and beats at once: a resume point too important to wait for the first timed beat, such as the
+ * remote task a crashed attempt's successor must poll again.
+ */
+export function rememberInHeartbeat(details: object): void {
+  const ctx = Context.current();
+  if (ctx.info.isLocal) return;
+  stateOf(ctx).details = { ...details };
+  ctx.heartbeat(details);
 }
 
 /**

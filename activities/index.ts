@@ -7,6 +7,7 @@ import {
 import { createCleaningActivity } from './cleaning';
 import type { ActivityDeps } from './deps';
 import { createDeletionActivities } from './deletion';
+import { createEnrichChunksActivity } from './enrichChunks';
 import { createSweepOrphanedObjectsActivity } from './sweepOrphanedObjects';
 import { createSweepStuckTasksActivity } from './sweepStuckTasks';
 import { createKeywordIndexingActivity } from './keywordIndexing';
@@ -34,6 +35,7 @@ export function createStageActivities(deps: ActivityDeps) {
     notifyPlanWaiting: createNotifyPlanWaitingActivity(deps),
     chunking: createChunkingActivity(deps),
     vectorizing: createVectorizingActivity(deps),
+    enrichChunks: createEnrichChunksActivity(deps),
     pretokenize: createPretokenizeActivity(deps),
     keywordIndexing: createKeywordIndexingActivity(deps),
     sparseVectorizing: createSparseVectorizingActivity(deps),

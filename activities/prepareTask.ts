@@ -8,6 +8,8 @@ import { insertTaskWithPipeline } from '../db/repositories/newTask';
 import { findPipeline, getPipeline, markTaskFailedIn, stageStatusesOf } from '../db/repositories/pipelines';
 import { findTask, getTask } from '../db/repositories/tasks';
 import type { ActivityDeps } from './deps';
+import { parserBackendFor } from '../contracts/datasetSettings';
+import { findDatasetSettings } from '../db/repositories/datasetSettings';
 import type { PrepareInput } from './prepareInput';
 import { registerIfSource } from './sourceRegistration';
 import { refuseRetry, runResult, takeOver } from './takeOver';
@@ -27,10 +29,16 @@ export function createPrepareTaskActivity(deps: ActivityDeps) {
     if (!('ownerRunChain' in input)) return input;
     const prepared = await deps.db.transaction().execute((trx) => prepareIn(trx, input));
     if (prepared.result.kind !== 'run') return prepared.result;
+    const plan = localStagePlan(prepared.sourceBytes, deps.settings.localStages, prepared.fileName);
+    const settings = await findDatasetSettings(deps.db, { userId: input.userId, datasetId: input.datasetId });
+    // A parsing service's task is polled for minutes, with heartbeats: never inside a workflow task.
+    if (parserBackendFor(settings, prepared.fileType) === 'service') plan.beforeEmbedding = false;
+    const enrich = settings.enrichment?.chunkKeywords === true || settings.enrichment?.chunkQuestions === true;
     return {
       ...prepared.result,
-      localStages: localStagePlan(prepared.sourceBytes, deps.settings.localStages, prepared.fileName),
+      localStages: plan,
       fileName: prepared.fileName,
+      ...(enrich ? { enrichChunks: true } : {}),
     };
   });
 }
@@ -64,7 +72,7 @@ function mayNeedOcr(fileName: string): boolean {
 async function prepareIn(
   trx: Transaction<Database>,
   input: PrepareInput,
-): Promise<{ result: PrepareResult; sourceBytes: number; fileName: string }> {
+): Promise<{ result: PrepareResult; sourceBytes: number; fileName: string; fileType: string }> {
   const locked = await lockDocument(trx, input.documentId);
   // Another user's or dataset's document is answered as one that does not exist: the run cannot
   // touch it, and learns nothing about it.
@@ -76,7 +84,12 @@ async function prepareIn(
     throw refuseRetry(`document ${input.documentId} is being deleted`);
   if (doc.lifecycle === 'DELETING')
     throw permanentError('DOCUMENT_DELETING', `document ${input.documentId} is being deleted`);
-  return { result: await routeTask(trx, input, doc), sourceBytes: Number(doc.size_bytes), fileName: doc.file_name };
+  return {
+    result: await routeTask(trx, input, doc),
+    sourceBytes: Number(doc.size_bytes),
+    fileName: doc.file_name,
+    fileType: doc.file_type ?? '',
+  };
 }
 
 async function routeTask(trx: Transaction<Database>, input: PrepareInput, doc: DocumentRow): Promise<PrepareResult> {

@@ -4,6 +4,7 @@ import type { ActivityDeps } from './deps';
 import { runStage } from './stageTemplate';
 import { buildTokenPlan, storeTokenPlan } from './tokenPlan';
 import { orTransient } from './transient';
+import { withEnrichment } from './enrichedText';
 
 /** PRETOKENIZE: the token plan of every active chunk of the task's set, stored by reference; all or nothing. */
 export function createPretokenizeActivity(deps: ActivityDeps) {
@@ -14,7 +15,8 @@ export function createPretokenizeActivity(deps: ActivityDeps) {
           documentId: input.documentId,
           generation: started.chunkGeneration,
         });
-        const tokenPlanObjectKey = await storeTokenPlan(deps, input, await buildTokenPlan(deps.cpu, chunks));
+        const texts = await withEnrichment(deps.db, input.documentId, chunks);
+        const tokenPlanObjectKey = await storeTokenPlan(deps, input, await buildTokenPlan(deps.cpu, texts));
         return { items: chunks.length, outputs: { tokenPlanObjectKey } };
       }),
     );

@@ -5,6 +5,7 @@ import { recordTokenPlan } from '../db/repositories/tasks';
 import { objectKeys } from '../stores/objectKeys';
 import { ObjectNotFoundError } from '../stores/ports';
 import type { ActivityDeps } from './deps';
+import { withEnrichment } from './enrichedText';
 
 /** chunk id → pretokenized terms: what KEYWORD_INDEXING and SPARSE_VECTORIZING both consume. */
 export type TokenPlan = Map<string, string[]>;
@@ -60,7 +61,8 @@ export async function loadOrRebuildTokenPlan(
       if (!(error instanceof ObjectNotFoundError)) throw error;
     }
   }
-  const plan = await buildTokenPlan(deps.cpu, loaded ?? (await listActiveChunks(deps.db, set)));
+  const chunks = loaded ?? (await listActiveChunks(deps.db, set));
+  const plan = await buildTokenPlan(deps.cpu, await withEnrichment(deps.db, input.documentId, chunks));
   await recordTokenPlan(deps.db, input.taskId, await storeTokenPlan(deps, input, plan));
   return plan;
 }

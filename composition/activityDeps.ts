@@ -5,6 +5,8 @@ import type { CpuPool } from '../cpuPool/pool';
 import { createLogNotifier } from '../stores/notifier';
 import { createWebhookNotifier } from '../stores/webhookNotifier';
 import type { Adapters } from './adapters';
+import { createParserServiceClient } from '../parserService/parserServiceClient';
+import { parseEncryptionKey } from '../crypto/secretBox';
 
 /** config + adapters → what the activities run on (the services the worker composes). */
 export function activityDepsFrom(
@@ -25,9 +27,27 @@ export function activityDepsFrom(
       : createLogNotifier((message, attrs) => log.info(message, attrs)),
     runs,
     cpu,
+    parserService: config.parserService && {
+      client: createParserServiceClient({
+        baseUrl: config.parserService.url,
+        token: config.parserService.token,
+        outbound: config.outbound,
+      }),
+      timeoutMs: config.parserService.timeoutMs,
+      pollMs: config.parserService.pollMs,
+      outageMs: config.parserService.outageMs,
+      sourceUrlTtlSeconds: config.parserService.sourceUrlTtlSeconds,
+    },
+    enrichment: {
+      batchSize: config.enrichment.batchSize,
+      maxResponseBytes: config.enrichment.maxResponseBytes,
+      outbound: config.outbound,
+      secretKeys: secretKeysOf(config),
+    },
     settings: {
       tmpDir: config.tmpDir,
       maxFileBytes: config.maxFileBytes,
+      maxMarkdownBytes: config.parsing.markdown.maxBytes,
       embedBatchSize: config.embedding.batchSize,
       chunking: config.chunking,
       localStages: config.worker.localStages,
@@ -35,4 +55,20 @@ export function activityDepsFrom(
       objectBucket: config.stores.objectStore.kind === 's3' ? config.stores.objectStore.bucket : null,
     },
   };
+}
+
+/** The keys model configs' API keys were sealed with: the current one first (config checked both at start-up). */
+function secretKeysOf(config: Readonly<SluiceConfig>): Buffer[] {
+  const current =
+    config.stores.embedder.kind === 'user-config' ? config.stores.embedder.secretKey : config.api.sessionSecret;
+  const keys: Buffer[] = [];
+  for (const value of [current, config.secrets.previousKey]) {
+    if (!value) continue;
+    try {
+      keys.push(parseEncryptionKey(value));
+    } catch {
+      // Not a key (an API-only session secret): a model key sealed under it cannot exist either.
+    }
+  }
+  return keys;
 }

@@ -4,6 +4,8 @@ import { embeddingEnv, embeddingSettings, type EmbeddingSettings } from './embed
 import type { EnvInput } from './envInput';
 import { outboundEnv, outboundSettings, type OutboundSettings } from './outboundConfig';
 import { parsingEnv, parsingSettings, type ParsingSettings } from './parsingConfig';
+import { enrichmentEnv, enrichmentSettings, type EnrichmentSettings } from './enrichmentConfig';
+import { parserServiceEnv, parserServiceSettings, type ParserServiceSettings } from './parserServiceConfig';
 import { processEnv, processSettings, type ProcessSettings } from './processConfig';
 import { runsEnv, runsSettings, type RunsSettings } from './runsConfig';
 import { secretsEnv, secretsSettings, type SecretsSettings } from './secretsConfig';
@@ -24,6 +26,8 @@ const envSchema = z.object({
   ...stackPortsEnv,
   ...processEnv,
   ...parsingEnv,
+  ...parserServiceEnv,
+  ...enrichmentEnv,
   ...embeddingEnv,
   ...runsEnv,
   ...outboundEnv,
@@ -38,6 +42,8 @@ export interface SluiceConfig
     TemporalSettings,
     ProcessSettings,
     ParsingSettings,
+    ParserServiceSettings,
+    EnrichmentSettings,
     EmbeddingSettings,
     RunsSettings,
     OutboundSettings,
@@ -89,6 +95,7 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
   const problems: string[] = [];
   const parsing = parsingSettings(e, problems);
   const outbound = outboundSettings(e, problems);
+  const parserService = parserServiceSettings(e, problems);
   const stores = resolveStores(e, problems);
   const temporal = temporalSettings(e, withPorts, packageRoot(), problems);
   const processPart = processSettings(e, problems);
@@ -99,6 +106,8 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
     ...temporal,
     ...processPart,
     ...parsing,
+    ...parserService,
+    ...enrichmentSettings(e),
     ...embedding,
     ...runsSettings(e),
     ...outbound,

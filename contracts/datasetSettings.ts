@@ -44,16 +44,59 @@ export const chunkingSettingsSchema = z
   })
   .strict();
 
+/** The file types a parser backend is chosen for (the detected type recorded at registration). */
+export const PARSED_FILE_TYPES = ['pdf', 'docx', 'pptx', 'xlsx', 'html', 'csv', 'txt', 'md'] as const;
+export type ParsedFileType = (typeof PARSED_FILE_TYPES)[number];
+
+/** `builtin`: sluice's own parsers (parsers/). `service`: the external parsing service (SLUICE_PARSER_SERVICE_URL). */
+export const PARSER_BACKENDS = ['builtin', 'service'] as const;
+export type ParserBackend = (typeof PARSER_BACKENDS)[number];
+
+export const parsingSettingsSchema = z
+  .object({
+    /** Per file type; a type not named uses `builtin`. */
+    backends: z.partialRecord(z.enum(PARSED_FILE_TYPES), z.enum(PARSER_BACKENDS)).default({}),
+  })
+  .strict();
+
+/**
+ * What a model adds to the dataset's documents (docs/enrichment.md). Every option needs a model
+ * endpoint: CHAT for chunk keywords, questions and table repair (LLM_CONFIG_MISSING without one),
+ * VISION for image descriptions (skipped without one).
+ */
+export const enrichmentSettingsSchema = z
+  .object({
+    /** PRETOKENIZE: keywords per chunk, indexed with it. */
+    chunkKeywords: z.boolean().default(false),
+    /** PRETOKENIZE: questions the chunk answers, indexed with it. */
+    chunkQuestions: z.boolean().default(false),
+    /** CLEANING: each image the parsing service returned is replaced by a vision model's description. */
+    imageDescriptions: z.boolean().default(false),
+    /** CLEANING: markdown tables a chat model rewrites when their rows do not line up. */
+    tableRepair: z.boolean().default(false),
+  })
+  .strict();
+
 export const datasetSettingsSchema = z
   .object({
     chunking: chunkingSettingsSchema.optional(),
     /** How hybrid search fuses its lists for this dataset (contracts/searchSettings.ts). */
     search: searchSettingsSchema.optional(),
+    parsing: parsingSettingsSchema.optional(),
+    enrichment: enrichmentSettingsSchema.optional(),
   })
   .strict();
 
 export type DatasetSettings = z.infer<typeof datasetSettingsSchema>;
 export type ChunkingSettings = z.infer<typeof chunkingSettingsSchema>;
+export type ParsingSettings = z.infer<typeof parsingSettingsSchema>;
+export type EnrichmentSettings = z.infer<typeof enrichmentSettingsSchema>;
+
+/** The backend that parses a file of this type in a dataset with these settings. */
+export function parserBackendFor(settings: DatasetSettings, fileType: string): ParserBackend {
+  const backends: Partial<Record<string, ParserBackend>> = settings.parsing?.backends ?? {};
+  return backends[fileType] ?? 'builtin';
+}
 
 /**
  * A change to the settings: each section given replaces the stored one, `null` removes it (back to
@@ -63,6 +106,8 @@ export const datasetSettingsPatchSchema = z
   .object({
     chunking: chunkingSettingsSchema.nullable().optional(),
     search: searchSettingsSchema.nullable().optional(),
+    parsing: parsingSettingsSchema.nullable().optional(),
+    enrichment: enrichmentSettingsSchema.nullable().optional(),
   })
   .strict();
 

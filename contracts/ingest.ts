@@ -75,6 +75,11 @@ export type PrepareResult =
        * its success switches the document's index to it, and the run then retires the old set.
        */
       switchesIndex?: boolean;
+      /**
+       * The dataset asks a chat model for chunk keywords or questions: PRETOKENIZE begins with
+       * enrichChunks on the enrichment queue. Absent in runs prepared before it existed.
+       */
+      enrichChunks?: boolean;
     }
   | {
       kind: 'duplicate';

@@ -7,3 +7,11 @@
 export function embeddingTaskQueue(taskQueue: string): string {
   return `${taskQueue}-embedding`;
 }
+
+/**
+ * Chat and vision model calls (activities/enrichChunks.ts) on a queue of their own, derived the
+ * same way: a slow or rate-limited model holds these slots and no others.
+ */
+export function enrichmentTaskQueue(taskQueue: string): string {
+  return `${taskQueue}-enrichment`;
+}

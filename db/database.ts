@@ -57,6 +57,9 @@ export interface ParseTasksTable {
   chunk_generation: Generated<number>;
   /** The plan a rebuild chunks with (contracts/chunkingPlan.ts); null: the deployment's chunker settings. */
   chunking_plan: ColumnType<ChunkingPlan | null, string | null | undefined, string | null>;
+  /** The external parsing service's task for this task's CLEANING (issue 26); null for built-in parsing. */
+  remote_parse_task_id: ColumnType<string | null, string | null | undefined, string | null>;
+  remote_parse_started_at: NullableTimestamp;
   created_at: Timestamp;
 }
 
@@ -127,6 +130,29 @@ export interface EmbeddingConfigsTable {
   base_url: string | null;
   /** AES-256-GCM, `s1.<key id>.<base64(iv ‖ tag ‖ ciphertext)>` (older rows: the bare base64). Never the plain key. */
   api_key_encrypted: string | null;
+  created_at: Timestamp;
+}
+
+export type ModelPurpose = 'chat' | 'vision';
+
+/** A user's chat or vision model on an OpenAI-compatible /chat/completions endpoint. */
+export interface ModelConfigsTable {
+  user_id: string;
+  purpose: ModelPurpose;
+  base_url: string;
+  model: string;
+  /** Sealed like embedding_configs.api_key_encrypted; never the plain key. */
+  api_key_encrypted: string | null;
+  created_at: Timestamp;
+}
+
+/** What a chat model wrote for one chunk: its existence is the chunk's enrichment checkpoint. */
+export interface ChunkEnrichmentsTable {
+  chunk_id: string;
+  document_id: string;
+  keywords: string[];
+  questions: string[];
+  model: string;
   created_at: Timestamp;
 }
 
@@ -250,6 +276,8 @@ export interface Database {
   admin_session_revocations: AdminSessionRevocationsTable;
   dataset_settings: DatasetSettingsTable;
   chunking_plans: ChunkingPlansTable;
+  model_configs: ModelConfigsTable;
+  chunk_enrichments: ChunkEnrichmentsTable;
 }
 
 export type DocumentRow = Selectable<DocumentsTable>;

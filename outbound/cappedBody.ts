@@ -48,9 +48,19 @@ export async function readCappedText(
   capBytes: number,
   options: CapOptions = {},
 ): Promise<CappedText> {
+  const read = await readCappedBytes(response, capBytes, options);
+  return { text: read.body.toString('utf8'), bytes: read.bytes, truncated: read.truncated };
+}
+
+/** The same cap for a binary body (an image): the bytes, at most `capBytes` of them. */
+export async function readCappedBytes(
+  response: StreamedResponse,
+  capBytes: number,
+  options: CapOptions = {},
+): Promise<{ body: Buffer; bytes: number; truncated: boolean }> {
   const truncate = options.onOverflow === 'truncate';
   const body = response.body;
-  if (body === null) return { text: '', bytes: 0, truncated: false };
+  if (body === null) return { body: Buffer.alloc(0), bytes: 0, truncated: false };
   const declared = declaredLength(response);
   if (declared !== null && declared > capBytes && !truncate) {
     await body.cancel().catch(() => undefined);
@@ -67,7 +77,7 @@ export async function readCappedText(
         if (!truncate) throw new ResponseTooLargeError(capBytes, bytes + value.byteLength);
         parts.push(value.subarray(0, capBytes - bytes));
         bytes = capBytes;
-        return { text: Buffer.concat(parts).toString('utf8'), bytes, truncated: true };
+        return { body: Buffer.concat(parts), bytes, truncated: true };
       }
       parts.push(value);
       bytes += value.byteLength;
@@ -76,5 +86,5 @@ export async function readCappedText(
     // Stops the transfer (and frees the connection) when we stop early; a no-op after the end.
     await reader.cancel().catch(() => undefined);
   }
-  return { text: Buffer.concat(parts).toString('utf8'), bytes, truncated: false };
+  return { body: Buffer.concat(parts), bytes, truncated: false };
 }

@@ -29,6 +29,12 @@ export interface ObjectStore {
   listPartialWrites(prefix: string, before: Date): AsyncIterable<PartialWrite[]>;
   /** Drops what a partial write has stored so far; its putStream, if still running, fails. */
   abortPartialWrite(write: PartialWrite): Promise<void>;
+  /**
+   * A URL that reads the object without credentials until it expires, for a service that fetches
+   * the source itself (the external parser). Only stores with an HTTP face have it (S3); it is a
+   * bearer secret: never log it or put it in history or a failure reason.
+   */
+  presignGet?(key: string, expiresInSeconds: number): Promise<string>;
 }
 
 /** A write in progress or abandoned: a temp file of the local store, an S3 multipart upload. */

@@ -14,6 +14,7 @@ import {
   type GetObjectCommandOutput,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { ObjectNotFoundError, type ObjectStore, type PartialWrite } from './ports';
 
 export interface S3ObjectStoreOptions {
@@ -171,6 +172,13 @@ export function createS3ObjectStore(options: S3ObjectStoreOptions): S3ObjectStor
       // edge runtime build slipped in, which this worker cannot stream from.
       if (!(Body instanceof Readable)) throw new Error(`S3 GetObject for ${key} returned no Node stream`);
       return Body;
+    },
+
+    async presignGet(key, expiresInSeconds) {
+      // Signed locally (no request): the URL is only as good as the credentials and the key.
+      return getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: fullKey(key) }), {
+        expiresIn: expiresInSeconds,
+      });
     },
 
     async getText(key) {

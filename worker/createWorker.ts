@@ -3,7 +3,7 @@ import { Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createStageActivities } from '../activities';
 import { activityDepsFrom } from '../composition/activityDeps';
 import type { SluiceConfig } from '../config/config';
-import { embeddingTaskQueue } from '../contracts/taskQueues';
+import { embeddingTaskQueue, enrichmentTaskQueue } from '../contracts/taskQueues';
 import { createCpuPool } from '../cpuPool/pool';
 import type { Adapters } from '../composition/adapters';
 import { createTemporalIngestionRuns } from './temporalIngestionRuns';
@@ -113,8 +113,27 @@ export async function createSluiceWorker(
               ? { maxTaskQueueActivitiesPerSecond: config.worker.embedding.activitiesPerSecond }
               : {}),
           });
+    // Chat and vision calls, on their own queue beside the embedding one and polled by the same
+    // processes: a slow or rate-limited model holds only these slots.
+    const enrichment =
+      queues === 'ingest'
+        ? null
+        : await Worker.create({
+            connection: nativeConnection,
+            namespace: config.temporal.namespace,
+            taskQueue: enrichmentTaskQueue(config.temporal.taskQueue),
+            activities: { enrichChunks: activities.enrichChunks },
+            ...deploymentOptions(config.temporal),
+            maxConcurrentActivityTaskExecutions: config.enrichment.activitySlots,
+            maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
+            shutdownGraceTime: SHUTDOWN_GRACE_TIME,
+            shutdownForceTime: SHUTDOWN_FORCE_TIME,
+            ...(config.enrichment.activitiesPerSecond
+              ? { maxTaskQueueActivitiesPerSecond: config.enrichment.activitiesPerSecond }
+              : {}),
+          });
     return {
-      worker: new WorkerGroup([main, embedding].filter((w): w is Worker => w !== null)),
+      worker: new WorkerGroup([main, embedding, enrichment].filter((w): w is Worker => w !== null)),
       client,
       async close() {
         await cpu.close();

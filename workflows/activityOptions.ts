@@ -6,7 +6,7 @@ import {
   type LocalActivityOptions,
 } from '@temporalio/workflow';
 import type { IngestActivities } from '../activities';
-import { embeddingTaskQueue } from '../contracts/taskQueues';
+import { embeddingTaskQueue, enrichmentTaskQueue } from '../contracts/taskQueues';
 
 // Every proxy takes the summary the Web UI shows for its activities (workflows/activitySummary.ts):
 // a proxy is a cheap object, so each call gets its own, naming the stage and the document.
@@ -134,6 +134,15 @@ export const retirement = (summary: string) =>
  */
 export function embeddingStage(taskQueue: string, summary: string) {
   return proxyActivities<IngestActivities>({ ...batchOptions, taskQueue: embeddingTaskQueue(taskQueue), summary });
+}
+
+/**
+ * Chunk enrichment (activities/enrichChunks.ts, the first part of PRETOKENIZE) with the batch
+ * options: a chat model rate-limits and goes down like an embedding provider, and each batch is
+ * checkpointed, so the same patient retries cost no repeated calls. On its own queue.
+ */
+export function enrichmentStage(taskQueue: string, summary: string) {
+  return proxyActivities<IngestActivities>({ ...batchOptions, taskQueue: enrichmentTaskQueue(taskQueue), summary });
 }
 
 // The short stages of a small document (contracts/ingest.ts LocalStagePlan) as local activities.

@@ -33,6 +33,7 @@ import {
   cleaningStage,
   cpuStage,
   embeddingStage,
+  enrichmentStage,
   localBatchStage,
   localBookkeeping,
   localCleaningStage,
@@ -86,6 +87,8 @@ const SOURCE_REGISTRATION_ACTIVITY = 'source-registration-activity';
 
 /** The patch id of a rebuild's clean-up: retiring the chunk set its success switched away from. */
 const RETIRE_CHUNK_SETS = 'retire-chunk-sets';
+/** The patch id of chunk enrichment by a chat model ahead of PRETOKENIZE (issue 26). */
+const CHUNK_ENRICHMENT = 'chunk-enrichment';
 
 /**
  * Worker Versioning (docs/deployment.md): a run is PINNED (declared below the workflow) to the
@@ -176,7 +179,15 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
       progress.chunkCount = prepared.chunkCount;
       const subject = prepared.fileName ?? input.fileName ?? documentId;
       const stageInput = { taskId, documentId, userId: input.userId, datasetId: input.datasetId };
-      failure = await runStages(stageInput, progress, searchAttributes, prepared.localStages, subject, planGate);
+      failure = await runStages(
+        stageInput,
+        progress,
+        searchAttributes,
+        prepared.localStages,
+        subject,
+        planGate,
+        prepared.enrichChunks === true,
+      );
       // Only a run that built a new chunk set (a rebuild) reaches this, so earlier histories replay unchanged.
       if (failure === null && prepared.switchesIndex === true && patched(RETIRE_CHUNK_SETS))
         await retireOldChunkSet(stageInput, subject);
@@ -251,6 +262,7 @@ async function runStages(
   plan: LocalStagePlan | undefined,
   subject: string,
   planGate: ReturnType<typeof installPlanGate>,
+  enrichChunks: boolean,
 ): Promise<Failure | null> {
   const lastStage = STAGES[STAGES.length - 1];
   for (const stage of STAGES) {
@@ -268,6 +280,11 @@ async function runStages(
       // a plan that cannot be made fails as CHUNKING would.
       const planned = stage === 'CHUNKING' && patched(CHUNKING_PLAN_PATCH);
       if (planned) await planGate.run(stageInput, searchAttributes, plan?.beforeEmbedding === true, subject);
+      // Part of PRETOKENIZE: its failure is the stage's. Only runs prepared asking for it reach patched().
+      if (stage === 'PRETOKENIZE' && enrichChunks && patched(CHUNK_ENRICHMENT))
+        await enrichmentStage(workflowInfo().taskQueue, activitySummary('enrich chunks', subject)).enrichChunks(
+          stageInput,
+        );
       const result = await call.run(stageInput);
       progress.stages[stage] = 'SUCCESS';
       if (stage === 'CHUNKING') progress.chunkCount = result.items;

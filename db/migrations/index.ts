@@ -11,6 +11,7 @@ import * as ocrProvenance from './20261205T0100_ocr_provenance';
 import * as languageDenseVectors from './20261205T0400_language_dense_vectors';
 import * as chunkingPlans from './20261205T0200_chunking_plans';
 import * as chunkGenerations from './20261205T0300_chunk_generations';
+import * as parserBackendsAndEnrichment from './20261205T0500_parser_backends_and_enrichment';
 
 /**
  * Migrations are listed statically rather than discovered on disk, so they run the same way
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '20261205T0400_language_dense_vectors': languageDenseVectors,
   '20261205T0200_chunking_plans': chunkingPlans,
   '20261205T0300_chunk_generations': chunkGenerations,
+  '20261205T0500_parser_backends_and_enrichment': parserBackendsAndEnrichment,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -15,6 +15,8 @@ export interface StartedStage {
   markdownObjectKey: string | null;
   tokenPlanObjectKey: string | null;
   fileName: string;
+  /** The type detected from the bytes at registration. */
+  fileType: string;
   sizeBytes: number;
   sourceObjectKey: string;
   /** The chunk set the task builds (docs/rebuild.md): its stages read and write that generation only. */
@@ -73,6 +75,7 @@ export async function tryStartStage(
       't.chunk_generation',
       't.chunking_plan',
       'd.file_name',
+      'd.file_type',
       'd.size_bytes',
       'd.source_object_key',
     ])
@@ -82,6 +85,7 @@ export async function tryStartStage(
     markdownObjectKey: row.markdown_object_key,
     tokenPlanObjectKey: row.token_plan_object_key,
     fileName: row.file_name,
+    fileType: row.file_type ?? '',
     sizeBytes: Number(row.size_bytes),
     sourceObjectKey: row.source_object_key,
     chunkGeneration: row.chunk_generation,

@@ -1,6 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { saveModelSettings } from '../../client/modelConfigs';
+import { saveDatasetSettings } from '../../db/repositories/datasetSettings';
+import { startFakeChatServer } from '../support/fakeChatServer';
 import { retryDocument } from '../../client/documentAdmin';
 import { rebuildDocument, startDatasetRebuild } from '../../client/rebuild';
 import { ingestWorkflowId, type IngestInput } from '../../contracts/ingest';
@@ -20,19 +23,17 @@ import { HISTORIES_DIR, historyToJson } from './histories';
  * and saves the histories test/replay/replay.test.ts replays. Re-record after a change that is
  * meant to alter the workflow's commands (and that no running workflow can meet mid-run).
  * Needs the stack and TEST_DATABASE_URL pointing at a database this script may migrate.
+ * Names given as arguments (`tsx test/replay/record.ts chunk-enrichment`) record only those.
  */
-const scope = { userId: 'replay-user', datasetId: 'replay' };
-
-// `tsx test/replay/record.ts rebuild-success`: save only the named histories, keeping the others
-// as they were recorded (a history from older workflow code is what proves a patch).
 const only = process.argv.slice(2);
+const wanted = (name: string) => only.length === 0 || only.includes(name);
+const scope = { userId: 'replay-user', datasetId: 'replay' };
 
 async function save(tw: TestWorker, name: string, documentId: string, runId?: string): Promise<void> {
   await saveWorkflow(tw, name, ingestWorkflowId(documentId), runId);
 }
 
 async function saveWorkflow(tw: TestWorker, name: string, workflowId: string, runId?: string): Promise<void> {
-  if (only.length > 0 && !only.includes(name)) return;
   const history = await tw.client.workflow.getHandle(workflowId, runId).fetchHistory();
   await fs.writeFile(path.join(HISTORIES_DIR, `${name}.json`), historyToJson(history));
   console.log(`saved ${name} (${history.events?.length ?? 0} events)`);
@@ -41,7 +42,8 @@ async function saveWorkflow(tw: TestWorker, name: string, workflowId: string, ru
 async function main(): Promise<void> {
   const failOnce = new Map<string, 'KEYWORD_INDEXING'>();
   installQuietRuntime();
-  const config = testConfig();
+  // A secret key, so the chat model's API key of the enrichment run can be sealed.
+  const config = testConfig({ SLUICE_SECRET_KEY: randomBytes(32).toString('base64') });
   const adapters = createAdapters(config);
   await migrateToLatest(adapters.db);
   await adapters.ensureReady();
@@ -61,11 +63,30 @@ async function main(): Promise<void> {
   try {
     await fs.mkdir(HISTORIES_DIR, { recursive: true });
 
-    // A small document: the local stages and the one VECTORIZING activity.
+    if (wanted('small-success')) await recordSmall(tw);
+    if (wanted('failed-then-retried')) await recordRetried(tw, failOnce);
+    if (wanted('source-registered')) await recordSourceStarted(tw);
+    if (wanted('chunk-enrichment')) await recordChunkEnrichment(tw);
+    if (wanted('rebuild-success') || wanted('dataset-rebuild')) await recordRebuilds(tw);
+  } finally {
+    running.worker.shutdown();
+    await done;
+    await running.close();
+    await adapters.close();
+  }
+}
+
+async function recordSmall(tw: TestWorker): Promise<void> {
+  // A small document: the local stages and the one VECTORIZING activity.
+  {
     const small = await ingestBuffer(tw, sectionedMarkdown(3, 'small'), 'small.md', scope);
     await waitTerminal(tw.client, small.documentId);
     await save(tw, 'small-success', small.documentId);
+  }
+}
 
+async function recordRetried(tw: TestWorker, failOnce: Map<string, 'KEYWORD_INDEXING'>): Promise<void> {
+  {
     // A failed run waiting for retry, taken over by a retry: the failed run continues as new.
     const failing = await ingestBuffer(tw, sectionedMarkdown(4, 'retried'), 'retried.md', scope, {
       beforeStart: (id) => failOnce.set(id, 'KEYWORD_INDEXING'),
@@ -76,7 +97,11 @@ async function main(): Promise<void> {
     await waitForTask(tw.client, failing.documentId, retry.taskId);
     await save(tw, 'failed-then-retried', failing.documentId, firstRun);
     await save(tw, 'retry-success', failing.documentId);
+  }
+}
 
+async function recordSourceStarted(tw: TestWorker): Promise<void> {
+  {
     // A run started from a named source, as another SDK starts it: no document id or task id. Its
     // source is copied by the registerSource activity (patch source-registration-activity);
     // source-started.json is the same run from before, when prepareTask copied it.
@@ -91,32 +116,54 @@ async function main(): Promise<void> {
     });
     await handle.result();
     await save(tw, 'source-registered', documentId);
-
-    // A rebuild under another plan (patch retire-chunk-sets): CLEANING inherited, the other stages
-    // on a new chunk set, then the old set retired. And a dataset rebuild starting one such run.
-    const plan = {
-      strategy: 'general' as const,
-      parameters: { childTokens: 120, overlapTokens: 20, parentTokens: null },
-      reason: 'replay',
-    };
-    const deps = { client: tw.client, db: tw.adapters.db, config: tw.config };
-    const rebuilt = await rebuildDocument(deps, scope, small.documentId, plan);
-    await waitForTask(tw.client, small.documentId, rebuilt.taskId);
-    await tw.client.workflow.getHandle(ingestWorkflowId(small.documentId)).result();
-    await save(tw, 'rebuild-success', small.documentId);
-    const datasetScope = { userId: scope.userId, datasetId: `replay-rebuild-${randomUUID()}` };
-    await ingestBuffer(tw, sectionedMarkdown(2, 'dataset'), 'dataset.md', datasetScope).then((d) =>
-      waitTerminal(tw.client, d.documentId),
-    );
-    const datasetRun = await startDatasetRebuild(deps, datasetScope, plan);
-    await datasetRun.result();
-    await saveWorkflow(tw, 'dataset-rebuild', datasetRun.workflowId);
-  } finally {
-    running.worker.shutdown();
-    await done;
-    await running.close();
-    await adapters.close();
   }
+}
+
+/** Chunk keywords from a chat model (patch chunk-enrichment): enrichChunks on the enrichment queue. */
+async function recordChunkEnrichment(tw: TestWorker): Promise<void> {
+  const chat = await startFakeChatServer();
+  try {
+    const enriched = { ...scope, datasetId: 'replay-enriched' };
+    await saveDatasetSettings(tw.adapters.db, enriched, {
+      enrichment: { chunkKeywords: true, chunkQuestions: false, imageDescriptions: false, tableRepair: false },
+    });
+    await saveModelSettings({ db: tw.adapters.db, config: tw.config }, enriched.userId, 'chat', {
+      baseUrl: chat.baseUrl,
+      model: 'replay-chat',
+      apiKey: null,
+    });
+    const doc = await ingestBuffer(tw, sectionedMarkdown(3, 'enriched'), 'enriched.md', enriched);
+    await waitTerminal(tw.client, doc.documentId);
+    await save(tw, 'chunk-enrichment', doc.documentId);
+  } finally {
+    await chat.close();
+  }
+}
+
+/**
+ * A rebuild under another plan (patch retire-chunk-sets): CLEANING inherited, the other stages on a
+ * new chunk set, then the old set retired. And a dataset rebuild starting one such run.
+ */
+async function recordRebuilds(tw: TestWorker): Promise<void> {
+  const plan = {
+    strategy: 'general' as const,
+    parameters: { childTokens: 120, overlapTokens: 20, parentTokens: null },
+    reason: 'replay',
+  };
+  const deps = { client: tw.client, db: tw.adapters.db, config: tw.config };
+  const small = await ingestBuffer(tw, sectionedMarkdown(3, 'rebuilt'), 'rebuilt.md', scope);
+  await waitTerminal(tw.client, small.documentId);
+  const rebuilt = await rebuildDocument(deps, scope, small.documentId, plan);
+  await waitForTask(tw.client, small.documentId, rebuilt.taskId);
+  await tw.client.workflow.getHandle(ingestWorkflowId(small.documentId)).result();
+  if (wanted('rebuild-success')) await save(tw, 'rebuild-success', small.documentId);
+  const datasetScope = { userId: scope.userId, datasetId: `replay-rebuild-${randomUUID()}` };
+  await ingestBuffer(tw, sectionedMarkdown(2, 'dataset'), 'dataset.md', datasetScope).then((d) =>
+    waitTerminal(tw.client, d.documentId),
+  );
+  const datasetRun = await startDatasetRebuild(deps, datasetScope, plan);
+  await datasetRun.result();
+  if (wanted('dataset-rebuild')) await saveWorkflow(tw, 'dataset-rebuild', datasetRun.workflowId);
 }
 
 main().catch((error: unknown) => {

@@ -32,6 +32,7 @@ beforeAll(async () => {
 it('has the recorded histories to replay', () => {
   expect(files).toEqual(
     expect.arrayContaining([
+      'chunk-enrichment.json',
       'failed-then-retried.json',
       'retry-success.json',
       'small-success.json',

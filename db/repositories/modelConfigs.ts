@@ -1,0 +1,76 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, ModelConfigsTable, ModelPurpose } from '../database';
+
+export type ModelConfigRow = Selectable<ModelConfigsTable>;
+
+export interface ModelConfigInput {
+  baseUrl: string;
+  model: string;
+  /** Already sealed (crypto/secretBox.ts); null for an endpoint without a key; undefined keeps the stored one. */
+  sealedApiKey?: string | null;
+}
+
+/** A kept key stays with the host it was given for (as embedding configs' keys do, issue 21 row 6). */
+export class ModelKeyBoundToHostError extends Error {
+  override readonly name = 'ModelKeyBoundToHostError';
+  constructor() {
+    super('the stored API key was given for another host: give the API key again (or none) when changing the base URL');
+  }
+}
+
+const origin = (url: string): string => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+};
+
+/** Replaces the user's model for `purpose`, in one transaction under the row's lock. */
+export async function saveModelConfig(
+  db: Kysely<Database>,
+  userId: string,
+  purpose: ModelPurpose,
+  input: ModelConfigInput,
+): Promise<ModelConfigRow> {
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`model_configs:${userId}:${purpose}`}, 0))`.execute(trx);
+    const previous = await findModelConfig(trx, userId, purpose);
+    if (
+      input.sealedApiKey === undefined &&
+      previous?.api_key_encrypted &&
+      origin(previous.base_url) !== origin(input.baseUrl)
+    )
+      throw new ModelKeyBoundToHostError();
+    const sealed = input.sealedApiKey === undefined ? (previous?.api_key_encrypted ?? null) : input.sealedApiKey;
+    const values = { base_url: input.baseUrl, model: input.model, api_key_encrypted: sealed, created_at: new Date() };
+    return trx
+      .insertInto('model_configs')
+      .values({ user_id: userId, purpose, ...values })
+      .onConflict((oc) => oc.columns(['user_id', 'purpose']).doUpdateSet(values))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+}
+
+export async function findModelConfig(
+  db: Kysely<Database>,
+  userId: string,
+  purpose: ModelPurpose,
+): Promise<ModelConfigRow | undefined> {
+  return db
+    .selectFrom('model_configs')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .executeTakeFirst();
+}
+
+export async function deleteModelConfig(db: Kysely<Database>, userId: string, purpose: ModelPurpose): Promise<boolean> {
+  const deleted = await db
+    .deleteFrom('model_configs')
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .executeTakeFirst();
+  return deleted.numDeletedRows > 0n;
+}
