@@ -25,7 +25,11 @@ export function createPlanChunkingActivity(deps: ActivityDeps) {
       (await findDatasetSettings(deps.db, { userId: input.userId, datasetId: input.datasetId })).chunking ?? {},
     );
     // Absent fields are the defaults: the recommended plan, executed without review.
-    const settings = { ...storedSettings, strategy: storedSettings.strategy ?? 'auto', review: storedSettings.review ?? 'auto' };
+    const settings = {
+      ...storedSettings,
+      strategy: storedSettings.strategy ?? 'auto',
+      review: storedSettings.review ?? 'auto',
+    };
     const autoConfirmAfter = settings.review === 'required' ? (settings.autoConfirmAfter ?? null) : null;
     const stored = await findChunkingPlan(deps.db, input.taskId);
     if (stored) return { ...withoutRecord(stored), autoConfirmAfter };
