@@ -22,6 +22,7 @@ import type { ingestDocument } from '../../workflows/ingestDocument';
 import { STAGE_ACTIVITY } from '../support/faultInjection';
 import { installQuietRuntime } from '../support/quietRuntime';
 import { WORKFLOW_BUNDLE_PATH } from '../support/testConfig';
+import { autoPlanChunking } from '../support/autoPlanStub';
 
 // A run started from a named source, as another SDK starts it: no documentId, taskId or
 // retryWait in the input. Stubbed activities; the real prepareTask is in test/activity.
@@ -64,6 +65,7 @@ function stubs(): Partial<IngestActivities> {
       if (!next) throw new Error(`no answer left for ${input.documentId}`);
       return next(input);
     },
+    planChunking: autoPlanChunking,
     async notifyResult(result: IngestResult) {
       notified.push(result);
     },

@@ -18,6 +18,7 @@ import type { ingestDocument } from '../../workflows/ingestDocument';
 import { STAGE_ACTIVITY } from '../support/faultInjection';
 import { installQuietRuntime } from '../support/quietRuntime';
 import { WORKFLOW_BUNDLE_PATH } from '../support/testConfig';
+import { autoPlanChunking } from '../support/autoPlanStub';
 
 // A rollout with Worker Versioning on the real server (workflow logic, stubbed activities): the
 // real worker deployment options (worker/deploymentOptions.ts) and the real workflow bundle, in
@@ -56,6 +57,7 @@ function stubs(buildId: string): Partial<IngestActivities> {
     async prepareTask(input: PrepareInput): Promise<PrepareResult> {
       return { kind: 'run', taskId: input.taskId, stages: allPending(), inherited: [], chunkCount: 0 };
     },
+    planChunking: autoPlanChunking,
     async recordTaskFailure() {},
     async notifyResult() {},
   } as Partial<IngestActivities>;
