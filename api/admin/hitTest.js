@@ -6,7 +6,8 @@
 (function () {
   const form = document.querySelector('#hit-test-form');
   if (!form) return;
-  const RETRIEVERS = ['dense', 'languageDense', 'sparse', 'keyword'];
+  // The lists of contracts/searchSettings.ts SEARCH_RETRIEVERS, in its order (the table's columns).
+  const RETRIEVERS = ['dense', 'languageDense', 'sparse', 'keyword', 'identifier'];
   const field = (name) => form.elements.namedItem(name);
 
   /** Only what the admin typed: an empty field keeps the dataset's own setting. */

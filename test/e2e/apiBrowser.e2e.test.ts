@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { DEFAULT_SEARCH_SETTINGS } from '../../search/searchSettings';
 import { newUser, startApi, type ApiHarness, type TestUser } from '../support/apiHarness';
 import { eventually } from '../support/ingestHelpers';
 
@@ -151,7 +152,7 @@ it("hit-tests the dataset: each retriever's rank, the fused score and the sectio
   await row.waitFor();
   expect(await row.locator('.section-path').textContent()).toContain('checkpoints.md');
   expect(await row.locator('.rank-keyword').textContent()).toMatch(/^\d+$/);
-  expect(await page.locator('#hit-test-settings').textContent()).toContain('k 5');
+  expect(await page.locator('#hit-test-settings').textContent()).toContain(`k ${DEFAULT_SEARCH_SETTINGS.rrfK}`);
   await page.fill('#hit-test-form input[name="weight-keyword"]', '0');
   await page.fill('#hit-test-form input[name="rrfK"]', '40');
   await page.click('#hit-test-form button');

@@ -1,3 +1,4 @@
+import { DEFAULT_SEARCH_SETTINGS } from '../../search/searchSettings';
 import {
   call,
   fileForm,
@@ -55,15 +56,11 @@ const hitTest = (body: unknown) => call<HitTestBody>(h.baseUrl, 'POST', path, { 
 test("shows every retriever's rank, the fused score and the section path of each hit", async () => {
   const r = await hitTest({ query: 'where does the kingfisher build its nest' });
   expect(r.status).toBe(200);
-  expect(r.body.settings).toEqual({
-    rrfK: 5,
-    weights: { dense: 1, languageDense: 1, sparse: 0.5, keyword: 0.1 },
-    denseModels: ['user', 'language'],
-  });
+  expect(r.body.settings).toEqual(DEFAULT_SEARCH_SETTINGS);
   const top = r.body.hits[0] as Hit;
   expect(top.fileName).toBe('birds.md');
   expect(top.sectionPath).toEqual(['Birds of the valley', 'Riverbanks']);
-  expect(Object.keys(top.ranks).sort()).toEqual(['dense', 'keyword', 'languageDense', 'sparse']);
+  expect(Object.keys(top.ranks).sort()).toEqual(['dense', 'identifier', 'keyword', 'languageDense', 'sparse']);
   // The English question reaches the English chunk through the English bge model's list.
   expect(top.ranks.languageDense).toBe(1);
   const { weights, rrfK } = r.body.settings;
@@ -106,7 +103,7 @@ test("a dataset's own search settings are what its searches and hit tests run wi
   const r = await hitTest({ query: 'kingfisher nest' });
   expect(r.body.settings).toEqual({
     rrfK: 60,
-    weights: { dense: 1, languageDense: 1, sparse: 0.5, keyword: 0 },
+    weights: { ...DEFAULT_SEARCH_SETTINGS.weights, keyword: 0 },
     denseModels: ['user'],
   });
   for (const hit of r.body.hits) {
