@@ -14,6 +14,7 @@ import { connectNative } from '../../worker/temporalConnection';
 import { STAGE_ACTIVITY } from '../support/faultInjection';
 import { installQuietRuntime } from '../support/quietRuntime';
 import { WORKFLOW_BUNDLE_PATH } from '../support/testConfig';
+import { autoPlanChunking } from '../support/autoPlanStub';
 
 // Every workflow type declares its versioning behaviour (workflows/versioningBehavior.ts), on the
 // real server with the real workflow bundle and stubbed activities: a versioned worker's runs carry
@@ -50,6 +51,7 @@ function stubs(): Partial<IngestActivities> {
     async prepareTask(input: PrepareInput): Promise<PrepareResult> {
       return { kind: 'run', taskId: input.taskId, stages: allPending(), inherited: [], chunkCount: 0 };
     },
+    planChunking: autoPlanChunking,
     async recordTaskFailure() {},
     async notifyResult() {},
     async markDocumentDeleting() {
