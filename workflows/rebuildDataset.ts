@@ -12,6 +12,7 @@ import { markdownLiteral } from '../contracts/markdownText';
 import type { RebuildCandidate, RebuildCounts, RebuildDatasetInput } from '../contracts/rebuild';
 import { DatasetIdKey, DocumentIdKey, PipelineStatusKey } from '../contracts/searchAttributes';
 import type { ingestDocument } from './ingestDocument';
+import { declareVersioningBehavior } from './versioningBehavior';
 
 // Listing a page is one query: the bookkeeping schedule, enough to ride out a database restart.
 const listing = proxyActivities<IngestActivities>({
@@ -97,3 +98,8 @@ async function rebuildOne(input: RebuildDatasetInput, candidate: RebuildCandidat
   // Closed without a task: prepareTask refused the take-over (the document changed meanwhile).
   else counts.skipped += 1;
 }
+
+// PINNED: one page of rebuilds holds its version only while that page's document runs settle (each
+// of those is an ingestDocument run with its own behaviour), and every page continues-as-new, so a
+// long dataset rebuild still reaches the current version page by page without any patch here.
+declareVersioningBehavior('PINNED', rebuildDataset);

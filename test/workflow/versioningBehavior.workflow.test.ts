@@ -29,6 +29,7 @@ const runs = [
   { type: 'deleteDocument', id: () => `delete:${randomUUID()}` },
   { type: 'sweepStuckTasks', id: () => `sweep-stuck-${randomUUID()}` },
   { type: 'sweepOrphanedObjects', id: () => `sweep-orphans-${randomUUID()}` },
+  { type: 'rebuildDataset', id: () => `rebuild-dataset:${randomUUID()}` },
 ] as const;
 
 function argsOf(type: (typeof runs)[number]['type'], workflowId: string): unknown[] {
@@ -41,6 +42,8 @@ function argsOf(type: (typeof runs)[number]['type'], workflowId: string): unknow
       return [{ stuckAfterMs: 60_000 }];
     case 'sweepOrphanedObjects':
       return [{ graceMs: 60_000 }];
+    case 'rebuildDataset':
+      return [{ userId: 'u', datasetId: 'ds', maxOpen: 1, retryWait: '1h' }];
   }
 }
 
@@ -63,6 +66,9 @@ function stubs(): Partial<IngestActivities> {
     },
     async sweepOrphanedObjects() {
       return { orphanedDocuments: 0, partialWritesAborted: 0 };
+    },
+    async listRebuildPage() {
+      return { candidates: [], skipped: 0, lastDocumentId: null };
     },
   } as Partial<IngestActivities>;
 }
@@ -133,6 +139,7 @@ it('runs every type on an unversioned worker, declaring no behaviour', async () 
     deleteDocument: 0,
     sweepStuckTasks: 0,
     sweepOrphanedObjects: 0,
+    rebuildDataset: 0,
   });
 });
 
@@ -169,5 +176,6 @@ it("gives each run on a versioned worker its type's declared behaviour, not the 
     deleteDocument: PINNED,
     sweepStuckTasks: PINNED,
     sweepOrphanedObjects: PINNED,
+    rebuildDataset: PINNED,
   });
 });
