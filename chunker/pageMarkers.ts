@@ -50,6 +50,11 @@ export function splitPages(markdown: string): MarkedPage[] {
     pos = end + 1;
   }
   close(markdown.length);
+  // What comes before the first marker (an OCR marker the parser writes ahead of the page's own, or
+  // a preamble) belongs to the first page: alone it would make a page of no text of its own.
+  const [first, second] = pages;
+  if (first && second && first.page === null)
+    pages.splice(0, 2, { page: second.page, text: `${first.text}\n\n${second.text}` });
   return pages;
 }
 
