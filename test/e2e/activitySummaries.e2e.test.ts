@@ -40,6 +40,8 @@ it('gives every scheduled stage activity the summary "<STAGE> <file name>"', asy
   const scheduled = (events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
   expect(scheduled.map(summaryOf)).toEqual([
     'CLEANING q3_report.md',
+    // The chunking plan's step (workflows/planGate.ts), a normal activity for this document.
+    'plan chunking q3_report.md',
     'CHUNKING q3_report.md',
     'VECTORIZING q3_report.md',
     'PRETOKENIZE q3_report.md',

