@@ -103,8 +103,10 @@ async function chargeQuota(deps: ActivityDeps, input: StageInput, bytes: number)
  */
 async function dropPredecessorMarkdown(deps: ActivityDeps, input: StageInput): Promise<void> {
   const predecessor = await predecessorWithoutMarkdown(deps.db, input.taskId);
-  if (predecessor)
-    await deps.objects.deletePrefix(objectKeys.markdownFamily(input.userId, input.documentId, predecessor));
+  if (!predecessor) return;
+  // The markdown object, then the folder of its images: a store's prefix need not cut mid-name.
+  await deps.objects.deletePrefix(objectKeys.markdown(input.userId, input.documentId, predecessor));
+  await deps.objects.deletePrefix(objectKeys.parsedImagesOf(input.userId, input.documentId, predecessor));
 }
 
 /** Streams the source to disk with a byte limit, so no file is ever held whole in memory. */

@@ -9,12 +9,12 @@ export const objectKeys = {
     `documents/${encodeId(userId)}/${documentId}/sources/${attemptId}`,
   markdown: (userId: string, documentId: string, taskId: string) =>
     `documents/${encodeId(userId)}/${documentId}/markdown/${taskId}.md`,
-  /** An image the parsing service returned, beside its task's markdown (`markdownFamily` covers both). */
+  /** An image the parsing service returned, in its task's images folder (parsedImagesOf). */
   parsedImage: (userId: string, documentId: string, taskId: string, name: string) =>
     `documents/${encodeId(userId)}/${documentId}/markdown/${taskId}.images/${name}`,
-  /** A task's markdown and its images: the prefix a predecessor's clean-up removes. */
-  markdownFamily: (userId: string, documentId: string, taskId: string) =>
-    `documents/${encodeId(userId)}/${documentId}/markdown/${taskId}.`,
+  /** The folder of a task's parsed images (removed with its markdown by a predecessor's clean-up). */
+  parsedImagesOf: (userId: string, documentId: string, taskId: string) =>
+    `documents/${encodeId(userId)}/${documentId}/markdown/${taskId}.images/`,
   tokenPlan: (userId: string, documentId: string, taskId: string) =>
     `documents/${encodeId(userId)}/${documentId}/tokens/${taskId}.jsonl`,
   documentPrefix: (userId: string, documentId: string) => `documents/${encodeId(userId)}/${documentId}/`,
