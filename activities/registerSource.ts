@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ChunkingChoice } from '../contracts/chunkingPlan';
 import type { IngestSource } from '../contracts/ingestSchema';
 import { permanentError, transientError } from '../contracts/sluiceError';
 import type { DocumentRow } from '../db/database';
@@ -16,6 +17,7 @@ export interface SourceToRegister {
   datasetId: string;
   fileName: string;
   source: IngestSource;
+  chunkingChoice?: ChunkingChoice;
 }
 
 /**

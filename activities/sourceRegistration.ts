@@ -37,7 +37,7 @@ export async function registerIfSource(
   deps: ActivityDeps,
   input: PrepareInput,
 ): Promise<PrepareInput | DuplicateAnswer> {
-  const { source, fileName } = checkedIngestInput(input);
+  const { source, fileName, chunkingChoice } = checkedIngestInput(input);
   if (source === undefined || fileName === undefined) return input;
   const { row, duplicateOf } = await registerSource(deps, {
     documentId: input.documentId,
@@ -46,6 +46,7 @@ export async function registerIfSource(
     // Named by another service: shown and listed like an upload's name, so cleaned the same way.
     fileName: cleanFileName(fileName),
     source,
+    ...(chunkingChoice ? { chunkingChoice } : {}),
   });
   if (duplicateOf) {
     const pipeline = row.last_task_id ? await findPipeline(deps.db, row.last_task_id) : undefined;

@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { SluiceConfig } from '../config/config';
+import type { ChunkingChoice } from '../contracts/chunkingPlan';
 import type { PipelineStatus } from '../contracts/stages';
 import type { Database, DocumentRow } from '../db/database';
 import { deleteDocumentRow, usageOf } from '../db/repositories/documentCatalog';
@@ -43,6 +44,8 @@ export interface UploadDeps {
 export interface Scope {
   userId: string;
   datasetId: string;
+  /** The upload's own chunking choice (checked against the dataset settings' bounds); stored with the row. */
+  chunkingChoice?: ChunkingChoice;
 }
 
 export interface FilePart {

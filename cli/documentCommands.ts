@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { config, userHelp, userOf, withAdapters, withClient } from './session';
+import { chunkingChoiceOf, withChunkingChoiceOptions, type ChunkingChoiceOptions } from './chunkingChoiceOptions';
 import { padToWidth } from './displayWidth';
 
 /** The document commands: run the stack and a worker, ingest, inspect, search, retry, delete, re-embed. */
@@ -12,18 +13,29 @@ export function addDocumentCommands(program: Command): void {
       await (await import('../worker/main.js')).runWorker();
     });
 
-  program
-    .command('ingest')
-    .argument('<files...>', 'files to ingest')
-    .requiredOption('-d, --dataset <name>', 'dataset to ingest into')
-    .option(...userHelp)
+  withChunkingChoiceOptions(
+    program
+      .command('ingest')
+      .argument('<files...>', 'files to ingest')
+      .requiredOption('-d, --dataset <name>', 'dataset to ingest into')
+      .option(...userHelp),
+  )
     .description('store each file, start one workflow per file and show live progress')
-    .action(async (files: string[], opts: { dataset: string; user?: string }) => {
+    .action(async (files: string[], opts: { dataset: string; user?: string } & ChunkingChoiceOptions) => {
+      let chunkingChoice;
+      try {
+        chunkingChoice = chunkingChoiceOf(opts);
+      } catch (error) {
+        console.error((error as Error).message);
+        process.exitCode = 1;
+        return;
+      }
       const { formatIngested, ingestFiles } = await import('./commands/ingestFiles.js');
       const userId = await userOf(opts);
       const ok = await withAdapters((adapters, cfg) =>
         withClient(cfg, async (client) => {
-          const results = await ingestFiles(cfg, adapters, client, files, { userId, datasetId: opts.dataset });
+          const scope = { userId, datasetId: opts.dataset, ...(chunkingChoice ? { chunkingChoice } : {}) };
+          const results = await ingestFiles(cfg, adapters, client, files, scope);
           for (const r of results) console.log(formatIngested(r));
           return results.every((r) => r.status === 'SUCCESS');
         }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHUNKING_STRATEGIES, PLAN_REVIEW_MODES } from './chunkingPlan';
+import { CHUNKING_STRATEGIES, PLAN_REVIEW_MODES, type ChunkingChoice } from './chunkingPlan';
 import { searchSettingsSchema } from './searchSettings';
 
 /**
@@ -11,25 +11,27 @@ import { searchSettingsSchema } from './searchSettings';
 
 const tokens = (max: number) => z.number().int().min(8).max(max);
 
+/** Chunk sizes over a strategy's own: any of them, within the bounds the chunker takes. */
+const chunkingParametersPatchSchema = z
+  .object({
+    childTokens: tokens(8192),
+    overlapTokens: z.number().int().min(0).max(4096),
+    parentTokens: tokens(65536).nullable(),
+  })
+  .partial()
+  .strict()
+  .refine(
+    (p) => p.overlapTokens === undefined || p.childTokens === undefined || p.overlapTokens * 2 <= p.childTokens,
+    {
+      message: 'overlapTokens must be at most half of childTokens',
+    },
+  );
+
 export const chunkingSettingsSchema = z
   .object({
     /** `auto` (when absent too): the plan recommended after CLEANING from the document's structure. */
     strategy: z.enum(['auto', ...CHUNKING_STRATEGIES]).optional(),
-    parameters: z
-      .object({
-        childTokens: tokens(8192),
-        overlapTokens: z.number().int().min(0).max(4096),
-        parentTokens: tokens(65536).nullable(),
-      })
-      .partial()
-      .strict()
-      .refine(
-        (p) => p.overlapTokens === undefined || p.childTokens === undefined || p.overlapTokens * 2 <= p.childTokens,
-        {
-          message: 'overlapTokens must be at most half of childTokens',
-        },
-      )
-      .optional(),
+    parameters: chunkingParametersPatchSchema.optional(),
     /** `auto` when absent. */
     review: z.enum(PLAN_REVIEW_MODES).optional(),
     /**
@@ -43,6 +45,17 @@ export const chunkingSettingsSchema = z
       .optional(),
   })
   .strict();
+
+/**
+ * One document's choice, made at upload (or by a reviewer confirming its plan): a strategy and
+ * parameters under the same bounds as the dataset's chunking section. It wins over the dataset's.
+ */
+export const chunkingChoiceSchema = z
+  .object({
+    strategy: z.enum(CHUNKING_STRATEGIES).optional(),
+    parameters: chunkingParametersPatchSchema.optional(),
+  })
+  .strict() satisfies z.ZodType<ChunkingChoice>;
 
 /** The file types a parser backend is chosen for (the detected type recorded at registration). */
 export const PARSED_FILE_TYPES = ['pdf', 'docx', 'pptx', 'xlsx', 'html', 'csv', 'txt', 'md'] as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ChunkingPlanSchema } from './chunkingPlanSchema';
+import { chunkingChoiceSchema } from './datasetSettings';
 import { FAILURE_CODES } from './failureCodes';
 import { UUID } from './uuid';
 import { PIPELINE_STATUSES, STAGE_STATUSES, STAGES } from './stages';
@@ -64,6 +65,11 @@ export const IngestInputSchema = z
     chunkingPlan: ChunkingPlanSchema.optional().describe(
       'With rebuildOfTaskId: the plan to re-chunk with; left out → the deployment chunker settings.',
     ),
+    chunkingChoice: chunkingChoiceSchema
+      .optional()
+      .describe(
+        "With `source`: the document's own chunking strategy and parameters, over the dataset's (the bounds of its chunking settings).",
+      ),
     retryWait: z
       .string()
       .regex(/^\d{1,9} ?(ms|s|m|h|d|seconds?|minutes?|hours?|days?)$/, 'a duration like 30d, 12h or 1 hour')
@@ -76,6 +82,11 @@ export const IngestInputSchema = z
   .refine((input) => input.source === undefined || input.fileName !== undefined, {
     message: 'source needs fileName',
     path: ['fileName'],
+  })
+  // A registered document got its choice at upload; a run cannot change it afterwards.
+  .refine((input) => input.chunkingChoice === undefined || input.source !== undefined, {
+    message: 'chunkingChoice needs source',
+    path: ['chunkingChoice'],
   });
 
 const stageStatuses = z.object(

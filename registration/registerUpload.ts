@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { SluiceConfig } from '../config/config';
+import type { ChunkingChoice } from '../contracts/chunkingPlan';
 import type { FailureCode } from '../contracts/failureCodes';
 import { permanentError, SluiceError } from '../contracts/sluiceError';
 import type { Database, DocumentRow } from '../db/database';
@@ -60,6 +61,8 @@ export interface UploadFile {
    * to this attempt's own key, so no attempt ever writes or removes an object another one stored.
    */
   attemptId?: string;
+  /** The document's own chunking choice (contracts/datasetSettings.ts chunkingChoiceSchema, already validated). */
+  chunkingChoice?: ChunkingChoice;
 }
 
 function documentsUsedUp(limits: UploadLimits): string {
@@ -158,6 +161,7 @@ export async function registerUpload(
         size_bytes: meter.bytes,
         content_sha256: meter.hash.digest('hex'),
         source_object_key: key,
+        chunking_choice: file.chunkingChoice ? JSON.stringify(file.chunkingChoice) : null,
       },
       deps.limits.quota,
     );

@@ -14,6 +14,7 @@ import {
 import { cleanFileName } from '../../registration/fileName';
 import { createTenantLimiter } from '../tenantLimiter';
 import { budgetFor, currentBudget, discardPart, receiveFile, type UploadDeps } from '../receiveUpload';
+import { choiceOfQuery, uploadChoiceQuery } from '../planSchemas';
 
 const errors = (description: string) => ({ description, schema: errorResponseSchema });
 
@@ -65,10 +66,12 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
       'Streams the file into the object store (never buffered whole), refuses types that are not allowed from the first bytes, ' +
       'enforces the upload size limit and the per-user quota, and answers 202 as soon as the workflow is started. ' +
       'When the dataset already holds the same content, the existing document is returned with 200 and `duplicate: true`. ' +
-      'A refused upload is answered without reading the rest of the body, and the connection is closed.',
+      'A refused upload is answered without reading the rest of the body, and the connection is closed. ' +
+      "The query may choose the document's chunking strategy and sizes, over the dataset's settings (a duplicate keeps its own).",
     tags: ['documents'],
     auth: true,
     params: datasetParams,
+    querystring: uploadChoiceQuery,
     streamedBody: { contentType: 'multipart/form-data', schema: fileBodySchema(false), description: 'one file part' },
     responses: {
       202: { description: 'stored; ingestion started', schema: uploadResultSchema },
@@ -76,7 +79,7 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
         description: 'the same content is already in the dataset: the existing document',
         schema: uploadResultSchema,
       },
-      400: errors('no file part'),
+      400: errors('no file part, or a chunking choice outside the bounds (PLAN_VALIDATION_FAILED)'),
       403: errors('per-user quota exceeded (QUOTA_EXCEEDED)'),
       413: errors('file over the upload limit (FILE_TOO_LARGE)'),
       415: errors('type not allowed (UNSUPPORTED_FILE_TYPE) or not multipart'),
@@ -84,9 +87,10 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
       429: errors('the caller has too many uploads in flight (TOO_MANY_CONCURRENT_REQUESTS)'),
       503: errors('the workflow engine is unavailable; nothing was kept'),
     },
-    handler: async ({ request, reply, params, principal }) => {
+    handler: async ({ request, reply, params, query, principal }) => {
       const { userId } = principal();
       requireMultipart(request);
+      const chunkingChoice = choiceOfQuery(query);
       return uploads.run(userId, async () => {
         const budget = await currentBudget({ db: ctx.adapters.db, config: ctx.config }, userId).catch(
           (error: unknown) => {
@@ -96,7 +100,7 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
         );
         const part = await request.file({ limits: multipartLimits(ctx.config, 1) });
         if (!part) throw new ApiError(400, 'NO_FILE', 'the request has no file part');
-        const outcome = await receiveFile(deps(request), { userId, datasetId: params.datasetId }, part, budget);
+        const outcome = await receiveFile(deps(request), { userId, datasetId: params.datasetId, chunkingChoice }, part, budget);
         if (!outcome.ok) throw outcome.error;
         return reply.code(outcome.httpStatus).send(outcome.result);
       });
@@ -115,15 +119,18 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
     tags: ['documents'],
     auth: true,
     params: datasetParams,
+    querystring: uploadChoiceQuery,
     streamedBody: { contentType: 'multipart/form-data', schema: fileBodySchema(true), description: 'file parts' },
     responses: {
       207: { description: 'one result per file', schema: batchResultSchema },
+      400: errors('a chunking choice outside the bounds (PLAN_VALIDATION_FAILED)'),
       415: errors('not multipart'),
       429: errors('the caller has too many uploads in flight (TOO_MANY_CONCURRENT_REQUESTS)'),
     },
-    handler: async ({ request, reply, params, principal }) => {
+    handler: async ({ request, reply, params, query, principal }) => {
       const { userId } = principal();
       requireMultipart(request);
+      const chunkingChoice = choiceOfQuery(query);
       return uploads.run(userId, async () => {
         const max = ctx.config.api.batchMaxFiles;
         const usage = await usageOf(ctx.adapters.db, userId);
@@ -150,7 +157,7 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
           try {
             outcome = await receiveFile(
               deps(request),
-              { userId, datasetId: params.datasetId },
+              { userId, datasetId: params.datasetId, chunkingChoice },
               part,
               budgetFor(ctx.config, usage),
             );

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { SluiceConfig } from '../../config/config';
+import type { ChunkingChoice } from '../../contracts/chunkingPlan';
 import type { Adapters } from '../../composition/adapters';
 import { cleanFileName } from '../../registration/fileName';
 import { registerFile, SourceReadError } from '../../registration/registerFile';
@@ -33,7 +34,7 @@ export function formatIngested(r: IngestedFile): string {
 /**
  * Stores each file the way an upload is stored (registration/: type from bytes, size limit,
  * dedupe within the dataset, quota), starts its first run and waits for all, drawing progress
- * bars. A file that cannot be read (missing, a directory, a read error mid-way) or is refused
+ * bars; the scope's chunking choice, if any, is stored with each new document. A file that cannot be read (missing, a directory, a read error mid-way) or is refused
  * (type, size, quota) is reported FAILED with the reason and the others go on; content the dataset
  * already has is reported as that document; a failure of sluice's own services stops the command.
  */
@@ -42,7 +43,7 @@ export async function ingestFiles(
   adapters: Adapters,
   client: Client,
   files: string[],
-  scope: { userId: string; datasetId: string },
+  scope: { userId: string; datasetId: string; chunkingChoice?: ChunkingChoice },
 ): Promise<IngestedFile[]> {
   // One entry per file, in the order given: a started document, or why the file was not stored.
   const entries: (

@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import type { ChunkingChoice } from '../contracts/chunkingPlan';
+import { chunkingChoiceSchema } from '../contracts/datasetSettings';
+
+export interface ChunkingChoiceOptions {
+  strategy?: string;
+  childTokens?: number;
+  overlapTokens?: number;
+  parentTokens?: number;
+}
+
+/** The options an upload takes to choose its own chunking (over the dataset's settings). */
+export function withChunkingChoiceOptions(command: Command): Command {
+  return command
+    .option('--strategy <strategy>', "this document's chunking strategy: general, qa, table, page or one")
+    .option('--child-tokens <n>', 'child chunk size in tokens', Number)
+    .option('--overlap-tokens <n>', 'overlap between children in tokens', Number)
+    .option('--parent-tokens <n>', 'parent size in tokens', Number);
+}
+
+/**
+ * The choice the options make, checked by the schema a dataset's chunking settings use; undefined
+ * when they name nothing. A choice outside the bounds is an Error saying which option is wrong.
+ */
+export function chunkingChoiceOf(opts: ChunkingChoiceOptions): ChunkingChoice | undefined {
+  const parameters = Object.fromEntries(
+    Object.entries({
+      childTokens: opts.childTokens,
+      overlapTokens: opts.overlapTokens,
+      parentTokens: opts.parentTokens,
+    }).filter(([, v]) => v !== undefined),
+  );
+  if (opts.strategy === undefined && Object.keys(parameters).length === 0) return undefined;
+  const parsed = chunkingChoiceSchema.safeParse({
+    ...(opts.strategy === undefined ? {} : { strategy: opts.strategy }),
+    ...(Object.keys(parameters).length > 0 ? { parameters } : {}),
+  });
+  if (parsed.success) return parsed.data;
+  throw new Error(
+    `PLAN_VALIDATION_FAILED: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+  );
+}
