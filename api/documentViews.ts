@@ -9,6 +9,7 @@ import {
   type StageStatus,
 } from '../contracts/stages';
 import type { Database } from '../db/database';
+import { latestPlanStatesOf } from '../db/repositories/chunkingPlans';
 import { chunkProgressOf } from '../db/repositories/chunks';
 import {
   listCatalogRows,
@@ -39,6 +40,7 @@ export function toDocumentView(
   config: Readonly<SluiceConfig>,
   row: CatalogRow,
   chunks: DocumentView['chunks'] | undefined,
+  plan: DocumentView['plan'] = null,
 ): DocumentView {
   const p = row.pipeline;
   const stages = stagesOf(p);
@@ -65,6 +67,7 @@ export function toDocumentView(
     startedAt: iso(p?.started_at),
     finishedAt: iso(p?.finished_at),
     workflowUrl: workflowUrl(config, row.id),
+    plan,
   };
 }
 
@@ -74,11 +77,9 @@ export async function loadDocumentViews(
   filter: CatalogFilter,
 ): Promise<{ views: DocumentView[]; rows: CatalogRow[] }> {
   const rows = await listCatalogRows(db, filter);
-  const progress = await chunkProgressOf(
-    db,
-    rows.map((r) => r.id),
-  );
-  return { rows, views: rows.map((r) => toDocumentView(config, r, progress.get(r.id))) };
+  const ids = rows.map((r) => r.id);
+  const [progress, plans] = await Promise.all([chunkProgressOf(db, ids), latestPlanStatesOf(db, ids)]);
+  return { rows, views: rows.map((r) => toDocumentView(config, r, progress.get(r.id), plans.get(r.id) ?? null)) };
 }
 
 export async function loadDocumentView(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { documentPlanSchema } from './planSchemas';
 import { CHUNKING_STRATEGIES } from '../contracts/chunkingPlan';
 import { PIPELINE_STATUSES, STAGE_STATUSES, STAGES } from '../contracts/stages';
 import { DEPENDENCIES } from './health/dependencyChecks';
@@ -48,6 +49,7 @@ export const documentViewSchema = z.object({
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   workflowUrl: z.string().describe("the document's ingestion workflow in the Temporal Web UI"),
+  plan: documentPlanSchema.describe("the latest chunking plan's state, strategy and reason; null before the plan step"),
 });
 export type DocumentView = z.output<typeof documentViewSchema>;
 

@@ -18,6 +18,7 @@ import { documentRoutes } from './routes/documents';
 import { datasetRoutes } from './routes/datasets';
 import { embeddingRoutes } from './routes/embedding';
 import { rebuildRoutes } from './routes/rebuild';
+import { planRoutes } from './routes/plan';
 import { eventRoutes } from './routes/events';
 import { hitTestRoutes } from './routes/hitTest';
 import { searchRoutes } from './routes/search';
@@ -128,6 +129,7 @@ export async function buildApiServer(
   embeddingRoutes(router, ctx);
   datasetRoutes(router, ctx);
   rebuildRoutes(router, ctx);
+  planRoutes(router, ctx);
   adminRoutes(router, ctx, sessions);
 
   await app.ready();

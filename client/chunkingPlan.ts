@@ -19,6 +19,31 @@ export async function queryPlan(client: Client, documentId: string): Promise<Pla
   return client.workflow.getHandle(ingestWorkflowId(documentId)).query(chunkingPlanQuery);
 }
 
+/** A document's plan as a reviewer sees it now, and where it was read from. */
+export interface CurrentPlan {
+  planned: PlannedChunking;
+  taskId: string | null;
+  confirmedBy: string | null;
+  source: 'workflow' | 'database';
+}
+
+/**
+ * The plan of the document's latest task: while it waits for confirmation, live from the run (the
+ * `chunkingPlan` query, the workflow's own state); once decided, or when the run cannot answer
+ * (closed, no worker), the stored row, which outlives the run. Undefined before the plan step.
+ */
+export async function currentPlan(
+  deps: { client: Client; db: Kysely<Database> },
+  documentId: string,
+): Promise<CurrentPlan | undefined> {
+  const stored = await showPlan(deps.db, documentId);
+  if (stored && stored.state !== 'WAIT_CONFIRM')
+    return { planned: stored, taskId: stored.taskId, confirmedBy: stored.confirmedBy, source: 'database' };
+  const live = await queryPlan(deps.client, documentId).catch(() => null);
+  if (live) return { planned: live, taskId: stored?.taskId ?? null, confirmedBy: null, source: 'workflow' };
+  return stored && { planned: stored, taskId: stored.taskId, confirmedBy: stored.confirmedBy, source: 'database' };
+}
+
 /** Confirms the waiting plan (as proposed with `{}`); the update's validator answers a refusal at once. */
 export async function confirmPlan(
   client: Client,

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { ChunkingPlan, PlannedChunking } from '../../contracts/chunkingPlan';
+import type { ChunkingPlan, ChunkingStrategy, PlannedChunking, PlanState } from '../../contracts/chunkingPlan';
 import type { ChunkingPlansTable, Database } from '../database';
 
 /** A task's stored plan, as the workflow holds it, plus who confirmed it and when. */
@@ -104,4 +104,21 @@ export async function markPlanExecuted(db: Kysely<Database>, taskId: string, chu
     .set({ state: 'EXECUTED', executed_at: sql`now()`, chunk_count: chunkCount })
     .where('task_id', '=', taskId)
     .execute();
+}
+
+/** The state, strategy and reason of each document's latest plan, for document lists (one query). */
+export async function latestPlanStatesOf(
+  db: Kysely<Database>,
+  documentIds: readonly string[],
+): Promise<Map<string, { state: PlanState; strategy: ChunkingStrategy; reason: string }>> {
+  if (documentIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('chunking_plans')
+    .distinctOn('document_id')
+    .select(['document_id', 'state', 'strategy', 'reason'])
+    .where('document_id', 'in', documentIds)
+    .orderBy('document_id')
+    .orderBy('created_at', 'desc')
+    .execute();
+  return new Map(rows.map((r) => [r.document_id, { state: r.state, strategy: r.strategy, reason: r.reason }]));
 }

@@ -15,6 +15,7 @@ const report: DocumentStatusReport = {
   failureReason: null,
   chunks: { total: 3, active: 3, dense: 3, sparse: 3, keyword: 3 },
   ocrPages: [],
+  plan: null,
 };
 
 it('ends `sluice status` with the run in the Web UI at TEMPORAL_UI_URL', () => {
@@ -36,4 +37,13 @@ it('lists the pages OCR read, with why and how sure, and none for a document wit
     ],
   };
   expect(formatStatus(scanned, url)).toMatch(/^ocr {7}2 pages: 1 \(no-text, 0\.98\), 4 \(garbled, 0\.90\)$/m);
+});
+
+it("shows the plan's state, strategy and reason, and who confirmed it; no plan line before the plan step", () => {
+  const url = 'http://ui/x';
+  expect(formatStatus(report, url)).not.toMatch(/^plan/m);
+  const waiting = { ...report, plan: { state: 'WAIT_CONFIRM' as const, strategy: 'qa', reason: 'questions with answers', confirmedBy: null } };
+  expect(formatStatus(waiting, url)).toMatch(/^plan {6}WAIT_CONFIRM qa: questions with answers {2}→ sluice plan show\|confirm$/m);
+  const confirmed = { ...waiting, plan: { ...waiting.plan, state: 'EXECUTED' as const, confirmedBy: 'alice' } };
+  expect(formatStatus(confirmed, url)).toMatch(/^plan {6}EXECUTED qa: questions with answers \(confirmed by alice\)$/m);
 });
