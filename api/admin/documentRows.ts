@@ -37,13 +37,15 @@ export function renderDocumentRow(doc: DocumentView, options: { showDataset: boo
     ? `<code class="failure-code">${esc(doc.failure.code)}</code> <span class="failure-reason">${esc((doc.failure.reason ?? '').replace(`${doc.failure.code}: `, ''))}</span>${doc.failure.stage ? ` <small class="muted">at ${esc(doc.failure.stage)}</small>` : ''}`
     : '';
   const deleting = doc.lifecycle === 'DELETING';
+  // A plan waiting for a person: the run is PROCESSING, parked between CLEANING and CHUNKING.
+  const waiting = doc.plan?.state === 'WAIT_CONFIRM' && !deleting;
   return `<tr data-document-id="${esc(doc.documentId)}" data-status="${esc(doc.pipelineStatus)}" data-lifecycle="${esc(doc.lifecycle)}" data-task-id="${esc(doc.taskId ?? '')}">
 <td class="file"><span class="file-name">${esc(doc.fileName)}</span><br><code class="doc-id" title="${esc(doc.documentId)}">${esc(doc.documentId.slice(0, 8))}</code>${options.showDataset ? ` <span class="muted">in ${esc(doc.datasetId)}</span>` : ''}<br><small class="muted">${esc(doc.fileType ?? '?')} · ${esc(formatBytes(doc.sizeBytes))}</small></td>
-<td class="status"><span class="badge status-${esc(doc.pipelineStatus)}">${esc(doc.pipelineStatus)}</span>${deleting ? ' <span class="badge deleting">DELETING</span>' : ''}</td>
+<td class="status"><span class="badge status-${esc(doc.pipelineStatus)}">${esc(doc.pipelineStatus)}</span>${deleting ? ' <span class="badge deleting">DELETING</span>' : ''}${waiting ? `<br><span class="badge plan-waiting" title="${esc(doc.plan?.reason ?? '')}">AWAITING CONFIRMATION</span>` : ''}</td>
 <td><ol class="stages">${stages}</ol></td>
 <td class="chunks">${chunkCell(doc)}</td>
 <td class="failure">${failure}</td>
-<td class="actions">${doc.pipelineStatus === 'FAILED' && !deleting ? '<button type="button" data-action="retry">Retry</button>' : ''}${deleting ? '' : '<button type="button" data-action="delete" class="danger">Delete</button>'}<a class="workflow-link" href="${esc(doc.workflowUrl)}" target="_blank" rel="noopener noreferrer">workflow ↗</a></td>
+<td class="actions">${waiting ? '<button type="button" data-plan-review>Review plan</button>' : ''}${doc.pipelineStatus === 'FAILED' && !deleting ? '<button type="button" data-action="retry">Retry</button>' : ''}${deleting ? '' : '<button type="button" data-action="delete" class="danger">Delete</button>'}<a class="workflow-link" href="${esc(doc.workflowUrl)}" target="_blank" rel="noopener noreferrer">workflow ↗</a></td>
 </tr>`;
 }
 

@@ -2,6 +2,7 @@ import type { DatasetSummary } from '../../db/repositories/documentCatalog';
 import type { DocumentView } from '../schemas';
 import { documentTable } from './documentRows';
 import { hitTestSection } from './hitTestSection';
+import { planDialog } from './planDialog';
 import { esc, formatBytes } from './html';
 
 export { renderDocumentRow } from './documentRows';
@@ -24,6 +25,7 @@ function layout(title: string, body: string): string {
 <link rel="stylesheet" href="/admin/app.css">
 <script src="/admin/app.js" defer></script>
 <script src="/admin/hitTest.js" defer></script>
+<script src="/admin/planReview.js" defer></script>
 </head>
 <body>
 ${body}
@@ -109,7 +111,8 @@ ${m.nextCursor ? `<p>${datasetLink(m.dataset, m.status, 'older documents →', f
 <form id="search-form" data-dataset="${esc(m.dataset)}"><input name="q" type="search" required placeholder="words or a phrase" aria-label="search text"><button type="submit">Search</button></form>
 <ol id="search-results" class="search-results"></ol>
 </section>
-${hitTestSection(m.dataset)}`
+${hitTestSection(m.dataset)}
+${planDialog()}`
     : '';
 
   return layout(
