@@ -54,7 +54,11 @@ const parametersSchema = z.object({
   overlapTokens: z.number(),
   parentTokens: z.number().nullable(),
 });
-const planSchema = z.object({ strategy: z.enum(CHUNKING_STRATEGIES), parameters: parametersSchema, reason: z.string() });
+const planSchema = z.object({
+  strategy: z.enum(CHUNKING_STRATEGIES),
+  parameters: parametersSchema,
+  reason: z.string(),
+});
 
 /** A document's plan: its state, what was recommended, what runs, and a preview of the first chunks. */
 export const planViewSchema = z.object({

@@ -20,12 +20,9 @@ const chunkingParametersPatchSchema = z
   })
   .partial()
   .strict()
-  .refine(
-    (p) => p.overlapTokens === undefined || p.childTokens === undefined || p.overlapTokens * 2 <= p.childTokens,
-    {
-      message: 'overlapTokens must be at most half of childTokens',
-    },
-  );
+  .refine((p) => p.overlapTokens === undefined || p.childTokens === undefined || p.overlapTokens * 2 <= p.childTokens, {
+    message: 'overlapTokens must be at most half of childTokens',
+  });
 
 export const chunkingSettingsSchema = z
   .object({

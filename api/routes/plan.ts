@@ -82,7 +82,9 @@ export function planRoutes(router: Router, ctx: ApiContext): void {
         throw new ApiError(
           409,
           'PLAN_VALIDATION_FAILED',
-          found ? `the plan is ${found.planned.state}; only a waiting plan can be confirmed` : 'no plan is proposed yet',
+          found
+            ? `the plan is ${found.planned.state}; only a waiting plan can be confirmed`
+            : 'no plan is proposed yet',
         );
       const choice: ChunkingChoice = checkedChoice(withoutUndefined(body));
       const problem = chunkingParametersProblem({ ...found.planned.plan.parameters, ...choice.parameters });
@@ -95,7 +97,11 @@ export function planRoutes(router: Router, ctx: ApiContext): void {
         if (!(error instanceof WorkflowUpdateFailedError)) throw error;
         const cause = error.cause as { type?: string; message?: string } | undefined;
         if (cause?.type !== 'PLAN_VALIDATION_FAILED') throw error;
-        throw new ApiError(409, 'PLAN_VALIDATION_FAILED', (cause.message ?? '').replace(/^PLAN_VALIDATION_FAILED:/, ''));
+        throw new ApiError(
+          409,
+          'PLAN_VALIDATION_FAILED',
+          (cause.message ?? '').replace(/^PLAN_VALIDATION_FAILED:/, ''),
+        );
       }
     },
   });

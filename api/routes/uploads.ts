@@ -100,7 +100,12 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
         );
         const part = await request.file({ limits: multipartLimits(ctx.config, 1) });
         if (!part) throw new ApiError(400, 'NO_FILE', 'the request has no file part');
-        const outcome = await receiveFile(deps(request), { userId, datasetId: params.datasetId, chunkingChoice }, part, budget);
+        const outcome = await receiveFile(
+          deps(request),
+          { userId, datasetId: params.datasetId, chunkingChoice },
+          part,
+          budget,
+        );
         if (!outcome.ok) throw outcome.error;
         return reply.code(outcome.httpStatus).send(outcome.result);
       });

@@ -100,6 +100,8 @@ describe('system routes', () => {
         'PUT /v1/datasets/{datasetId}/settings',
         'GET /v1/documents/{id}',
         'GET /v1/documents/{id}/events',
+        'GET /v1/documents/{id}/plan',
+        'POST /v1/documents/{id}/plan/confirm',
         'GET /v1/embedding-config',
         'PUT /v1/embedding-config',
         'POST /v1/embedding-config/test',

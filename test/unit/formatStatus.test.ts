@@ -42,8 +42,13 @@ it('lists the pages OCR read, with why and how sure, and none for a document wit
 it("shows the plan's state, strategy and reason, and who confirmed it; no plan line before the plan step", () => {
   const url = 'http://ui/x';
   expect(formatStatus(report, url)).not.toMatch(/^plan/m);
-  const waiting = { ...report, plan: { state: 'WAIT_CONFIRM' as const, strategy: 'qa', reason: 'questions with answers', confirmedBy: null } };
-  expect(formatStatus(waiting, url)).toMatch(/^plan {6}WAIT_CONFIRM qa: questions with answers {2}→ sluice plan show\|confirm$/m);
+  const waiting = {
+    ...report,
+    plan: { state: 'WAIT_CONFIRM' as const, strategy: 'qa', reason: 'questions with answers', confirmedBy: null },
+  };
+  expect(formatStatus(waiting, url)).toMatch(
+    /^plan {6}WAIT_CONFIRM qa: questions with answers {2}→ sluice plan show\|confirm$/m,
+  );
   const confirmed = { ...waiting, plan: { ...waiting.plan, state: 'EXECUTED' as const, confirmedBy: 'alice' } };
   expect(formatStatus(confirmed, url)).toMatch(/^plan {6}EXECUTED qa: questions with answers \(confirmed by alice\)$/m);
 });

@@ -55,6 +55,23 @@ describe('published contract', () => {
     }
   });
 
+  it('takes a chunking choice with a source only, within the bounds of the dataset settings', () => {
+    const fromSource = { source: { objectKey: 'inbox/a.md' }, fileName: 'a.md', userId: 'u', datasetId: 'd' };
+    const choice = { strategy: 'qa', parameters: { childTokens: 200, overlapTokens: 20 } };
+    expect(IngestInputSchema.safeParse({ ...fromSource, chunkingChoice: choice }).success).toBe(true);
+    expect(IngestInputSchema.safeParse({ ...fromSource, chunkingChoice: {} }).success).toBe(true);
+    const registered = { documentId: DOC, userId: 'u', datasetId: 'd', taskId: TASK };
+    expect(IngestInputSchema.safeParse({ ...registered, chunkingChoice: choice }).success).toBe(false);
+    for (const bad of [
+      { strategy: 'auto' },
+      { strategy: 'sentences' },
+      { parameters: { childTokens: 4 } },
+      { parameters: { childTokens: 100, overlapTokens: 80 } },
+      { parameters: { colour: 1 } },
+    ])
+      expect(IngestInputSchema.safeParse({ ...fromSource, chunkingChoice: bad }).success).toBe(false);
+  });
+
   it('reads the document id from the workflow id ingest:<uuid> only', () => {
     expect(documentIdOfWorkflowId(`ingest:${DOC}`)).toBe(DOC);
     expect(documentIdOfWorkflowId('ingest:not-a-uuid')).toBeNull();
