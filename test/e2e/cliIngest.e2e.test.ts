@@ -3,7 +3,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { chunkingChoiceOf } from '../../cli/chunkingChoiceOptions';
 import { formatIngested, ingestFiles } from '../../cli/commands/ingestFiles';
+import { latestPlanOfDocument } from '../../db/repositories/chunkingPlans';
 import { ingestWorkflowId } from '../../contracts/ingest';
 import { registerFile, SourceReadError } from '../../registration/registerFile';
 import { uploadLimitsOf } from '../../registration/registerUpload';
@@ -124,4 +126,29 @@ it('goes through the upload checks: a type refused from its bytes, the same cont
   );
   const stored = await listDocuments(tw.adapters.db, scope);
   expect(stored.map((d) => d.file_name).filter((n) => n !== 'good.md')).toEqual(['first.md']);
+});
+
+it("stores the command's chunking choice with each new document, and chunks by it", async () => {
+  const faq = path.join(dir, 'choice.md');
+  await fs.writeFile(
+    faq,
+    Array.from(
+      { length: 6 },
+      (_, i) => `## How do I set option ${i}?\n\nSet option ${i} in the file ${randomUUID()}.`,
+    ).join('\n\n'),
+  );
+  const chunkingChoice = chunkingChoiceOf({ strategy: 'one', childTokens: 200 });
+  const [result] = await ingestFiles(tw.config, tw.adapters, tw.client, [faq], { ...scope, chunkingChoice });
+  tw.track(result!.documentId!);
+  expect(result?.status).toBe('SUCCESS');
+  expect((await findDocument(tw.adapters.db, result!.documentId!))?.chunking_choice).toEqual({
+    strategy: 'one',
+    parameters: { childTokens: 200 },
+  });
+  const plan = await latestPlanOfDocument(tw.adapters.db, result!.documentId!);
+  expect(plan).toMatchObject({ state: 'EXECUTED', plan: { strategy: 'one' } });
+  // The options are checked by the dataset settings' schema before anything is stored.
+  expect(() => chunkingChoiceOf({ childTokens: 100, overlapTokens: 80 })).toThrow(/^PLAN_VALIDATION_FAILED: /);
+  expect(() => chunkingChoiceOf({ strategy: 'sentences' })).toThrow(/strategy/);
+  expect(chunkingChoiceOf({})).toBeUndefined();
 });
