@@ -2,6 +2,7 @@ import type { DatasetSummary } from '../../db/repositories/documentCatalog';
 import type { DocumentView } from '../schemas';
 import { documentTable } from './documentRows';
 import { hitTestSection } from './hitTestSection';
+import { modelSection } from './modelSection';
 import { esc, formatBytes } from './html';
 
 export { renderDocumentRow } from './documentRows';
@@ -24,6 +25,7 @@ function layout(title: string, body: string): string {
 <link rel="stylesheet" href="/admin/app.css">
 <script src="/admin/app.js" defer></script>
 <script src="/admin/hitTest.js" defer></script>
+<script src="/admin/modelConfigs.js" defer></script>
 </head>
 <body>
 ${body}
@@ -135,6 +137,7 @@ ${datasets}
 <ul id="upload-results" class="upload-results" role="status"></ul>
 </section>
 ${embeddingSection()}
+${modelSection()}
 ${documents}
 <section id="failed-section">
 <h2>Failed documents</h2>

@@ -60,6 +60,7 @@ export function adminRoutes(router: Router, ctx: ApiContext, sessions: AdminSess
   const assets = {
     'app.js': loadAsset('app.js'),
     'hitTest.js': loadAsset('hitTest.js'),
+    'modelConfigs.js': loadAsset('modelConfigs.js'),
     'app.css': loadAsset('app.css'),
   };
 
@@ -184,6 +185,7 @@ export function adminRoutes(router: Router, ctx: ApiContext, sessions: AdminSess
   for (const [name, type] of [
     ['app.js', 'text/javascript; charset=utf-8'],
     ['hitTest.js', 'text/javascript; charset=utf-8'],
+    ['modelConfigs.js', 'text/javascript; charset=utf-8'],
     ['app.css', 'text/css; charset=utf-8'],
   ] as const) {
     router.route({
