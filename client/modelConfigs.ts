@@ -103,7 +103,11 @@ export async function testModelSettings(
       code: 'LLM_CONFIG_MISSING',
       timeoutMs: 30_000,
     });
-    return { ok: true, model: settings.model, message: `model ${settings.model} answered (${reply.length} characters)` };
+    return {
+      ok: true,
+      model: settings.model,
+      message: `model ${settings.model} answered (${reply.length} characters)`,
+    };
   } catch (error) {
     if (!(error instanceof SluiceError)) throw error;
     return { ok: false, model: settings.model, message: error.message };
