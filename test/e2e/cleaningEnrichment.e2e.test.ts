@@ -8,17 +8,18 @@ import { saveDatasetSettings } from '../../db/repositories/datasetSettings';
 import { startFakeChatServer, type FakeChatServer } from '../support/fakeChatServer';
 import { fakeVisionAnswer } from '../support/fakeModelAnswers';
 import { startFakeParserService, type FakeParserService } from '../support/fakeParserService';
-import { waitTerminal } from '../support/ingestHelpers';
+import { ingestBuffer, waitTerminal } from '../support/ingestHelpers';
 import { startPresignServer, type PresignServer } from '../support/localPresign';
 import { fixturePdf } from '../support/pdfFixture';
 import { registerDocument } from '../support/registerDocument';
 import { testConfig } from '../support/testConfig';
 import { startTestWorker, type TestWorker } from '../support/testWorker';
 
-// Image descriptions (issue 26) on the real dev server: the parsing service's test server returns
+// CLEANING's model enrichments (issue 26) on the real dev server. Image descriptions: the parsing service's test server returns
 // markdown with an image, CLEANING sends the image to the VISION model (the test chat server) and
 // the description, marked, is what gets chunked. The local object store is given presigned URLs
-// by test/support/localPresign.ts, so this runs without S3.
+// by test/support/localPresign.ts, so this runs without S3. Table repair: a markdown upload's
+// ragged table is replaced by the chat model's well-formed one before it is chunked.
 
 let chat: FakeChatServer;
 let service: FakeParserService;
@@ -96,4 +97,25 @@ test('without a VISION model the document succeeds with its image reference and 
   expect((await waitTerminal(tw.client, documentId)).status).toBe('SUCCESS');
   expect(await chunkText(documentId)).toContain('figure one');
   expect(chat.requests.length).toBe(before);
+});
+
+test("a ragged table is chunked as the CHAT model's well-formed repair", async () => {
+  const scope = { userId: `user-${randomUUID()}`, datasetId: 'tables' };
+  await saveDatasetSettings(tw.adapters.db, scope, {
+    enrichment: { chunkKeywords: false, chunkQuestions: false, imageDescriptions: false, tableRepair: true },
+  });
+  await saveModelSettings({ db: tw.adapters.db, config: tw.config }, scope.userId, 'chat', {
+    baseUrl: chat.baseUrl,
+    model: 'tiny-chat',
+  });
+  const before = chat.requests.length;
+  const table = '| part | count | unit |\n| --- | --- | --- |\n| washer | 12 |\n| gasket | 3 | pcs | spare |';
+  const { documentId } = await ingestBuffer(tw, `# Parts\n\nThe list.\n\n${table}\n`, 'parts.md', scope);
+  tw.track(documentId);
+  expect((await waitTerminal(tw.client, documentId)).status).toBe('SUCCESS');
+  const text = await chunkText(documentId);
+  expect(text).toContain('| washer | 12 |  |');
+  expect(text).toContain('| gasket | 3 | pcs |');
+  expect(text).not.toContain('spare');
+  expect(chat.requests.slice(before).map((r) => r.kind)).toEqual(['table']);
 });
