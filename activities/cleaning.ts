@@ -11,17 +11,20 @@ import { DETECTION_HEAD_BYTES, detectFileType } from '../parsers/detectFileType'
 import { predecessorWithoutMarkdown } from '../db/repositories/tasks';
 import { objectKeys } from '../stores/objectKeys';
 import { ObjectNotFoundError } from '../stores/ports';
-import { parserBackendFor } from '../contracts/datasetSettings';
+import { parserBackendFor, type EnrichmentSettings } from '../contracts/datasetSettings';
 import { findDatasetSettings } from '../db/repositories/datasetSettings';
 import type { StartedStage } from '../db/repositories/stageTransitions';
+import { describeImages } from './imageDescriptions';
 import { parseWithService } from './serviceParse';
+import { repairTables } from './tableRepair';
 import type { ActivityDeps } from './deps';
 import { runStage } from './stageTemplate';
 import { orTransient } from './transient';
 
 /**
  * CLEANING: source object → temp file → detected type → markdown object; or, for a file type the
- * dataset sends to the parsing service, the service's markdown (activities/serviceParse.ts).
+ * dataset sends to the parsing service, the service's markdown (activities/serviceParse.ts); then
+ * the dataset's model enrichments: image descriptions and table repair (docs/enrichment.md).
  */
 export function createCleaningActivity(deps: ActivityDeps) {
   return async function cleaning(input: StageInput): Promise<StageResult> {
@@ -43,7 +46,7 @@ export function createCleaningActivity(deps: ActivityDeps) {
               ocrPages: [],
             }
           : await parseBuiltIn(deps, input, started);
-      const markdown = parsed.markdown;
+      const markdown = await enrich(deps, input, settings.enrichment, parsed.markdown);
       await chargeQuota(deps, input, Buffer.byteLength(markdown, 'utf8'));
       const key = objectKeys.markdown(input.userId, input.documentId, input.taskId);
       await orTransient('PARSED_FILE_UPLOAD_FAILED', 'storing markdown', () => deps.objects.putText(key, markdown));
@@ -60,6 +63,17 @@ export function createCleaningActivity(deps: ActivityDeps) {
       };
     });
   };
+}
+
+/** The dataset's CLEANING enrichments, images first (a description never holds a table row). */
+async function enrich(
+  deps: ActivityDeps,
+  input: StageInput,
+  options: EnrichmentSettings | undefined,
+  markdown: string,
+): Promise<string> {
+  const described = options?.imageDescriptions ? await describeImages(deps, input, markdown) : markdown;
+  return options?.tableRepair ? repairTables(deps, input, described) : described;
 }
 
 /** The built-in parsers: the source streamed to a temp file, its type detected, parsed in the CPU pool. */

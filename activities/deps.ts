@@ -37,6 +37,8 @@ export interface ActivityDeps {
   enrichment: {
     batchSize: number;
     maxResponseBytes: number;
+    /** SLUICE_VISION_MAX_IMAGE_BYTES: a larger image is not sent. */
+    maxImageBytes: number;
     outbound: OutboundPolicy;
     /** SLUICE_SECRET_KEY, then SLUICE_SECRET_KEY_PREVIOUS; empty when none is set (a stored key then cannot be read). */
     secretKeys: Buffer[];

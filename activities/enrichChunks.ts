@@ -1,12 +1,11 @@
 import { Context } from '@temporalio/activity';
 import type { StageInput } from '../contracts/ingest';
 import { permanentError } from '../contracts/sluiceError';
-import { decryptSecret } from '../crypto/secretBox';
 import { enrichedChunkIds, saveChunkEnrichments } from '../db/repositories/chunkEnrichments';
 import { listActiveChunks } from '../db/repositories/chunks';
 import { findDatasetSettings } from '../db/repositories/datasetSettings';
-import { findModelConfig } from '../db/repositories/modelConfigs';
 import { completeChat, type ChatModelSettings } from '../enrichment/chatModel';
+import { loadModelSettings, UnreadableModelKeyError } from '../enrichment/storedModel';
 import { chunkMetadataMessages, parseChunkMetadata } from '../enrichment/chunkMetadata';
 import { getTask } from '../db/repositories/tasks';
 import type { ActivityDeps } from './deps';
@@ -32,7 +31,7 @@ export function createEnrichChunksActivity(deps: ActivityDeps) {
     const settings = (await findDatasetSettings(deps.db, input)).enrichment;
     const want = { keywords: settings?.chunkKeywords === true, questions: settings?.chunkQuestions === true };
     if (!want.keywords && !want.questions) return { enriched: 0, skipped: 0 };
-    const model = await chatModelOf(deps, input.userId);
+    const model = await chatModelOf(deps, input.userId, 'chunk keywords or questions');
     // The chunk set this task builds (a rebuild's new one, or the document's served one).
     const { chunk_generation: generation } = await getTask(deps.db, input.taskId);
     const chunks = await listActiveChunks(deps.db, { documentId: input.documentId, generation });
@@ -80,21 +79,19 @@ export function createEnrichChunksActivity(deps: ActivityDeps) {
 }
 
 /** The user's CHAT model with its key unsealed; LLM_CONFIG_MISSING when there is none or it cannot be read. */
-async function chatModelOf(deps: ActivityDeps, userId: string): Promise<ChatModelSettings> {
-  const row = await findModelConfig(deps.db, userId, 'chat');
-  if (!row)
+export async function chatModelOf(deps: ActivityDeps, userId: string, wanted: string): Promise<ChatModelSettings> {
+  let model: ChatModelSettings | null;
+  try {
+    model = await loadModelSettings(deps.db, deps.enrichment.secretKeys, userId, 'chat');
+  } catch (error) {
+    if (error instanceof UnreadableModelKeyError) throw permanentError('LLM_CONFIG_MISSING', error.message);
+    throw error;
+  }
+  if (!model)
     throw permanentError(
       'LLM_CONFIG_MISSING',
-      'the dataset asks for chunk keywords or questions, and its user has no CHAT model (sluice model set chat)',
+      `the dataset asks for ${wanted}, and its user has no CHAT model (sluice model set chat)`,
     );
-  let apiKey: string | null = null;
-  if (row.api_key_encrypted !== null) {
-    try {
-      apiKey = decryptSecret(deps.enrichment.secretKeys, row.api_key_encrypted);
-    } catch {
-      throw permanentError('LLM_CONFIG_MISSING', "the CHAT model's API key cannot be decrypted with SLUICE_SECRET_KEY");
-    }
-  }
-  Context.current().log.info('enriching chunks', { model: row.model });
-  return { baseUrl: row.base_url, model: row.model, apiKey };
+  Context.current().log.info('enriching with the chat model', { model: model.model });
+  return model;
 }

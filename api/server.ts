@@ -17,6 +17,7 @@ import { adminRoutes } from './routes/admin';
 import { documentRoutes } from './routes/documents';
 import { datasetRoutes } from './routes/datasets';
 import { embeddingRoutes } from './routes/embedding';
+import { modelConfigRoutes } from './routes/modelConfigs';
 import { rebuildRoutes } from './routes/rebuild';
 import { planRoutes } from './routes/plan';
 import { eventRoutes } from './routes/events';
@@ -127,6 +128,7 @@ export async function buildApiServer(
   searchRoutes(router, ctx);
   hitTestRoutes(router, ctx);
   embeddingRoutes(router, ctx);
+  modelConfigRoutes(router, ctx);
   datasetRoutes(router, ctx);
   rebuildRoutes(router, ctx);
   planRoutes(router, ctx);

@@ -4,6 +4,7 @@ import { addDatasetCommands } from './datasetCommands';
 import { addPlanCommands } from './planCommands';
 import { addDocumentCommands } from './documentCommands';
 import { addEmbeddingCommands } from './embeddingCommands';
+import { addModelCommands } from './modelCommands';
 import { addRebuildCommands } from './rebuildCommands';
 import { addSecretsCommands } from './secretsCommands';
 
@@ -14,6 +15,7 @@ const program = new Command('sluice').description('durable document ingestion fo
 addDocumentCommands(program);
 addRebuildCommands(program);
 addEmbeddingCommands(program);
+addModelCommands(program);
 addDatasetCommands(program);
 addPlanCommands(program);
 addAccessCommands(program);

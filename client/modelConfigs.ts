@@ -1,30 +1,38 @@
 import type { Kysely } from 'kysely';
 import type { SluiceConfig } from '../config/config';
-import { encryptSecret } from '../crypto/secretBox';
+import { decryptSecret, encryptSecret } from '../crypto/secretBox';
 import type { Database, ModelPurpose } from '../db/database';
 import {
   deleteModelConfig,
   findModelConfig,
   ModelKeyBoundToHostError,
   saveModelConfig,
+  type ModelConfigRow,
 } from '../db/repositories/modelConfigs';
-import { EmbeddingConfigError, encryptionKeyOf } from './embeddingConfigs';
+import { maskApiKey } from '../embedders/embeddingSettings';
+import { completeChat } from '../enrichment/chatModel';
+import { loadModelSettings, UnreadableModelKeyError } from '../enrichment/storedModel';
+import { SluiceError } from '../contracts/sluiceError';
+import { decryptionKeysOf, EmbeddingConfigError, encryptionKeyOf } from './embeddingConfigs';
 
 /**
  * A user's CHAT and VISION models (docs/enrichment.md), kept like embedding configs: the API key
- * sealed with SLUICE_SECRET_KEY and write-only, bound to the host it was given for.
+ * sealed with SLUICE_SECRET_KEY and write-only (shown masked), bound to the host it was given for;
+ * `sluice model`, the /v1/model-configs routes and the admin page all come through here.
  */
 export interface ModelConfigDeps {
   db: Kysely<Database>;
   config: Readonly<SluiceConfig>;
 }
 
+export const MODEL_PURPOSES = ['chat', 'vision'] as const satisfies readonly ModelPurpose[];
+
 export interface ModelConfigView {
   purpose: ModelPurpose;
   baseUrl: string;
   model: string;
-  /** Whether a key is stored; the key itself is never shown. */
-  apiKey: 'set' | null;
+  /** Masked (maskApiKey); null when none is stored. */
+  apiKey: string | null;
   updatedAt: string;
 }
 
@@ -49,7 +57,7 @@ export async function saveModelSettings(
       model: input.model,
       sealedApiKey,
     });
-    return viewOf(row);
+    return viewOf(deps, row);
   } catch (error) {
     throw error instanceof ModelKeyBoundToHostError ? new EmbeddingConfigError(error.message) : error;
   }
@@ -61,19 +69,66 @@ export async function showModelSettings(
   purpose: ModelPurpose,
 ): Promise<ModelConfigView | null> {
   const row = await findModelConfig(deps.db, userId, purpose);
-  return row ? viewOf(row) : null;
+  return row ? viewOf(deps, row) : null;
 }
 
 export function deleteModelSettings(deps: ModelConfigDeps, userId: string, purpose: ModelPurpose): Promise<boolean> {
   return deleteModelConfig(deps.db, userId, purpose);
 }
 
-function viewOf(row: NonNullable<Awaited<ReturnType<typeof findModelConfig>>>): ModelConfigView {
+export interface ModelTestResult {
+  ok: boolean;
+  model: string;
+  message: string;
+}
+
+/** One short chat through the outbound policy, as enrichment calls the model; null when none is stored. */
+export async function testModelSettings(
+  deps: ModelConfigDeps,
+  userId: string,
+  purpose: ModelPurpose,
+): Promise<ModelTestResult | null> {
+  let settings;
+  try {
+    settings = await loadModelSettings(deps.db, decryptionKeysOf(deps.config), userId, purpose);
+  } catch (error) {
+    if (error instanceof UnreadableModelKeyError) throw new EmbeddingConfigError(error.message);
+    throw error;
+  }
+  if (!settings) return null;
+  try {
+    const reply = await completeChat(settings, [{ role: 'user', content: 'Reply with the single word OK.' }], {
+      outbound: deps.config.outbound,
+      maxResponseBytes: deps.config.enrichment.maxResponseBytes,
+      code: 'LLM_CONFIG_MISSING',
+      timeoutMs: 30_000,
+    });
+    return {
+      ok: true,
+      model: settings.model,
+      message: `model ${settings.model} answered (${reply.length} characters)`,
+    };
+  } catch (error) {
+    if (!(error instanceof SluiceError)) throw error;
+    return { ok: false, model: settings.model, message: error.message };
+  }
+}
+
+/** A key sealed under another SLUICE_SECRET_KEY still shows as set: replacing it must stay possible. */
+function viewOf(deps: ModelConfigDeps, row: ModelConfigRow): ModelConfigView {
+  let apiKey: string | null = null;
+  if (row.api_key_encrypted !== null) {
+    try {
+      apiKey = maskApiKey(decryptSecret(decryptionKeysOf(deps.config), row.api_key_encrypted));
+    } catch {
+      apiKey = 'set, but SLUICE_SECRET_KEY cannot decrypt it';
+    }
+  }
   return {
     purpose: row.purpose,
     baseUrl: row.base_url,
     model: row.model,
-    apiKey: row.api_key_encrypted === null ? null : 'set',
+    apiKey,
     updatedAt: new Date(row.created_at).toISOString(),
   };
 }

@@ -2,10 +2,11 @@ import type { Kysely } from 'kysely';
 import { decryptSecret, encryptSecret, keyId, sealedKeyId } from '../crypto/secretBox';
 import type { Database } from '../db/database';
 import { listSealedApiKeys, resealApiKey } from '../db/repositories/embeddingConfigs';
+import { listSealedModelKeys, resealModelKey } from '../db/repositories/modelConfigs';
 
 /**
- * `sluice secrets rotate`: re-seals every stored secret (today: the API keys of embedding
- * configs) under the current SLUICE_SECRET_KEY. A value is read with the key its key id names —
+ * `sluice secrets rotate`: re-seals every stored secret (the API keys of embedding configs and of
+ * CHAT and VISION model configs) under the current SLUICE_SECRET_KEY. A value is read with the key its key id names —
  * the current key or SLUICE_SECRET_KEY_PREVIOUS — or, sealed before key ids, with whichever of
  * the two opens it. Running it again is harmless: values already under the current key are left
  * alone. A value neither key opens is counted and left as it is, never overwritten, so a
@@ -18,9 +19,14 @@ export interface RotationReport {
   alreadyCurrent: number;
   /** Rows whose value changed while we worked (a config saved meanwhile, already under the current key). */
   changedMeanwhile: number;
-  /** Config ids whose value neither key opens. */
+  /** Embedding config ids whose value neither key opens. */
   unreadable: number[];
+  /** Model configs (`<user>/<purpose>`) whose value neither key opens. */
+  unreadableModels: string[];
 }
+
+/** What happened to one sealed value. */
+type Outcome = 'resealed' | 'alreadyCurrent' | 'changedMeanwhile' | 'unreadable';
 
 export async function rotateSecrets(
   db: Kysely<Database>,
@@ -35,21 +41,29 @@ export async function rotateSecrets(
     alreadyCurrent: 0,
     changedMeanwhile: 0,
     unreadable: [],
+    unreadableModels: [],
   };
-  for (const { id, sealed } of await listSealedApiKeys(db)) {
-    if (sealedKeyId(sealed) === currentId) {
-      report.alreadyCurrent++;
-      continue;
-    }
+  /** One value: left alone when current or unreadable, else re-sealed by `write` (false: changed meanwhile). */
+  const rotate = async (sealed: string, write: (resealed: string) => Promise<boolean>): Promise<Outcome> => {
+    if (sealedKeyId(sealed) === currentId) return 'alreadyCurrent';
     let plain: string;
     try {
       plain = decryptSecret(keys, sealed);
     } catch {
-      report.unreadable.push(id);
-      continue;
+      return 'unreadable';
     }
-    if (await resealApiKey(db, id, sealed, encryptSecret(current, plain))) report.resealed++;
-    else report.changedMeanwhile++;
+    return (await write(encryptSecret(current, plain))) ? 'resealed' : 'changedMeanwhile';
+  };
+  const count = (outcome: Exclude<Outcome, 'unreadable'>) => report[outcome]++;
+  for (const { id, sealed } of await listSealedApiKeys(db)) {
+    const outcome = await rotate(sealed, (resealed) => resealApiKey(db, id, sealed, resealed));
+    if (outcome === 'unreadable') report.unreadable.push(id);
+    else count(outcome);
+  }
+  for (const row of await listSealedModelKeys(db)) {
+    const outcome = await rotate(row.sealed, (resealed) => resealModelKey(db, row, row.sealed, resealed));
+    if (outcome === 'unreadable') report.unreadableModels.push(`${row.userId}/${row.purpose}`);
+    else count(outcome);
   }
   return report;
 }

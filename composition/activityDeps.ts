@@ -41,6 +41,7 @@ export function activityDepsFrom(
     enrichment: {
       batchSize: config.enrichment.batchSize,
       maxResponseBytes: config.enrichment.maxResponseBytes,
+      maxImageBytes: config.enrichment.maxImageBytes,
       outbound: config.outbound,
       secretKeys: secretKeysOf(config),
     },

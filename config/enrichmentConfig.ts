@@ -16,6 +16,13 @@ export const enrichmentEnv = {
     .min(1024)
     .max(16 * 1024 * 1024)
     .default(256 * 1024),
+  /** The largest image sent to a VISION model (its request is about 4/3 of this); a larger image keeps its reference. */
+  SLUICE_VISION_MAX_IMAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(20 * 1024 * 1024)
+    .default(4 * 1024 * 1024),
 };
 
 export interface EnrichmentSettings {
@@ -24,6 +31,7 @@ export interface EnrichmentSettings {
     activitySlots: number;
     activitiesPerSecond: number | null;
     maxResponseBytes: number;
+    maxImageBytes: number;
   };
 }
 
@@ -34,6 +42,7 @@ export function enrichmentSettings(e: EnvOf<typeof enrichmentEnv>): EnrichmentSe
       activitySlots: e.SLUICE_ENRICH_ACTIVITY_SLOTS,
       activitiesPerSecond: e.SLUICE_ENRICH_ACTIVITIES_PER_SECOND > 0 ? e.SLUICE_ENRICH_ACTIVITIES_PER_SECOND : null,
       maxResponseBytes: e.SLUICE_ENRICH_MAX_RESPONSE_BYTES,
+      maxImageBytes: e.SLUICE_VISION_MAX_IMAGE_BYTES,
     },
   };
 }

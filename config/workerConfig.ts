@@ -17,7 +17,7 @@ export const workerEnv = {
   SLUICE_WORKER_WORKFLOW_SLOTS: z.coerce.number().int().min(2).max(1000).default(20),
   SLUICE_EMBED_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(4),
   SLUICE_EMBED_ACTIVITIES_PER_SECOND: z.coerce.number().min(0).default(20),
-  SLUICE_WORKER_QUEUES: z.enum(['all', 'ingest', 'embedding']).default('all'),
+  SLUICE_WORKER_QUEUES: z.enum(['all', 'ingest', 'embedding', 'enrichment']).default('all'),
   SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES: z.coerce
     .number()
     .int()
@@ -41,10 +41,11 @@ export interface WorkerSettings {
     /** host:port of the health endpoint (worker/healthServer.ts) for Kubernetes probes; null: none. */
     healthBind: string | null;
     /**
-     * Which task queues this process polls: both, the main one only (workflows and every stage
-     * but VECTORIZING) or the embedding one only, so each can be scaled on its own.
+     * Which task queues this process polls: all, the main one only (workflows and every stage
+     * but VECTORIZING), the embedding one (with the enrichment queue beside it), or the enrichment
+     * one only (chat and vision calls), so each can be scaled on its own.
      */
-    queues: 'all' | 'ingest' | 'embedding';
+    queues: 'all' | 'ingest' | 'embedding' | 'enrichment';
     /** Activities the main task queue's worker runs at once (every stage but VECTORIZING). */
     activitySlots: number;
     workflowSlots: number;

@@ -156,6 +156,18 @@ export interface ChunkEnrichmentsTable {
   created_at: Timestamp;
 }
 
+/** What a model wrote in CLEANING for one image or table: its existence is that piece's checkpoint. */
+export interface CleaningEnrichmentsTable {
+  document_id: string;
+  kind: 'image' | 'table';
+  /** sha256 of the image's bytes or the table's text, as sent to the model. */
+  input_sha256: string;
+  /** The description or repaired table; null when the answer was refused and the original stays. */
+  output: string | null;
+  model: string;
+  created_at: Timestamp;
+}
+
 export type NotificationStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
 
 export interface NotificationsTable {
@@ -278,6 +290,7 @@ export interface Database {
   chunking_plans: ChunkingPlansTable;
   model_configs: ModelConfigsTable;
   chunk_enrichments: ChunkEnrichmentsTable;
+  cleaning_enrichments: CleaningEnrichmentsTable;
 }
 
 export type DocumentRow = Selectable<DocumentsTable>;

@@ -75,7 +75,7 @@ export async function createSluiceWorker(
     const activities = { ...real, ...(options.wrapActivities?.(real) ?? {}) };
     const { queues } = config.worker;
     const main =
-      queues === 'embedding'
+      queues === 'embedding' || queues === 'enrichment'
         ? null
         : await Worker.create({
             connection: nativeConnection,
@@ -96,7 +96,7 @@ export async function createSluiceWorker(
     // VECTORIZING only, on its own queue (the workflow sends it there): a slow or rate-limited
     // provider holds these slots and no others, so parsing and indexing keep moving.
     const embedding =
-      queues === 'ingest'
+      queues === 'ingest' || queues === 'enrichment'
         ? null
         : await Worker.create({
             connection: nativeConnection,
@@ -114,7 +114,8 @@ export async function createSluiceWorker(
               : {}),
           });
     // Chat and vision calls, on their own queue beside the embedding one and polled by the same
-    // processes: a slow or rate-limited model holds only these slots.
+    // processes (and by `enrichment`-only ones, which scale on its backlog): a slow or
+    // rate-limited model holds only these slots.
     const enrichment =
       queues === 'ingest'
         ? null

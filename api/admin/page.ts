@@ -3,6 +3,7 @@ import type { DocumentView } from '../schemas';
 import { documentTable } from './documentRows';
 import { hitTestSection } from './hitTestSection';
 import { planDialog } from './planDialog';
+import { modelSection } from './modelSection';
 import { esc, formatBytes } from './html';
 
 export { renderDocumentRow } from './documentRows';
@@ -26,6 +27,7 @@ function layout(title: string, body: string): string {
 <script src="/admin/app.js" defer></script>
 <script src="/admin/hitTest.js" defer></script>
 <script src="/admin/planReview.js" defer></script>
+<script src="/admin/modelConfigs.js" defer></script>
 </head>
 <body>
 ${body}
@@ -138,6 +140,7 @@ ${datasets}
 <ul id="upload-results" class="upload-results" role="status"></ul>
 </section>
 ${embeddingSection()}
+${modelSection()}
 ${documents}
 <section id="failed-section">
 <h2>Failed documents</h2>

@@ -61,6 +61,7 @@ export function adminRoutes(router: Router, ctx: ApiContext, sessions: AdminSess
     'app.js': loadAsset('app.js'),
     'hitTest.js': loadAsset('hitTest.js'),
     'planReview.js': loadAsset('planReview.js'),
+    'modelConfigs.js': loadAsset('modelConfigs.js'),
     'app.css': loadAsset('app.css'),
   };
 
@@ -186,6 +187,7 @@ export function adminRoutes(router: Router, ctx: ApiContext, sessions: AdminSess
     ['app.js', 'text/javascript; charset=utf-8'],
     ['hitTest.js', 'text/javascript; charset=utf-8'],
     ['planReview.js', 'text/javascript; charset=utf-8'],
+    ['modelConfigs.js', 'text/javascript; charset=utf-8'],
     ['app.css', 'text/css; charset=utf-8'],
   ] as const) {
     router.route({

@@ -23,8 +23,8 @@ import {
   reembedResultSchema,
 } from '../schemas';
 
-/** Caller mistakes (a bad URL, no SLUICE_SECRET_KEY) and undecryptable keys answer 4xx with their safe message. */
-async function answering<T>(run: () => Promise<T>): Promise<T> {
+/** Caller mistakes (a bad URL, no SLUICE_SECRET_KEY) and undecryptable keys answer 4xx with their safe message (model configs too). */
+export async function answering<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {

@@ -67,8 +67,11 @@ export function formatView(view: EmbeddingConfigView): string[] {
   ];
 }
 
-/** undefined: neither option given, the stored key is kept. */
-async function readApiKey(opts: SetOptions, io: EmbeddingIo): Promise<string | undefined> {
+/** undefined: neither option given, the stored key is kept. `sluice model set` reads its key the same way. */
+export async function readApiKey(
+  opts: { apiKeyEnv?: string; apiKeyStdin?: boolean },
+  io: EmbeddingIo,
+): Promise<string | undefined> {
   if (opts.apiKeyEnv !== undefined && opts.apiKeyStdin)
     throw new EmbeddingConfigError('give --api-key-env or --api-key-stdin, not both');
   let key: string | undefined;
@@ -84,7 +87,7 @@ async function readApiKey(opts: SetOptions, io: EmbeddingIo): Promise<string | u
   return key;
 }
 
-async function guarded(io: EmbeddingIo, run: () => Promise<number>): Promise<number> {
+export async function guarded(io: Pick<EmbeddingIo, 'err'>, run: () => Promise<number>): Promise<number> {
   try {
     return await run();
   } catch (error) {

@@ -11,7 +11,8 @@ export interface SecretsIo {
 
 /**
  * `sluice secrets rotate`, returning the exit code: 0 when every stored secret is now under
- * SLUICE_SECRET_KEY, 1 when some could be read with neither key (they are named by config id).
+ * SLUICE_SECRET_KEY, 1 when some could be read with neither key (they are named by config id,
+ * model configs by user and purpose).
  */
 export async function secretsRotate(deps: EmbeddingConfigDeps, io: SecretsIo): Promise<number> {
   let current: Buffer;
@@ -28,10 +29,15 @@ export async function secretsRotate(deps: EmbeddingConfigDeps, io: SecretsIo): P
     `secrets under key id ${report.keyId}: ${report.resealed} re-sealed, ${report.alreadyCurrent} already current` +
       (report.changedMeanwhile > 0 ? `, ${report.changedMeanwhile} replaced meanwhile` : ''),
   );
-  if (report.unreadable.length === 0) return 0;
+  const unreadable = report.unreadable.length + report.unreadableModels.length;
+  if (unreadable === 0) return 0;
+  const named = [
+    ...(report.unreadable.length > 0 ? [`embedding config ids ${report.unreadable.join(', ')}`] : []),
+    ...(report.unreadableModels.length > 0 ? [`model configs ${report.unreadableModels.join(', ')}`] : []),
+  ];
   io.err(
-    `${report.unreadable.length} secret(s) could be opened with neither SLUICE_SECRET_KEY nor SLUICE_SECRET_KEY_PREVIOUS ` +
-      `(embedding config ids ${report.unreadable.join(', ')}); they were left as they are`,
+    `${unreadable} secret(s) could be opened with neither SLUICE_SECRET_KEY nor SLUICE_SECRET_KEY_PREVIOUS ` +
+      `(${named.join('; ')}); they were left as they are`,
   );
   return 1;
 }

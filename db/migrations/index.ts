@@ -12,6 +12,7 @@ import * as languageDenseVectors from './20261205T0400_language_dense_vectors';
 import * as chunkingPlans from './20261205T0200_chunking_plans';
 import * as chunkGenerations from './20261205T0300_chunk_generations';
 import * as parserBackendsAndEnrichment from './20261205T0500_parser_backends_and_enrichment';
+import * as cleaningEnrichments from './20261206T0100_cleaning_enrichments';
 
 /**
  * Migrations are listed statically rather than discovered on disk, so they run the same way
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '20261205T0200_chunking_plans': chunkingPlans,
   '20261205T0300_chunk_generations': chunkGenerations,
   '20261205T0500_parser_backends_and_enrichment': parserBackendsAndEnrichment,
+  '20261206T0100_cleaning_enrichments': cleaningEnrichments,
 };
 
 export const migrationProvider: MigrationProvider = {

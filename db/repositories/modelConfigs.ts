@@ -74,3 +74,34 @@ export async function deleteModelConfig(db: Kysely<Database>, userId: string, pu
     .executeTakeFirst();
   return deleted.numDeletedRows > 0n;
 }
+
+/** Every stored sealed model key, for `sluice secrets rotate`: the row's key and sealed value only. */
+export async function listSealedModelKeys(
+  db: Kysely<Database>,
+): Promise<{ userId: string; purpose: ModelPurpose; sealed: string }[]> {
+  const rows = await db
+    .selectFrom('model_configs')
+    .select(['user_id', 'purpose', 'api_key_encrypted'])
+    .where('api_key_encrypted', 'is not', null)
+    .orderBy('user_id')
+    .orderBy('purpose')
+    .execute();
+  return rows.map((row) => ({ userId: row.user_id, purpose: row.purpose, sealed: row.api_key_encrypted ?? '' }));
+}
+
+/** Replaces one sealed model key only if it is still the value read (compare-and-set), like resealApiKey. */
+export async function resealModelKey(
+  db: Kysely<Database>,
+  row: { userId: string; purpose: ModelPurpose },
+  expected: string,
+  resealed: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('model_configs')
+    .set({ api_key_encrypted: resealed })
+    .where('user_id', '=', row.userId)
+    .where('purpose', '=', row.purpose)
+    .where('api_key_encrypted', '=', expected)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

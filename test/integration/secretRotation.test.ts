@@ -4,13 +4,15 @@ import { showEmbeddingConfig } from '../../client/embeddingConfigs';
 import { decryptSecret, encryptSecret, keyId, sealedKeyId } from '../../crypto/secretBox';
 import { createDb } from '../../db/connection';
 import { findDefaultEmbeddingConfig } from '../../db/repositories/embeddingConfigs';
+import { findModelConfig } from '../../db/repositories/modelConfigs';
+import { loadModelSettings } from '../../enrichment/storedModel';
 import { testConfig, TEST_DATABASE_URL } from '../support/testConfig';
 
 // Issue 21 row 8: `sluice secrets rotate` re-seals every stored API key under the new
 // SLUICE_SECRET_KEY, reading old ones with SLUICE_SECRET_KEY_PREVIOUS (or, for values sealed
 // before key ids, with whichever key opens them); a value neither key opens is left alone.
 // Other suites share the table and leave rows sealed under their own keys, which would count as
-// unreadable here: each case runs in a transaction that first hides every other row, then rolls back.
+// unreadable here (model_configs too): each case runs in a transaction that first hides every other row, then rolls back.
 
 const db = createDb(TEST_DATABASE_URL, 2);
 afterAll(() => db.destroy());
@@ -50,6 +52,7 @@ async function alone(check: (trx: typeof db) => Promise<void>): Promise<void> {
     .transaction()
     .execute(async (trx) => {
       await trx.deleteFrom('embedding_configs').execute();
+      await trx.deleteFrom('model_configs').execute();
       await check(trx);
       throw new Rollback();
     })
@@ -105,4 +108,44 @@ it('leaves a value neither key opens untouched, names it and exits 1', () =>
     expect(await secretsRotate({ db, config: configWith(newKey, oldKey) }, run.io)).toBe(1);
     expect(run.err.join('\n')).toContain(String(stray.id));
     expect((await findDefaultEmbeddingConfig(db, owner))?.api_key_encrypted).toBe(before);
+  }));
+
+/** A stored CHAT or VISION model config with this sealed key. */
+const insertModel = (trx: typeof db, owner: string, purpose: 'chat' | 'vision', sealed: string) =>
+  trx
+    .insertInto('model_configs')
+    .values({ user_id: owner, purpose, base_url: 'https://m.example/v1', model: 'm', api_key_encrypted: sealed })
+    .execute();
+
+it('re-seals CHAT and VISION model keys too: they still decrypt, and the old ciphertext is gone', () =>
+  alone(async (db) => {
+    const owner = `rot-${randomUUID()}`;
+    const oldChat = encryptSecret(oldKey, 'sk-chat-44444444');
+    const oldVision = legacySeal(oldKey, 'sk-vision-5555');
+    await insertModel(db, owner, 'chat', oldChat);
+    await insertModel(db, owner, 'vision', oldVision);
+
+    const run = io();
+    expect(await secretsRotate({ db, config: configWith(newKey, oldKey) }, run.io)).toBe(0);
+    expect(run.out.join('\n')).toMatch(/: 2 re-sealed, 0 already current/);
+    const chat = (await findModelConfig(db, owner, 'chat'))?.api_key_encrypted ?? '';
+    const vision = (await findModelConfig(db, owner, 'vision'))?.api_key_encrypted ?? '';
+    expect([chat, vision]).not.toContain(oldChat);
+    expect([chat, vision]).not.toContain(oldVision);
+    expect(sealedKeyId(chat)).toBe(keyId(newKey));
+    // The new key alone opens them, as enrichment reads them.
+    expect((await loadModelSettings(db, [newKey], owner, 'chat'))?.apiKey).toBe('sk-chat-44444444');
+    expect((await loadModelSettings(db, [newKey], owner, 'vision'))?.apiKey).toBe('sk-vision-5555');
+    expect(() => decryptSecret(oldKey, chat)).toThrow();
+  }));
+
+it('leaves a model key neither key opens untouched and names it by user and purpose', () =>
+  alone(async (db) => {
+    const owner = `rot-${randomUUID()}`;
+    const before = encryptSecret(strayKey, 'sk-stray-model-1');
+    await insertModel(db, owner, 'vision', before);
+    const run = io();
+    expect(await secretsRotate({ db, config: configWith(newKey, oldKey) }, run.io)).toBe(1);
+    expect(run.err.join('\n')).toContain(`model configs ${owner}/vision`);
+    expect((await findModelConfig(db, owner, 'vision'))?.api_key_encrypted).toBe(before);
   }));

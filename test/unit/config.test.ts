@@ -61,6 +61,7 @@ describe('loadConfig', () => {
     });
     expect(() => loadConfig({ SLUICE_WORKER_ACTIVITY_SLOTS: '0' })).toThrow(/SLUICE_WORKER_ACTIVITY_SLOTS/);
     expect(loadConfig({ SLUICE_WORKER_QUEUES: 'embedding' }).worker.queues).toBe('embedding');
+    expect(loadConfig({ SLUICE_WORKER_QUEUES: 'enrichment' }).worker.queues).toBe('enrichment');
     expect(() => loadConfig({ SLUICE_WORKER_QUEUES: 'vectorizing' })).toThrow(/SLUICE_WORKER_QUEUES/);
     expect(loadConfig({ SLUICE_WORKER_HEALTH_BIND: '0.0.0.0:9465' }).worker.healthBind).toBe('0.0.0.0:9465');
     expect(() => loadConfig({ SLUICE_WORKER_HEALTH_BIND: '9465' })).toThrow(/SLUICE_WORKER_HEALTH_BIND/);
