@@ -5,7 +5,7 @@ import type { Proposal, ProposeInput } from '../chunker/proposePlan';
 import type { ChunkingPlan } from '../contracts/chunkingPlan';
 import type { ChunkDraft, SparseVector } from '../contracts/chunk';
 import type { ParsedDocument } from '../parsers/convertFile';
-import type { SourceFileType } from '../parsers/detectFileType';
+import { isImageType, type SourceFileType } from '../parsers/detectFileType';
 import type { ParseLimits } from '../parsers/parseLimits';
 import type { ParseInput } from './parseChild';
 import { ProcessPool, type TaskMemory } from './processPool';
@@ -53,6 +53,11 @@ export interface CpuPoolOptions {
   onParseMemory?: (memory: TaskMemory) => void;
 }
 
+/** PDFs and images are the types OCR may read, at seconds a page. */
+function mayBeOcrd(type: SourceFileType): boolean {
+  return type === 'pdf' || isImageType(type);
+}
+
 /** The modules as this process loaded its own code: compiled JavaScript, or TypeScript under tsx/Jest. */
 const TASK_MODULE = path.join(__dirname, `tasks${path.extname(__filename)}`);
 const PARSE_CHILD_MODULE = path.join(__dirname, `parseChild${path.extname(__filename)}`);
@@ -70,6 +75,7 @@ export function createCpuPool(options: CpuPoolOptions): CpuPool {
   const parsers = new ProcessPool({
     childModule: PARSE_CHILD_MODULE,
     processes: Math.max(1, options.threads),
+    shortTaskReserve: 1,
     limits,
     onTaskMemory: options.onParseMemory,
     onError: options.onError,
@@ -79,12 +85,17 @@ export function createCpuPool(options: CpuPoolOptions): CpuPool {
     what: string,
   ) => ({ what, timeout: code, heap: code, crash: code });
   const parseDocument = (filePath: string, type: SourceFileType) =>
-    parsers.run<ParsedDocument>('parse', { filePath, type, limits } satisfies ParseInput, {
-      what: `parsing the ${type} file`,
-      timeout: 'PARSE_TIMEOUT',
-      heap: 'FILE_TOO_LARGE',
-      crash: 'PARSE_ENGINE_FAILED',
-    });
+    parsers.run<ParsedDocument>(
+      'parse',
+      { filePath, type, limits } satisfies ParseInput,
+      {
+        what: `parsing the ${type} file`,
+        timeout: 'PARSE_TIMEOUT',
+        heap: 'FILE_TOO_LARGE',
+        crash: 'PARSE_ENGINE_FAILED',
+      },
+      { long: mayBeOcrd(type) },
+    );
   return {
     parse: async (filePath, type) => (await parseDocument(filePath, type)).markdown,
     parseDocument,

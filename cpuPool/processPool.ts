@@ -21,6 +21,13 @@ export interface ProcessPoolOptions {
   /** Absolute path of the child module (.ts from source, .js from a build); it calls serveTasks. */
   childModule: string;
   processes: number;
+  /**
+   * Children kept beyond `processes` for tasks not marked long: long tasks (a scanned PDF's OCR
+   * takes seconds a page) never hold more than `processes` children, so a small document's parse
+   * does not queue behind them for minutes. Small parses run as local activities inside a workflow
+   * task (activities/prepareTask.ts localStagePlan), where a wait in this queue stalls the task.
+   */
+  shortTaskReserve?: number;
   limits: ProcessLimits;
   /** How often a running task's resident memory is read; overshoot past the limit is what it allocates meanwhile. */
   watchIntervalMs?: number;
@@ -31,6 +38,7 @@ export interface ProcessPoolOptions {
 
 interface Job {
   task: string;
+  long: boolean;
   payload: unknown;
   failures: LimitFailures;
   resolve: (value: unknown) => void;
@@ -61,13 +69,15 @@ export class ProcessPool {
   private closing = false;
 
   constructor(private readonly options: ProcessPoolOptions) {
-    for (let i = 0; i < Math.max(1, options.processes); i++) this.spawn();
+    const children = Math.max(1, options.processes) + Math.max(0, options.shortTaskReserve ?? 0);
+    for (let i = 0; i < children; i++) this.spawn();
   }
 
-  run<R>(task: string, payload: unknown, failures: LimitFailures): Promise<R> {
+  /** `long`: a task that may run for minutes; it waits rather than take the short tasks' reserve. */
+  run<R>(task: string, payload: unknown, failures: LimitFailures, { long = false } = {}): Promise<R> {
     if (this.closing) return Promise.reject(shuttingDown(failures));
     return new Promise<R>((resolve, reject) => {
-      this.queue.push({ task, payload, failures, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ task, long, payload, failures, resolve: resolve as (value: unknown) => void, reject });
       this.pump();
     });
   }
@@ -99,10 +109,24 @@ export class ProcessPool {
     proc.once('exit', (code, signal) => this.onExit(child, code, signal));
   }
 
+  /** Starts queued jobs in order on idle children; a long job over the long limit lets later short ones pass. */
   private pump(): void {
+    let longRunning = 0;
+    const idle: Child[] = [];
     for (const child of this.children) {
-      if (this.queue.length === 0) return;
-      if (child.ready && !child.running && child.process.connected) this.start(child, this.queue.shift()!);
+      if (child.running?.job.long) longRunning++;
+      if (child.ready && !child.running && child.process.connected) idle.push(child);
+    }
+    const longLimit = Math.max(1, this.options.processes);
+    for (let i = 0; i < this.queue.length && idle.length > 0;) {
+      const job = this.queue[i]!;
+      if (job.long && longRunning >= longLimit) {
+        i++;
+        continue;
+      }
+      this.queue.splice(i, 1);
+      if (job.long) longRunning++;
+      this.start(idle.pop()!, job);
     }
   }
 

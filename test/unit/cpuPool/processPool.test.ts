@@ -20,11 +20,12 @@ const FAILURES: LimitFailures = {
 describe('ProcessPool', () => {
   let pool: ProcessPool | undefined;
   let memory: TaskMemory[];
-  const poolOf = (limits: ProcessLimits, processes = 1) => {
+  const poolOf = (limits: ProcessLimits, processes = 1, shortTaskReserve = 0) => {
     memory = [];
     pool = new ProcessPool({
       childModule: HOSTILE_CHILD,
       processes,
+      shortTaskReserve,
       limits,
       onTaskMemory: (m) => memory.push(m),
     });
@@ -102,5 +103,18 @@ describe('ProcessPool', () => {
     for (const outcome of [first, second]) {
       expect(outcome).toMatchObject({ status: 'rejected', reason: { code: 'PARSE_ENGINE_FAILED', permanent: false } });
     }
+  });
+
+  it('keeps its reserve for short tasks: long ones wait rather than take it', async () => {
+    poolOf({ timeoutMs: 60_000, maxHeapMb: 256, maxMemoryMb: 512 }, 1, 1);
+    // Two long tasks that never end: the first holds the one child long tasks may use, the second waits.
+    const long = [0, 1].map(() => pool!.run('spin', null, FAILURES, { long: true }));
+    const outcomes = Promise.allSettled(long);
+    // Queued behind the waiting long task, each short one still runs at once, in the reserve child
+    // (had the second long task taken it, these would never be answered).
+    await expect(pool!.run('echo', 'first', FAILURES)).resolves.toBe('first');
+    await expect(pool!.run('echo', 'second', FAILURES)).resolves.toBe('second');
+    await pool!.close();
+    expect((await outcomes).map((o) => o.status)).toEqual(['rejected', 'rejected']);
   });
 });
