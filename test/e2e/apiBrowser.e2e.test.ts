@@ -192,7 +192,7 @@ it('reviews a waiting plan: sees its preview, changes the strategy, confirms, an
   await dialog.locator('#plan-change').click();
   // Either the confirmation went through (the dialog closes, the page reloads) or it says why not.
   await page.waitForFunction(
-    () => !document.querySelector('dialog#plan-dialog[open]') || document.querySelector('#plan-error')?.textContent,
+    "!document.querySelector('dialog#plan-dialog[open]') || document.querySelector('#plan-error').textContent !== ''",
   );
   expect(await page.locator('#plan-error').textContent()).toBe('');
   await row.and(page.locator('[data-status="SUCCESS"]')).waitFor({ timeout: 60_000 });
