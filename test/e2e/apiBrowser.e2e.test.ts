@@ -191,9 +191,8 @@ it('reviews a waiting plan: sees its preview, changes the strategy, confirms, an
   await dialog.locator('select[name="strategy"]').selectOption('one');
   await dialog.locator('#plan-change').click();
   // Either the confirmation went through (the dialog closes, the page reloads) or it says why not.
-  await page.waitForFunction(
-    "!document.querySelector('dialog#plan-dialog[open]') || document.querySelector('#plan-error').textContent !== ''",
-  );
+  // (A locator, not waitForFunction: the page's CSP forbids evaluating strings.)
+  await page.locator('#plan-dialog:not([open]), #plan-error:not(:empty)').first().waitFor({ state: 'attached' });
   expect(await page.locator('#plan-error').textContent()).toBe('');
   await row.and(page.locator('[data-status="SUCCESS"]')).waitFor({ timeout: 60_000 });
   expect(await row.locator('button[data-plan-review]').count()).toBe(0);
