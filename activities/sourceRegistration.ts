@@ -5,6 +5,7 @@ import { IngestInputSchema, type IngestInputShape } from '../contracts/ingestSch
 import { permanentError } from '../contracts/sluiceError';
 import { findPipeline } from '../db/repositories/pipelines';
 import { cleanFileName } from '../registration/fileName';
+import { generalParametersOf, uploadChoiceProblem } from '../chunker/uploadChoice';
 import type { ActivityDeps } from './deps';
 import { keepAlive } from './heartbeat';
 import type { PrepareInput } from './prepareInput';
@@ -39,6 +40,8 @@ export async function registerIfSource(
 ): Promise<PrepareInput | DuplicateAnswer> {
   const { source, fileName, chunkingChoice } = checkedIngestInput(input);
   if (source === undefined || fileName === undefined) return input;
+  const problem = chunkingChoice && uploadChoiceProblem(chunkingChoice, generalParametersOf(deps.settings.chunking));
+  if (problem) throw permanentError('PLAN_VALIDATION_FAILED', `chunkingChoice: ${problem}`);
   const { row, duplicateOf } = await registerSource(deps, {
     documentId: input.documentId,
     userId: input.userId,

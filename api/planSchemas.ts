@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { CHUNKING_STRATEGIES, PLAN_REVIEW_MODES, PLAN_STATES, type ChunkingChoice } from '../contracts/chunkingPlan';
 import { chunkingChoiceSchema } from '../contracts/datasetSettings';
+import { uploadChoiceProblem } from '../chunker/uploadChoice';
+import type { ChunkingParameters } from '../contracts/chunkingPlan';
 import { ApiError } from './errors';
 
 /**
@@ -38,15 +40,25 @@ export function checkedChoice(choice: ChunkingChoice): ChunkingChoice {
   throw new ApiError(400, 'PLAN_VALIDATION_FAILED', issues.join('; '));
 }
 
-/** The query's choice; undefined when it names nothing, so the dataset's settings decide. */
-export function choiceOfQuery(query: z.output<typeof uploadChoiceQuery>): ChunkingChoice | undefined {
+/**
+ * The query's choice; undefined when it names nothing, so the dataset's settings decide. Checked
+ * merged with the parameters the plan will lay it over (uploadChoiceProblem), so it is refused
+ * here rather than at CHUNKING.
+ */
+export function choiceOfQuery(
+  query: z.output<typeof uploadChoiceQuery>,
+  general: ChunkingParameters,
+): ChunkingChoice | undefined {
   const { strategy, ...sizes } = query;
   const parameters = Object.fromEntries(Object.entries(sizes).filter(([, v]) => v !== undefined));
   if (strategy === undefined && Object.keys(parameters).length === 0) return undefined;
-  return checkedChoice({
+  const choice = checkedChoice({
     ...(strategy ? { strategy } : {}),
     ...(Object.keys(parameters).length > 0 ? { parameters } : {}),
   });
+  const problem = uploadChoiceProblem(choice, general);
+  if (problem) throw new ApiError(400, 'PLAN_VALIDATION_FAILED', problem);
+  return choice;
 }
 
 const parametersSchema = z.object({

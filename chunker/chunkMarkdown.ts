@@ -3,6 +3,7 @@ import type { ChunkDraft } from '../contracts/chunk';
 import { permanentError } from '../contracts/sluiceError';
 import { countTokens, joinTallies, tallyTokens, tokensOfTally } from '../tokenizer/countTokens';
 import { sectionContext } from './sectionContext';
+import { sectionParents } from './splitParents';
 import { splitSections, type Section } from './splitSections';
 import { splitText } from './splitText';
 
@@ -21,6 +22,11 @@ export interface ChunkerOptions {
    * as they are made, so a document past it fails FILE_TOO_LARGE before the rest is built.
    */
   maxChunks?: number;
+  /**
+   * A section larger than this becomes several parents of at most this many tokens, cut at
+   * paragraph boundaries where possible (splitParents). Absent or null: one parent per section.
+   */
+  parentTokens?: number | null;
 }
 
 export const DEFAULT_CHUNKER_OPTIONS: ChunkerOptions = { maxTokens: 400, overlapTokens: 60 };
@@ -59,37 +65,64 @@ export function chunkMarkdown(documentId: string, markdown: string, options: Chu
     const parentText = carried === '' ? sectionText(section, own) : body;
     const headed = carried === '' && section.heading !== null;
     carried = '';
-    const parentIndex = chunks.length;
-    const parent = draftChunk(documentId, parentIndex, 'parent', null, section.path, parentText, 0);
-    chunks.push(parent);
-    // Children are what gets embedded and indexed: each starts with its section path, within budget.
-    const context = sectionContext(section.path, options.maxTokens);
-    const contextTally = joinTallies(tallyTokens(context), BLANK_LINE);
-    const { children, bodyTally } = splitText(
-      body,
-      options.maxTokens - tokensOfTally(contextTally),
-      options.overlapTokens,
-    );
-    for (const child of children) {
-      const text = context === '' ? child.text : `${context}\n\n${child.text}`;
-      const tally = context === '' ? child.tally : joinTallies(contextTally, child.tally);
-      chunks.push(
-        draftChunk(documentId, chunks.length, 'child', parent.chunkId, section.path, text, tokensOfTally(tally)),
-      );
+    const parentTokens = options.parentTokens ?? null;
+    if (parentTokens === null || countTokens(parentText) <= parentTokens) {
+      addParent(chunks, documentId, section, parentText, body, headed, options);
+    } else {
+      // A section over parentTokens: several parents, each with the children of its own part.
+      const { parts, repeatHeading } = sectionParents(section.heading, body, headed, parentTokens);
+      for (const part of parts) {
+        const text = repeatHeading ? sectionText(section, part) : part;
+        addParent(chunks, documentId, section, text, part, repeatHeading, options);
+        checkCap(chunks, maxChunks);
+      }
     }
-    // The parent's count from the tallies splitText took of its body: the section is not rescanned.
-    parent.tokenCount = tokensOfTally(
-      headed ? joinTallies(joinTallies(tallyTokens(section.heading!.trim()), BLANK_LINE), bodyTally) : bodyTally,
-    );
-    parent.childRange = { first: parentIndex + 1, last: chunks.length - 1 };
-    if (chunks.length > maxChunks) {
-      throw permanentError(
-        'FILE_TOO_LARGE',
-        `the document makes more than ${maxChunks} chunks (SLUICE_MAX_CHUNKS_PER_DOCUMENT)`,
-      );
-    }
+    checkCap(chunks, maxChunks);
   }
   return chunks;
+}
+
+function checkCap(chunks: ChunkDraft[], maxChunks: number): void {
+  if (chunks.length > maxChunks) {
+    throw permanentError(
+      'FILE_TOO_LARGE',
+      `the document makes more than ${maxChunks} chunks (SLUICE_MAX_CHUNKS_PER_DOCUMENT)`,
+    );
+  }
+}
+
+/**
+ * A parent holding `parentText`, then the children cut from `body`, each led by the section path
+ * within budget (children are what gets embedded and indexed); the parent records their range.
+ */
+function addParent(
+  chunks: ChunkDraft[],
+  documentId: string,
+  section: Section,
+  parentText: string,
+  body: string,
+  headed: boolean,
+  options: ChunkerOptions,
+): void {
+  const parentIndex = chunks.length;
+  const parent = draftChunk(documentId, parentIndex, 'parent', null, section.path, parentText, 0);
+  chunks.push(parent);
+  const context = sectionContext(section.path, options.maxTokens);
+  const contextTally = joinTallies(tallyTokens(context), BLANK_LINE);
+  const budget = options.maxTokens - tokensOfTally(contextTally);
+  const { children, bodyTally } = splitText(body, budget, options.overlapTokens);
+  for (const child of children) {
+    const text = context === '' ? child.text : `${context}\n\n${child.text}`;
+    const tally = context === '' ? child.tally : joinTallies(contextTally, child.tally);
+    chunks.push(
+      draftChunk(documentId, chunks.length, 'child', parent.chunkId, section.path, text, tokensOfTally(tally)),
+    );
+  }
+  // The parent's count from the tallies splitText took of its body: the section is not rescanned.
+  parent.tokenCount = tokensOfTally(
+    headed ? joinTallies(joinTallies(tallyTokens(section.heading!.trim()), BLANK_LINE), bodyTally) : bodyTally,
+  );
+  parent.childRange = { first: parentIndex + 1, last: chunks.length - 1 };
 }
 
 /**

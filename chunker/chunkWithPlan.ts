@@ -29,12 +29,13 @@ export function chunkWithPlan(
 ): ChunkDraft[] {
   const problem = chunkingParametersProblem(plan.parameters);
   if (problem) throw permanentError('CHUNKING_FAILED', `invalid chunking parameters: ${problem}`);
-  const { childTokens, overlapTokens } = plan.parameters;
+  const { childTokens, overlapTokens, parentTokens } = plan.parameters;
   switch (plan.strategy) {
     case 'general':
       return chunkMarkdown(documentId, withoutPageMarkers(markdown), {
         maxTokens: childTokens,
         overlapTokens,
+        parentTokens,
         maxChunks: limits.maxChunks,
       });
     case 'qa':

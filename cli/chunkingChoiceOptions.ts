@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { ChunkingChoice } from '../contracts/chunkingPlan';
+import { generalParametersOf, uploadChoiceProblem } from '../chunker/uploadChoice';
 import { chunkingChoiceSchema } from '../contracts/datasetSettings';
 
 export interface ChunkingChoiceOptions {
@@ -20,9 +21,13 @@ export function withChunkingChoiceOptions(command: Command): Command {
 
 /**
  * The choice the options make, checked by the schema a dataset's chunking settings use; undefined
- * when they name nothing. A choice outside the bounds is an Error saying which option is wrong.
+ * when they name nothing. A choice outside the bounds, alone or merged with the strategy's
+ * parameters, is an Error saying which option is wrong.
  */
-export function chunkingChoiceOf(opts: ChunkingChoiceOptions): ChunkingChoice | undefined {
+export function chunkingChoiceOf(
+  opts: ChunkingChoiceOptions,
+  chunking: { maxTokens: number; overlapTokens: number },
+): ChunkingChoice | undefined {
   const parameters = Object.fromEntries(
     Object.entries({
       childTokens: opts.childTokens,
@@ -35,7 +40,12 @@ export function chunkingChoiceOf(opts: ChunkingChoiceOptions): ChunkingChoice | 
     ...(opts.strategy === undefined ? {} : { strategy: opts.strategy }),
     ...(Object.keys(parameters).length > 0 ? { parameters } : {}),
   });
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    // Checked merged with the parameters the plan lays it over, so it is refused now, not at CHUNKING.
+    const problem = uploadChoiceProblem(parsed.data, generalParametersOf(chunking));
+    if (problem) throw new Error(`PLAN_VALIDATION_FAILED: ${problem}`);
+    return parsed.data;
+  }
   throw new Error(
     `PLAN_VALIDATION_FAILED: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
   );

@@ -24,7 +24,7 @@ export function addDocumentCommands(program: Command): void {
     .action(async (files: string[], opts: { dataset: string; user?: string } & ChunkingChoiceOptions) => {
       let chunkingChoice;
       try {
-        chunkingChoice = chunkingChoiceOf(opts);
+        chunkingChoice = chunkingChoiceOf(opts, (await config()).chunking);
       } catch (error) {
         console.error((error as Error).message);
         process.exitCode = 1;

@@ -99,6 +99,12 @@
   }
 
   function applyProgress(id, progress) {
+    // A plan that starts or stops waiting changes the row's actions (Review plan): render it anew.
+    const waiting = progress.planState === 'WAIT_CONFIRM' && progress.lifecycle !== 'DELETING';
+    if ([...rowsOf(id)].some((row) => waiting !== Boolean(row.querySelector('button[data-plan-review]')))) {
+      void refreshRow(id);
+      return;
+    }
     for (const row of rowsOf(id)) {
       row.dataset.status = progress.status;
       const badge = row.querySelector('.status .badge');

@@ -9,6 +9,7 @@
   const form = dialog.querySelector('#plan-form');
   const $ = (selector) => dialog.querySelector(selector);
   let documentId = null;
+  let shown = null;
 
   async function api(method, url, body) {
     const init = { method, headers: { 'x-sluice-admin': '1' }, credentials: 'same-origin' };
@@ -45,17 +46,20 @@
     for (const name of ['childTokens', 'overlapTokens', 'parentTokens'])
       form.elements.namedItem(name).value = view.plan.parameters[name] ?? '';
     $('#plan-error').textContent = '';
+    shown = view.plan.parameters;
   }
 
-  /** Only the sizes the admin changed from the plan's; an empty parent size is the whole section. */
+  /**
+   * Only the sizes the admin changed from the plan's (an empty parent size is the whole section):
+   * sending the unchanged ones too would submit fields the browser reads back from empty inputs.
+   */
   function change() {
     const parameters = {};
     for (const name of ['childTokens', 'overlapTokens', 'parentTokens']) {
-      const raw = form.elements.namedItem(name).value;
-      parameters[name] = raw === '' ? null : Number(raw);
+      const raw = form.elements.namedItem(name).value.trim();
+      const value = raw === '' ? null : Number(raw);
+      if (value !== shown[name] && !(value === null && name !== 'parentTokens')) parameters[name] = value;
     }
-    if (parameters.childTokens === null) delete parameters.childTokens;
-    if (parameters.overlapTokens === null) delete parameters.overlapTokens;
     return { strategy: form.elements.namedItem('strategy').value, parameters };
   }
 

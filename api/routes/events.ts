@@ -27,6 +27,8 @@ export interface ProgressSnapshot {
   chunkCount: number;
   failureCode: string | null;
   waitingForRetry: boolean;
+  /** The chunking plan's state (WAIT_CONFIRM while a person must confirm it), from Postgres. */
+  planState: string | null;
   /** Where the state was read: the workflow's `progress` query, or Postgres when the query failed. */
   source: 'workflow' | 'database';
 }
@@ -42,6 +44,7 @@ function fromWorkflow(view: DocumentView, p: IngestProgress): ProgressSnapshot {
     chunkCount: p.chunkCount,
     failureCode: p.failureCode,
     waitingForRetry: p.waitingForRetry,
+    planState: view.plan?.state ?? null,
     source: 'workflow',
   };
 }
@@ -57,6 +60,7 @@ function fromDatabase(view: DocumentView): ProgressSnapshot {
     chunkCount: view.chunks.active,
     failureCode: view.failure?.code ?? null,
     waitingForRetry: false,
+    planState: view.plan?.state ?? null,
     source: 'database',
   };
 }

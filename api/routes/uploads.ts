@@ -14,6 +14,7 @@ import {
 import { cleanFileName } from '../../registration/fileName';
 import { createTenantLimiter } from '../tenantLimiter';
 import { budgetFor, currentBudget, discardPart, receiveFile, type UploadDeps } from '../receiveUpload';
+import { generalParametersOf } from '../../chunker/uploadChoice';
 import { choiceOfQuery, uploadChoiceQuery } from '../planSchemas';
 
 const errors = (description: string) => ({ description, schema: errorResponseSchema });
@@ -90,7 +91,7 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
     handler: async ({ request, reply, params, query, principal }) => {
       const { userId } = principal();
       requireMultipart(request);
-      const chunkingChoice = choiceOfQuery(query);
+      const chunkingChoice = choiceOfQuery(query, generalParametersOf(ctx.config.chunking));
       return uploads.run(userId, async () => {
         const budget = await currentBudget({ db: ctx.adapters.db, config: ctx.config }, userId).catch(
           (error: unknown) => {
@@ -135,7 +136,7 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
     handler: async ({ request, reply, params, query, principal }) => {
       const { userId } = principal();
       requireMultipart(request);
-      const chunkingChoice = choiceOfQuery(query);
+      const chunkingChoice = choiceOfQuery(query, generalParametersOf(ctx.config.chunking));
       return uploads.run(userId, async () => {
         const max = ctx.config.api.batchMaxFiles;
         const usage = await usageOf(ctx.adapters.db, userId);

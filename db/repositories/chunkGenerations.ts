@@ -128,12 +128,21 @@ export async function servedChunkIds(db: Kysely<Database>, documentId: string): 
   return rows.map((r) => r.chunk_id);
 }
 
-/** The rows of retired generations; the last step of retiring, after their vectors and entries. */
+/**
+ * The rows of retired generations; the last step of retiring, after their vectors and entries.
+ * Their enrichments go in the same statement: keyed by chunk id, they only cascade when the whole
+ * document is deleted, so a rebuild left them behind.
+ */
 export async function deleteRetiredChunks(db: Kysely<Database>, documentId: string): Promise<number> {
-  const result = await sql`
-    DELETE FROM chunks c USING documents d
-     WHERE d.id = c.document_id AND c.document_id = ${documentId} AND c.generation < d.index_generation`.execute(db);
-  return Number(result.numAffectedRows ?? 0);
+  const result = await sql<{ removed: string }>`
+    WITH retired AS (
+      DELETE FROM chunks c USING documents d
+       WHERE d.id = c.document_id AND c.document_id = ${documentId} AND c.generation < d.index_generation
+      RETURNING c.chunk_id),
+    enrichments AS (
+      DELETE FROM chunk_enrichments e USING retired r WHERE e.chunk_id = r.chunk_id AND e.document_id = ${documentId})
+    SELECT count(*) AS removed FROM retired`.execute(db);
+  return Number(result.rows[0]?.removed ?? 0);
 }
 
 /**

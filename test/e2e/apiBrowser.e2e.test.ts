@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DEFAULT_SEARCH_SETTINGS } from '../../search/searchSettings';
-import { newUser, startApi, type ApiHarness, type TestUser } from '../support/apiHarness';
+import { call, newUser, startApi, type ApiHarness, type TestUser } from '../support/apiHarness';
 import { eventually } from '../support/ingestHelpers';
 
 // The admin page in a real browser (Debian's Chromium driven by playwright-core): sign in,
-// upload, watch SUCCESS arrive over SSE, make one fail, retry it, delete it, search.
+// upload, watch SUCCESS arrive over SSE, make one fail, retry it, delete it, search, and review a
+// waiting chunking plan.
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts', 'api-browser');
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures');
@@ -55,14 +56,14 @@ const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${n
 const documentRow = (fileName: string) =>
   page.locator('#documents tbody tr', { has: page.locator('.file-name', { hasText: fileName }) });
 
-async function uploadThroughPage(fileName: string, content: Buffer | string): Promise<void> {
-  await page.fill('#upload-form input[name="dataset"]', DATASET);
+async function uploadThroughPage(fileName: string, content: Buffer | string, dataset = DATASET): Promise<void> {
+  await page.fill('#upload-form input[name="dataset"]', dataset);
   await page.setInputFiles('#upload-form input[name="files"]', {
     name: fileName,
     mimeType: 'application/octet-stream',
     buffer: Buffer.from(content),
   });
-  const navigated = page.waitForURL(`**/admin?dataset=${DATASET}`);
+  const navigated = page.waitForURL(`**/admin?dataset=${dataset}`);
   await page.click('#upload-form button[type="submit"]');
   await page.locator('#upload-results li', { hasText: fileName }).waitFor();
   await navigated;
@@ -159,4 +160,58 @@ it("hit-tests the dataset: each retriever's rank, the fused score and the sectio
   await page.locator('#hit-test-settings', { hasText: 'k 40' }).waitFor();
   expect(await page.locator('#hit-test-results tbody tr.hit .rank-keyword').first().textContent()).toBe('–');
   await shot('06b-hit-test');
+});
+
+it('reviews a waiting plan: sees its preview, changes the strategy, confirms, and the document is chunked by it', async () => {
+  const dataset = 'browser-review';
+  const settings = await call(h.baseUrl, 'PUT', `/v1/datasets/${dataset}/settings`, {
+    user,
+    body: { chunking: { review: 'required' } },
+  });
+  expect(settings.status).toBe(200);
+  const faq = Array.from(
+    { length: 4 },
+    (_, i) => `## How do I set the lantern option ${i}?\n\nWrite lantern option ${i} into the settings file.`,
+  ).join('\n\n');
+  await uploadThroughPage('lantern-faq.md', faq, dataset);
+  const row = documentRow('lantern-faq.md');
+  const review = row.locator('button[data-plan-review]');
+  await review.waitFor({ timeout: 60_000 });
+  expect(await row.locator('.plan-waiting').textContent()).toBe('AWAITING CONFIRMATION');
+
+  await review.click();
+  const dialog = page.locator('#plan-dialog');
+  await dialog.waitFor({ state: 'visible' });
+  expect(await dialog.locator('#plan-strategy').textContent()).toBe('qa');
+  expect(await dialog.locator('#plan-reason').textContent()).not.toBe('');
+  await dialog.locator('#plan-preview li').first().waitFor();
+  expect(await dialog.locator('#plan-preview li pre').first().textContent()).toContain('lantern option 0');
+  await shot('07-plan-review');
+
+  await dialog.locator('select[name="strategy"]').selectOption('one');
+  await dialog.locator('#plan-change').click();
+  // Either the confirmation went through (the dialog closes, the page reloads) or it says why not.
+  // (A locator, not waitForFunction: the page's CSP forbids evaluating strings.)
+  await page.locator('#plan-dialog:not([open]), #plan-error:not(:empty)').first().waitFor({ state: 'attached' });
+  expect(await page.locator('#plan-error').textContent()).toBe('');
+  await row.and(page.locator('[data-status="SUCCESS"]')).waitFor({ timeout: 60_000 });
+  expect(await row.locator('button[data-plan-review]').count()).toBe(0);
+  const id = (await row.getAttribute('data-document-id')) ?? '';
+  const plan = await call<{ state: string; plan: { strategy: string }; confirmedBy: string }>(
+    h.baseUrl,
+    'GET',
+    `/v1/documents/${id}/plan`,
+    { user },
+  );
+  expect(plan.body).toMatchObject({ state: 'EXECUTED', plan: { strategy: 'one' }, confirmedBy: user.userId });
+  const parents = await h.tw.adapters.db
+    .selectFrom('chunks')
+    .innerJoin('documents', 'documents.id', 'chunks.document_id')
+    .select('chunks.chunk_id')
+    .where('chunks.document_id', '=', id)
+    .whereRef('chunks.generation', '=', 'documents.index_generation')
+    .where('chunks.kind', '=', 'parent')
+    .execute();
+  expect(parents).toHaveLength(1);
+  await shot('08-plan-confirmed');
 });

@@ -137,7 +137,7 @@ it("stores the command's chunking choice with each new document, and chunks by i
       (_, i) => `## How do I set option ${i}?\n\nSet option ${i} in the file ${randomUUID()}.`,
     ).join('\n\n'),
   );
-  const chunkingChoice = chunkingChoiceOf({ strategy: 'one', childTokens: 200 });
+  const chunkingChoice = chunkingChoiceOf({ strategy: 'one', childTokens: 200 }, tw.config.chunking);
   const [result] = await ingestFiles(tw.config, tw.adapters, tw.client, [faq], { ...scope, chunkingChoice });
   tw.track(result!.documentId!);
   expect(result?.status).toBe('SUCCESS');
@@ -148,7 +148,13 @@ it("stores the command's chunking choice with each new document, and chunks by i
   const plan = await latestPlanOfDocument(tw.adapters.db, result!.documentId!);
   expect(plan).toMatchObject({ state: 'EXECUTED', plan: { strategy: 'one' } });
   // The options are checked by the dataset settings' schema before anything is stored.
-  expect(() => chunkingChoiceOf({ childTokens: 100, overlapTokens: 80 })).toThrow(/^PLAN_VALIDATION_FAILED: /);
-  expect(() => chunkingChoiceOf({ strategy: 'sentences' })).toThrow(/strategy/);
-  expect(chunkingChoiceOf({})).toBeUndefined();
+  expect(() => chunkingChoiceOf({ childTokens: 100, overlapTokens: 80 }, tw.config.chunking)).toThrow(
+    /^PLAN_VALIDATION_FAILED: /,
+  );
+  // Checked whole: a child size alone that the strategy's overlap does not fit under.
+  expect(() => chunkingChoiceOf({ strategy: 'one', childTokens: 50 }, tw.config.chunking)).toThrow(
+    /^PLAN_VALIDATION_FAILED: overlapTokens/,
+  );
+  expect(() => chunkingChoiceOf({ strategy: 'sentences' }, tw.config.chunking)).toThrow(/strategy/);
+  expect(chunkingChoiceOf({}, tw.config.chunking)).toBeUndefined();
 });

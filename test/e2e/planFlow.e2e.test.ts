@@ -102,7 +102,13 @@ it("an upload's own strategy wins over the dataset's, and a choice outside the b
   expect((await planOf(user, plain.body.documentId)).body.plan.strategy).toBe('qa');
   expect(await servedParents(plain.body.documentId)).toBe(6);
 
-  for (const query of ['?childTokens=4', '?childTokens=100&overlapTokens=80']) {
+  // The last two are checked merged with the strategy's parameters (overlap 60 under `one`).
+  for (const query of [
+    '?childTokens=4',
+    '?childTokens=100&overlapTokens=80',
+    '?strategy=one&childTokens=50',
+    '?childTokens=50',
+  ]) {
     const refused = await upload(user, 'faq', 'bad.md', faq('bad'), query);
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe('PLAN_VALIDATION_FAILED');

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { retireOldChunkSets } from '../../activities/retireChunkSets';
 import { chunkMarkdown } from '../../chunker/chunkMarkdown';
 import { inGeneration } from '../../chunker/chunkGeneration';
 import type { ChunkDraft } from '../../contracts/chunk';
 import type { Database } from '../../db/database';
+import { saveChunkEnrichments } from '../../db/repositories/chunkEnrichments';
 import { markDenseReused, reusableVectors } from '../../db/repositories/chunkGenerations';
 import { replaceChunks } from '../../db/repositories/chunks';
-import { insertDocument } from '../../db/repositories/documents';
+import { deleteDocumentRows, insertDocument } from '../../db/repositories/documents';
 import { insertTaskWithPipeline } from '../../db/repositories/newTask';
 import { switchServedIndex } from '../../db/repositories/servedIndex';
 import { singleEmbedderResolver } from '../../embedders/embedderResolver';
@@ -151,16 +152,48 @@ export function describeRebuildSwitchContract(
         .where('document_id', '=', documentId)
         .where('generation', '=', 0)
         .execute();
+      // Enrichments of both sets (keyed by chunk id, as every per-chunk row is).
+      const enrichment = (chunkId: string) => ({ chunkId, keywords: ['garnet2'], questions: [] });
+      const allChildren = [...oldIds, ...newIds];
+      await saveChunkEnrichments(db, documentId, 'test-model', allChildren.map(enrichment));
       expect(await retireOldChunkSets({ db, vectors, keywords }, { ...scope, documentId })).toBe(oldRows.length);
       await expectServed(newIds);
       expect(await vectors.countForDocument(documentId)).toEqual({ dense: newIds.size, sparse: newIds.size });
       expect(await keywords.countForDocument(documentId)).toBe(newIds.size);
+      // No Postgres table keyed by chunk id keeps a row of a retired chunk.
+      const retired = oldRows.map((r) => r.chunk_id).filter((id) => !newIds.has(id));
+      expect(retired.length).toBeGreaterThan(0);
+      expect(await rowsWith(db, 'chunk_id', retired)).toEqual({});
+      expect(Object.keys(await rowsWith(db, 'chunk_id', [...newIds])).sort()).toEqual(
+        expect.arrayContaining(['chunk_enrichments', 'chunks']),
+      );
 
       // Deletion still leaves nothing in either store.
       await vectors.deleteDocument(scope, documentId);
       await keywords.deleteDocument(scope, documentId);
       expect(await vectors.countForDocument(documentId)).toEqual({ dense: 0, sparse: 0 });
       expect(await keywords.countForDocument(documentId)).toBe(0);
+      await deleteDocumentRows(db, documentId);
+      expect(await rowsWith(db, 'chunk_id', [...retired, ...newIds])).toEqual({});
+      expect(await rowsWith(db, 'document_id', [documentId])).toEqual({});
     });
   });
+}
+
+/** Rows per table, of every public table with the column, whose value is one of `values`. */
+async function rowsWith(
+  db: Kysely<Database>,
+  column: 'chunk_id' | 'document_id',
+  values: string[],
+): Promise<Record<string, number>> {
+  const tables = await sql<{ table_name: string }>`
+    SELECT table_name FROM information_schema.columns
+     WHERE table_schema = 'public' AND column_name = ${column}`.execute(db);
+  const found: Record<string, number> = {};
+  for (const { table_name } of tables.rows) {
+    const { rows } = await sql<{ n: string }>`
+      SELECT count(*) AS n FROM ${sql.table(table_name)} WHERE ${sql.ref(column)} = ANY(${values})`.execute(db);
+    if (Number(rows[0]?.n ?? 0) > 0) found[table_name] = Number(rows[0]!.n);
+  }
+  return found;
 }

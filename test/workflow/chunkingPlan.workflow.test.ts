@@ -1,23 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Client, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
-import { type NativeConnection, Worker } from '@temporalio/worker';
+import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { IngestActivities } from '../../activities';
 import type { PrepareInput } from '../../activities/prepareTask';
-import { connectTemporal } from '../../client/temporalConnection';
-import { loadConfig } from '../../config/config';
 import type { ChunkingPlan, PlannedChunking, PlanReviewMode } from '../../contracts/chunkingPlan';
 import { ingestWorkflowId, type IngestInput, type PrepareResult, type StageInput } from '../../contracts/ingest';
 import { chunkingPlanQuery, confirmPlanUpdate } from '../../contracts/ingestApi';
 import { allPending, STAGES, type Stage } from '../../contracts/stages';
-import { embeddingTaskQueue } from '../../contracts/taskQueues';
-import { connectNative } from '../../worker/temporalConnection';
 import type { ingestDocument } from '../../workflows/ingestDocument';
 import { HISTORIES_DIR, historyToJson } from '../replay/histories';
 import { STAGE_ACTIVITY } from '../support/faultInjection';
-import { installQuietRuntime } from '../support/quietRuntime';
-import { WORKFLOW_BUNDLE_PATH } from '../support/testConfig';
+import { startStubWorkers, type StubWorkers } from '../support/stubWorkers';
 
 // The plan step on the real dev server with stubbed activities: the durable wait between CLEANING
 // and CHUNKING, the query, confirmPlan with a change, its validator, and the auto-confirm timeout.
@@ -74,39 +68,16 @@ function stubActivities(): Partial<IngestActivities> {
   } as Partial<IngestActivities>;
 }
 
-let workers: Worker[];
-let running: Promise<void[]>;
-let nativeConnection: NativeConnection;
+let stubWorkers: StubWorkers;
 let client: Client;
 const taskQueue = `wf-plan-${randomUUID()}`;
 
 beforeAll(async () => {
-  installQuietRuntime();
-  nativeConnection = await connectNative(loadConfig().temporal.connection);
-  const stubs = stubActivities();
-  workers = [
-    await Worker.create({
-      connection: nativeConnection,
-      taskQueue,
-      workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-      activities: stubs,
-    }),
-    await Worker.create({
-      connection: nativeConnection,
-      taskQueue: embeddingTaskQueue(taskQueue),
-      activities: { vectorizing: stubs.vectorizing },
-    }),
-  ];
-  running = Promise.all(workers.map((w) => w.run()));
-  client = new Client({ connection: await connectTemporal(loadConfig().temporal.connection) });
+  stubWorkers = await startStubWorkers(taskQueue, stubActivities());
+  client = stubWorkers.client;
 });
 
-afterAll(async () => {
-  for (const w of workers) w.shutdown();
-  await running;
-  await nativeConnection.close();
-  await client.connection.close();
-});
+afterAll(() => stubWorkers.close());
 
 async function start(review: PlanReviewMode, autoConfirmAfter: string | null = null) {
   const documentId = randomUUID();

@@ -5,10 +5,10 @@ import { type NativeConnection, Worker } from '@temporalio/worker';
 import { connectTemporal } from '../../client/temporalConnection';
 import { loadConfig } from '../../config/config';
 import { connectNative } from '../../worker/temporalConnection';
+import { autoPlanChunking } from '../support/autoPlanStub';
 import type { IngestActivities } from '../../activities';
 import type { PrepareInput } from '../../activities/prepareTask';
 import type { TaskFailure } from '../../activities/recordTaskFailure';
-import { DEFAULT_CHUNKING_PARAMETERS, type PlannedChunking } from '../../contracts/chunkingPlan';
 import {
   ingestWorkflowId,
   type IngestInput,
@@ -81,18 +81,7 @@ function stubActivities(): Partial<IngestActivities> {
       };
     },
     // Review mode auto: the plan is confirmed as it is proposed (chunkingPlan.workflow.test.ts has the wait).
-    async planChunking(): Promise<PlannedChunking> {
-      const plan = { strategy: 'general' as const, parameters: DEFAULT_CHUNKING_PARAMETERS, reason: 'stub' };
-      return {
-        state: 'CONFIRMED',
-        plan,
-        recommended: plan,
-        review: 'auto',
-        autoConfirmAfter: null,
-        preview: [],
-        chunkCount: 7,
-      };
-    },
+    planChunking: autoPlanChunking,
     async recordTaskFailure(failure: TaskFailure) {
       scriptOf(failure.taskId.split('|')[0] ?? '').failures.push(failure);
     },

@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
-import { Client } from '@temporalio/client';
-import { type NativeConnection, Worker } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
 import type { IngestActivities } from '../../activities';
 import type { PrepareInput } from '../../activities/prepareTask';
-import { connectTemporal } from '../../client/temporalConnection';
 import { DEFAULT_CHUNKING_PARAMETERS, type PlannedChunking } from '../../contracts/chunkingPlan';
-import { loadConfig } from '../../config/config';
-import { connectNative } from '../../worker/temporalConnection';
 import { ingestWorkflowId, type IngestInput, type PrepareResult, type StageInput } from '../../contracts/ingest';
 import { progressQuery } from '../../contracts/ingestApi';
 import {
@@ -17,13 +13,11 @@ import {
   type RebuildSettlement,
 } from '../../contracts/rebuild';
 import { allPending, STAGES, type Stage } from '../../contracts/stages';
-import { embeddingTaskQueue } from '../../contracts/taskQueues';
 import type { ingestDocument } from '../../workflows/ingestDocument';
 import type { rebuildDataset } from '../../workflows/rebuildDataset';
 import { STAGE_ACTIVITY } from '../support/faultInjection';
 import { scheduledActivityTypes } from '../support/historyEvents';
-import { installQuietRuntime } from '../support/quietRuntime';
-import { WORKFLOW_BUNDLE_PATH } from '../support/testConfig';
+import { startStubWorkers, type StubWorkers } from '../support/stubWorkers';
 
 // The rebuild paths of the workflows on the real dev server, with stubbed activities: a rebuild
 // run skips CLEANING and ends by retiring the old chunk set (only when it succeeded), and a
@@ -95,39 +89,16 @@ function stubActivities(): Partial<IngestActivities> {
   };
 }
 
-let workers: Worker[];
-let running: Promise<void[]>;
-let nativeConnection: NativeConnection;
+let stubWorkers: StubWorkers;
 let client: Client;
 const taskQueue = `wf-rebuild-${randomUUID()}`;
 
 beforeAll(async () => {
-  installQuietRuntime();
-  nativeConnection = await connectNative(loadConfig().temporal.connection);
-  const stubs = stubActivities();
-  workers = [
-    await Worker.create({
-      connection: nativeConnection,
-      taskQueue,
-      workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
-      activities: stubs,
-    }),
-    await Worker.create({
-      connection: nativeConnection,
-      taskQueue: embeddingTaskQueue(taskQueue),
-      activities: { vectorizing: stubs.vectorizing! },
-    }),
-  ];
-  running = Promise.all(workers.map((w) => w.run()));
-  client = new Client({ connection: await connectTemporal(loadConfig().temporal.connection) });
+  stubWorkers = await startStubWorkers(taskQueue, stubActivities());
+  client = stubWorkers.client;
 });
 
-afterAll(async () => {
-  for (const w of workers) w.shutdown();
-  await running;
-  await nativeConnection.close();
-  await client.connection.close();
-});
+afterAll(() => stubWorkers.close());
 
 function rebuildInput(documentId: string): IngestInput {
   return {
