@@ -7,7 +7,7 @@ import type { SluiceConfig } from '../config/config';
 import type { SparseVector } from '../contracts/chunk';
 import { STAGES, type Stage } from '../contracts/stages';
 import type { CpuPool } from '../cpuPool/pool';
-import { detectFileType } from '../parsers/detectFileType';
+import { detectFileType, type SourceFileType } from '../parsers/detectFileType';
 import { objectKeys } from '../stores/objectKeys';
 import type { Adapters } from '../composition/adapters';
 
@@ -48,10 +48,26 @@ export async function plainDocument(
   };
   const scope = { userId: doc.userId, datasetId: doc.datasetId };
   try {
-    const markdown = await parseSource(config, adapters, cpu, doc);
+    const { markdown, type } = await parseSource(config, adapters, cpu, doc);
     await adapters.objects.putText(objectKeys.markdown(doc.userId, doc.documentId, 'plain'), markdown);
     lap('CLEANING');
-    const drafts = await cpu.chunk(doc.documentId, markdown, config.chunking);
+    // The plan the durable side's planChunking makes for a dataset without settings (the
+    // recommended one), chunked the way CHUNKING then cuts it.
+    const limits = { maxChunks: config.chunking.maxChunks ?? Number.MAX_SAFE_INTEGER };
+    const { plan } = await cpu.propose({
+      documentId: doc.documentId,
+      markdown,
+      fileType: type,
+      dataset: { strategy: 'auto' },
+      document: null,
+      generalParameters: {
+        childTokens: config.chunking.maxTokens,
+        overlapTokens: config.chunking.overlapTokens,
+        parentTokens: null,
+      },
+      limits,
+    });
+    const drafts = await cpu.chunkWithPlan(doc.documentId, markdown, plan, limits);
     const children = drafts.filter((d) => d.kind === 'child');
     // The same refusal CHUNKING makes, so both sides fail the same pages.
     if (children.length === 0) throw new Error('EMPTY_DOCUMENT');
@@ -108,7 +124,7 @@ async function parseSource(
   adapters: Adapters,
   cpu: CpuPool,
   doc: BenchDoc,
-): Promise<string> {
+): Promise<{ markdown: string; type: SourceFileType }> {
   await fs.mkdir(config.tmpDir, { recursive: true });
   const tmpFile = path.join(config.tmpDir, `${doc.documentId}-plain`);
   try {
@@ -117,7 +133,7 @@ async function parseSource(
     const head = Buffer.alloc(8192);
     const { bytesRead } = await handle.read(head, 0, head.length, 0).finally(() => handle.close());
     const type = detectFileType(head.subarray(0, bytesRead), doc.fileName);
-    return await cpu.parse(tmpFile, type);
+    return { markdown: await cpu.parse(tmpFile, type), type };
   } finally {
     await fs.rm(tmpFile, { force: true });
   }
