@@ -11,6 +11,7 @@ import { findPipeline } from '../db/repositories/pipelines';
 import { DETECTION_HEAD_BYTES, detectFileType } from '../parsers/detectFileType';
 import { objectKeys } from '../stores/objectKeys';
 import { chunkPrints, storeMismatches, type ChunkPrint } from '../test/support/chunkFingerprint';
+import { pipelineChunks } from './pipelineChunks';
 import type { ChaosFile } from './chaosCorpus';
 
 export interface SoakDocument extends ChaosFile {
@@ -21,7 +22,7 @@ const sha = (print: ChunkPrint) => `${print.index}:${print.kind}:${print.id}:${p
 
 /**
  * A clean run's chunks of one document, computed here with the worker's own code (the CPU pool's
- * parse and chunk, the worker's chunking settings): what the faulted run must end with.
+ * parse, plan and chunk, the worker's chunking settings): what the faulted run must end with.
  */
 export async function cleanChunks(
   cpu: CpuPool,
@@ -32,8 +33,9 @@ export async function cleanChunks(
   const file = path.join(tmpDir, `${doc.documentId}-clean`);
   await fs.writeFile(file, doc.bytes);
   try {
-    const markdown = await cpu.parse(file, detectFileType(doc.bytes.subarray(0, DETECTION_HEAD_BYTES), doc.fileName));
-    const drafts = await cpu.chunk(doc.documentId, markdown, config.chunking);
+    const type = detectFileType(doc.bytes.subarray(0, DETECTION_HEAD_BYTES), doc.fileName);
+    const markdown = await cpu.parse(file, type);
+    const drafts = await pipelineChunks(cpu, config, doc.documentId, markdown, type);
     return drafts.map((d) => ({
       index: d.chunkIndex,
       kind: d.kind,

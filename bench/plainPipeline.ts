@@ -9,6 +9,7 @@ import { STAGES, type Stage } from '../contracts/stages';
 import type { CpuPool } from '../cpuPool/pool';
 import { detectFileType, type SourceFileType } from '../parsers/detectFileType';
 import { objectKeys } from '../stores/objectKeys';
+import { pipelineChunks } from './pipelineChunks';
 import type { Adapters } from '../composition/adapters';
 
 export interface BenchDoc {
@@ -51,23 +52,7 @@ export async function plainDocument(
     const { markdown, type } = await parseSource(config, adapters, cpu, doc);
     await adapters.objects.putText(objectKeys.markdown(doc.userId, doc.documentId, 'plain'), markdown);
     lap('CLEANING');
-    // The plan the durable side's planChunking makes for a dataset without settings (the
-    // recommended one), chunked the way CHUNKING then cuts it.
-    const limits = { maxChunks: config.chunking.maxChunks ?? Number.MAX_SAFE_INTEGER };
-    const { plan } = await cpu.propose({
-      documentId: doc.documentId,
-      markdown,
-      fileType: type,
-      dataset: { strategy: 'auto' },
-      document: null,
-      generalParameters: {
-        childTokens: config.chunking.maxTokens,
-        overlapTokens: config.chunking.overlapTokens,
-        parentTokens: null,
-      },
-      limits,
-    });
-    const drafts = await cpu.chunkWithPlan(doc.documentId, markdown, plan, limits);
+    const drafts = await pipelineChunks(cpu, config, doc.documentId, markdown, type);
     const children = drafts.filter((d) => d.kind === 'child');
     // The same refusal CHUNKING makes, so both sides fail the same pages.
     if (children.length === 0) throw new Error('EMPTY_DOCUMENT');
