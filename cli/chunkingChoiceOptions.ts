@@ -19,6 +19,21 @@ export function withChunkingChoiceOptions(command: Command): Command {
     .option('--parent-tokens <n>', 'parent size in tokens', Number);
 }
 
+/** The size options the user gave, and only those: an absent one keeps the plan's own value. */
+export function givenParameters(opts: {
+  childTokens?: number;
+  overlapTokens?: number;
+  parentTokens?: number;
+}): Partial<Record<'childTokens' | 'overlapTokens' | 'parentTokens', number>> {
+  return Object.fromEntries(
+    Object.entries({
+      childTokens: opts.childTokens,
+      overlapTokens: opts.overlapTokens,
+      parentTokens: opts.parentTokens,
+    }).filter(([, v]) => v !== undefined),
+  );
+}
+
 /**
  * The choice the options make, checked by the schema a dataset's chunking settings use; undefined
  * when they name nothing. A choice outside the bounds, alone or merged with the strategy's
@@ -28,13 +43,7 @@ export function chunkingChoiceOf(
   opts: ChunkingChoiceOptions,
   chunking: { maxTokens: number; overlapTokens: number },
 ): ChunkingChoice | undefined {
-  const parameters = Object.fromEntries(
-    Object.entries({
-      childTokens: opts.childTokens,
-      overlapTokens: opts.overlapTokens,
-      parentTokens: opts.parentTokens,
-    }).filter(([, v]) => v !== undefined),
-  );
+  const parameters = givenParameters(opts);
   if (opts.strategy === undefined && Object.keys(parameters).length === 0) return undefined;
   const parsed = chunkingChoiceSchema.safeParse({
     ...(opts.strategy === undefined ? {} : { strategy: opts.strategy }),

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { ChunkingStrategy } from '../contracts/chunkingPlan';
 import type { PlanConfirmation } from '../contracts/ingestApi';
+import { givenParameters } from './chunkingChoiceOptions';
 import { withAdapters, withClient } from './session';
 
 /** `sluice plan show|confirm`: a document's chunking plan and its confirmation (docs/datasets.md, "The plan"). */
@@ -44,13 +45,7 @@ export function addPlanCommands(program: Command): void {
         opts: { strategy?: string; childTokens?: number; overlapTokens?: number; parentTokens?: number; by?: string },
       ) => {
         const { confirmPlan } = await import('../client/chunkingPlan.js');
-        const parameters = Object.fromEntries(
-          Object.entries({
-            childTokens: opts.childTokens,
-            overlapTokens: opts.overlapTokens,
-            parentTokens: opts.parentTokens,
-          }).filter(([, v]) => v !== undefined),
-        );
+        const parameters = givenParameters(opts);
         const confirmation: PlanConfirmation = {
           ...(opts.strategy ? { strategy: opts.strategy as ChunkingStrategy } : {}),
           ...(Object.keys(parameters).length > 0 ? { parameters } : {}),
