@@ -62,8 +62,11 @@ export function createChunkingActivity(deps: ActivityDeps) {
         if (planned) await markPlanExecuted(deps.db, input.taskId, drafts.length);
         return children;
       },
-      async () =>
-        (await countChunks(deps.db, input.documentId, (await getTask(deps.db, input.taskId)).chunk_generation)).active,
+      {
+        itemsWhenSkipped: async () =>
+          (await countChunks(deps.db, input.documentId, (await getTask(deps.db, input.taskId)).chunk_generation))
+            .active,
+      },
     );
   };
 }

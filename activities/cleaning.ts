@@ -11,69 +11,97 @@ import { DETECTION_HEAD_BYTES, detectFileType } from '../parsers/detectFileType'
 import { predecessorWithoutMarkdown } from '../db/repositories/tasks';
 import { objectKeys } from '../stores/objectKeys';
 import { ObjectNotFoundError } from '../stores/ports';
-import { parserBackendFor, type EnrichmentSettings } from '../contracts/datasetSettings';
+import { parserBackendFor } from '../contracts/datasetSettings';
 import { findDatasetSettings } from '../db/repositories/datasetSettings';
-import type { StartedStage } from '../db/repositories/stageTransitions';
-import { describeImages } from './imageDescriptions';
+import type { StageOutputs, StartedStage } from '../db/repositories/stageTransitions';
 import { parseWithService } from './serviceParse';
-import { repairTables } from './tableRepair';
 import type { ActivityDeps } from './deps';
 import { runStage } from './stageTemplate';
 import { orTransient } from './transient';
 
+/** What CLEANING records with its SUCCESS: the parse's type, markdown object, time and OCR'd pages. */
+export type ParsedDocument = NonNullable<StageOutputs['parsed']>;
+
 /**
  * CLEANING: source object → temp file → detected type → markdown object; or, for a file type the
- * dataset sends to the parsing service, the service's markdown (activities/serviceParse.ts); then
- * the dataset's model enrichments: image descriptions and table repair (docs/enrichment.md).
+ * dataset sends to the parsing service, the service's markdown (activities/serviceParse.ts).
  */
 export function createCleaningActivity(deps: ActivityDeps) {
   return async function cleaning(input: StageInput): Promise<StageResult> {
     return runStage(deps, input, 'CLEANING', async (started) => {
-      if (started.sizeBytes > deps.settings.maxFileBytes) {
-        throw permanentError(
-          'FILE_TOO_LARGE',
-          `${started.sizeBytes} bytes exceeds the limit of ${deps.settings.maxFileBytes}`,
-        );
-      }
-      const parseStarted = Date.now();
-      await dropPredecessorMarkdown(deps, input);
-      const settings = await findDatasetSettings(deps.db, input);
-      const parsed =
-        parserBackendFor(settings, started.fileType) === 'service'
-          ? {
-              detectedType: started.fileType,
-              markdown: (await parseWithService(deps, input, started)).markdown,
-              ocrPages: [],
-            }
-          : await parseBuiltIn(deps, input, started);
-      const markdown = await enrich(deps, input, settings.enrichment, parsed.markdown);
-      await chargeQuota(deps, input, Buffer.byteLength(markdown, 'utf8'));
-      const key = objectKeys.markdown(input.userId, input.documentId, input.taskId);
-      await orTransient('PARSED_FILE_UPLOAD_FAILED', 'storing markdown', () => deps.objects.putText(key, markdown));
-      return {
-        items: Buffer.byteLength(markdown, 'utf8'),
-        outputs: {
-          parsed: {
-            detectedType: parsed.detectedType,
-            markdownObjectKey: key,
-            parseMs: Date.now() - parseStarted,
-            ocrPages: parsed.ocrPages,
-          },
-        },
-      };
+      const parsed = await parseAndStore(deps, input, started);
+      return { items: parsed.bytes, outputs: { parsed: parsed.document } };
     });
   };
 }
 
-/** The dataset's CLEANING enrichments, images first (a description never holds a table row). */
-async function enrich(
+export type ParseForEnrichmentResult = StageResult & { parsed?: ParsedDocument };
+
+/**
+ * CLEANING's first part in a run whose dataset asks a model to enrich the markdown: the same parse
+ * and stored markdown, but the stage stays open; enrichMarkdown, on the rate-limited enrichment
+ * queue, finishes it (activities/enrichMarkdown.ts). What it parsed goes to the workflow, which
+ * hands it on. Skipped (no `parsed`) when CLEANING has already succeeded for the task.
+ */
+export function createParseForEnrichmentActivity(deps: ActivityDeps) {
+  return async function parseForEnrichment(input: StageInput): Promise<ParseForEnrichmentResult> {
+    let parsed: ParsedDocument | undefined;
+    const result = await runStage(
+      deps,
+      input,
+      'CLEANING',
+      async (started) => {
+        const stored = await parseAndStore(deps, input, started);
+        parsed = stored.document;
+        return stored.bytes;
+      },
+      { leaveOpen: true },
+    );
+    return parsed ? { ...result, parsed } : result;
+  };
+}
+
+/** Parses the task's source and stores its markdown, charged to the user's quota; returns what it recorded. */
+async function parseAndStore(
   deps: ActivityDeps,
   input: StageInput,
-  options: EnrichmentSettings | undefined,
-  markdown: string,
-): Promise<string> {
-  const described = options?.imageDescriptions ? await describeImages(deps, input, markdown) : markdown;
-  return options?.tableRepair ? repairTables(deps, input, described) : described;
+  started: StartedStage,
+): Promise<{ document: ParsedDocument; bytes: number }> {
+  if (started.sizeBytes > deps.settings.maxFileBytes) {
+    throw permanentError(
+      'FILE_TOO_LARGE',
+      `${started.sizeBytes} bytes exceeds the limit of ${deps.settings.maxFileBytes}`,
+    );
+  }
+  const parseStarted = Date.now();
+  await dropPredecessorMarkdown(deps, input);
+  const settings = await findDatasetSettings(deps.db, input);
+  const parsed =
+    parserBackendFor(settings, started.fileType) === 'service'
+      ? {
+          detectedType: started.fileType,
+          markdown: (await parseWithService(deps, input, started)).markdown,
+          ocrPages: [],
+        }
+      : await parseBuiltIn(deps, input, started);
+  const key = await storeMarkdown(deps, input, parsed.markdown);
+  return {
+    document: {
+      detectedType: parsed.detectedType,
+      markdownObjectKey: key,
+      parseMs: Date.now() - parseStarted,
+      ocrPages: parsed.ocrPages,
+    },
+    bytes: Buffer.byteLength(parsed.markdown, 'utf8'),
+  };
+}
+
+/** The task's markdown object, written once its bytes fit the user's quota; returns its key. */
+export async function storeMarkdown(deps: ActivityDeps, input: StageInput, markdown: string): Promise<string> {
+  await chargeQuota(deps, input, Buffer.byteLength(markdown, 'utf8'));
+  const key = objectKeys.markdown(input.userId, input.documentId, input.taskId);
+  await orTransient('PARSED_FILE_UPLOAD_FAILED', 'storing markdown', () => deps.objects.putText(key, markdown));
+  return key;
 }
 
 /** The built-in parsers: the source streamed to a temp file, its type detected, parsed in the CPU pool. */

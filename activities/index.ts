@@ -4,10 +4,11 @@ import {
   createNotifyPlanWaitingActivity,
   createPlanChunkingActivity,
 } from './chunkingPlan';
-import { createCleaningActivity } from './cleaning';
+import { createCleaningActivity, createParseForEnrichmentActivity } from './cleaning';
 import type { ActivityDeps } from './deps';
 import { createDeletionActivities } from './deletion';
 import { createEnrichChunksActivity } from './enrichChunks';
+import { createEnrichMarkdownActivity } from './enrichMarkdown';
 import { createSweepOrphanedObjectsActivity } from './sweepOrphanedObjects';
 import { createSweepStuckTasksActivity } from './sweepStuckTasks';
 import { createKeywordIndexingActivity } from './keywordIndexing';
@@ -30,6 +31,8 @@ export function createStageActivities(deps: ActivityDeps) {
     registerSource: createRegisterSourceActivity(deps),
     prepareTask: createPrepareTaskActivity(deps),
     cleaning: createCleaningActivity(deps),
+    parseForEnrichment: createParseForEnrichmentActivity(deps),
+    enrichMarkdown: createEnrichMarkdownActivity(deps),
     planChunking: createPlanChunkingActivity(deps),
     confirmChunkingPlan: createConfirmChunkingPlanActivity(deps),
     notifyPlanWaiting: createNotifyPlanWaitingActivity(deps),

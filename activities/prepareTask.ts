@@ -33,12 +33,15 @@ export function createPrepareTaskActivity(deps: ActivityDeps) {
     const settings = await findDatasetSettings(deps.db, { userId: input.userId, datasetId: input.datasetId });
     // A parsing service's task is polled for minutes, with heartbeats: never inside a workflow task.
     if (parserBackendFor(settings, prepared.fileType) === 'service') plan.beforeEmbedding = false;
-    const enrich = settings.enrichment?.chunkKeywords === true || settings.enrichment?.chunkQuestions === true;
+    const wanted = settings.enrichment;
+    const enrichChunks = wanted?.chunkKeywords === true || wanted?.chunkQuestions === true;
+    const enrichMarkdown = wanted?.imageDescriptions === true || wanted?.tableRepair === true;
     return {
       ...prepared.result,
       localStages: plan,
       fileName: prepared.fileName,
-      ...(enrich ? { enrichChunks: true } : {}),
+      ...(enrichChunks ? { enrichChunks: true } : {}),
+      ...(enrichMarkdown ? { enrichMarkdown: true } : {}),
     };
   });
 }

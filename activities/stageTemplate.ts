@@ -18,6 +18,16 @@ import { toApplicationFailure } from './toApplicationFailure';
 /** What a stage's work hands back: items done, and outputs recorded with its SUCCESS. */
 export type StageWork = number | { items: number; outputs: StageOutputs };
 
+export interface StageOptions {
+  /** Counted when the stage had already succeeded for this task. */
+  itemsWhenSkipped?: () => Promise<number>;
+  /**
+   * The work is the stage's first part: the stage stays PROCESSING, and a later activity of the
+   * same task enters it again (the guarded start allows it) to finish it and record the SUCCESS.
+   */
+  leaveOpen?: boolean;
+}
+
 /**
  * The one template every stage runs through (DESIGN.md §3): skip if already SUCCESS for this
  * task → markStarted → work → markSuccess. A terminal failure is recorded by the workflow
@@ -29,8 +39,9 @@ export async function runStage(
   input: StageInput,
   stage: Stage,
   work: (started: StartedStage) => Promise<StageWork>,
-  itemsWhenSkipped: () => Promise<number> = () => Promise.resolve(0),
+  options: StageOptions = {},
 ): Promise<StageResult> {
+  const itemsWhenSkipped = options.itemsWhenSkipped ?? (() => Promise.resolve(0));
   const metrics = stageMetrics();
   const startedAt = performance.now();
   try {
@@ -46,6 +57,7 @@ export async function runStage(
     const stopBeating = keepAlive();
     const done = await work(started).finally(stopBeating);
     const { items, outputs } = typeof done === 'number' ? { items: done, outputs: {} } : done;
+    if (options.leaveOpen) return { stage, skipped: false, items };
     await markStageSucceeded(deps.db, input.taskId, stage, outputs);
     metrics.attempt(stage, 'success', performance.now() - startedAt);
     // CLEANING counts markdown bytes, not chunks.

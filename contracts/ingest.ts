@@ -80,6 +80,12 @@ export type PrepareResult =
        * enrichChunks on the enrichment queue. Absent in runs prepared before it existed.
        */
       enrichChunks?: boolean;
+      /**
+       * The dataset asks a model for image descriptions or table repair: CLEANING parses with
+       * parseForEnrichment and ends with enrichMarkdown on the enrichment queue. Absent in runs
+       * prepared before it existed.
+       */
+      enrichMarkdown?: boolean;
     }
   | {
       kind: 'duplicate';

@@ -123,7 +123,7 @@ export async function createSluiceWorker(
             connection: nativeConnection,
             namespace: config.temporal.namespace,
             taskQueue: enrichmentTaskQueue(config.temporal.taskQueue),
-            activities: { enrichChunks: activities.enrichChunks },
+            activities: { enrichChunks: activities.enrichChunks, enrichMarkdown: activities.enrichMarkdown },
             ...deploymentOptions(config.temporal),
             maxConcurrentActivityTaskExecutions: config.enrichment.activitySlots,
             maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,

@@ -59,12 +59,19 @@ interface StageCall {
  * Each stage's activity, with its Web UI summary ("CLEANING report.pdf"); a stage the plan marks
  * short runs as a local activity.
  */
-function stageCall(stage: Stage, plan: LocalStagePlan | undefined, chunkCount: number, subject: string): StageCall {
+function stageCall(
+  stage: Stage,
+  plan: LocalStagePlan | undefined,
+  chunkCount: number,
+  subject: string,
+  enrichMarkdown: boolean,
+): StageCall {
   const early = plan?.beforeEmbedding === true;
   const late = plan !== undefined && chunkCount <= plan.maxChunksAfterEmbedding;
   const summary = activitySummary(stage, subject);
   switch (stage) {
     case 'CLEANING':
+      if (enrichMarkdown) return { run: (input) => parseThenEnrich(input, early, subject), local: false };
       return { run: (early ? localCleaningStage : cleaningStage)(summary).cleaning, local: early };
     case 'CHUNKING':
       return { run: (early ? localCpuStage : cpuStage)(summary).chunking, local: early };
@@ -80,7 +87,27 @@ function stageCall(stage: Stage, plan: LocalStagePlan | undefined, chunkCount: n
   }
 }
 
+/**
+ * CLEANING of a run whose dataset asks a model to enrich its markdown, in two activities: the
+ * parse where it always runs, then the model calls on the enrichment queue, whose slots and rate
+ * limit bound them; the second records the stage's SUCCESS.
+ */
+async function parseThenEnrich(input: StageInput, local: boolean, subject: string): Promise<StageResult> {
+  const summary = activitySummary('CLEANING', subject);
+  const { parsed } = await (local ? localCleaningStage : cleaningStage)(summary).parseForEnrichment(input);
+  return enrichmentStage(workflowInfo().taskQueue, activitySummary('enrich markdown', subject)).enrichMarkdown({
+    ...input,
+    parsed,
+  });
+}
+
 type Failure = ClassifiedFailure & { stage: Stage | null };
+
+/** Which of the dataset's model enrichments the run's preparation found asked for. */
+interface RunEnrichments {
+  chunks: boolean;
+  markdown: boolean;
+}
 
 /** The patch id of registering a named source in its own activity ahead of prepareTask. */
 const SOURCE_REGISTRATION_ACTIVITY = 'source-registration-activity';
@@ -89,6 +116,8 @@ const SOURCE_REGISTRATION_ACTIVITY = 'source-registration-activity';
 const RETIRE_CHUNK_SETS = 'retire-chunk-sets';
 /** The patch id of chunk enrichment by a chat model ahead of PRETOKENIZE (issue 26). */
 const CHUNK_ENRICHMENT = 'chunk-enrichment';
+/** The patch id of CLEANING's model enrichments moving to the enrichment queue (issue 26). */
+const MARKDOWN_ENRICHMENT = 'markdown-enrichment-queue';
 
 /**
  * Worker Versioning (docs/deployment.md): a run is PINNED (declared below the workflow) to the
@@ -179,15 +208,10 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
       progress.chunkCount = prepared.chunkCount;
       const subject = prepared.fileName ?? input.fileName ?? documentId;
       const stageInput = { taskId, documentId, userId: input.userId, datasetId: input.datasetId };
-      failure = await runStages(
-        stageInput,
-        progress,
-        searchAttributes,
-        prepared.localStages,
-        subject,
-        planGate,
-        prepared.enrichChunks === true,
-      );
+      failure = await runStages(stageInput, progress, searchAttributes, prepared.localStages, subject, planGate, {
+        chunks: prepared.enrichChunks === true,
+        markdown: prepared.enrichMarkdown === true,
+      });
       // Only a run that built a new chunk set (a rebuild) reaches this, so earlier histories replay unchanged.
       if (failure === null && prepared.switchesIndex === true && patched(RETIRE_CHUNK_SETS))
         await retireOldChunkSet(stageInput, subject);
@@ -262,7 +286,7 @@ async function runStages(
   plan: LocalStagePlan | undefined,
   subject: string,
   planGate: ReturnType<typeof installPlanGate>,
-  enrichChunks: boolean,
+  enrich: RunEnrichments,
 ): Promise<Failure | null> {
   const lastStage = STAGES[STAGES.length - 1];
   for (const stage of STAGES) {
@@ -271,7 +295,9 @@ async function runStages(
     progress.currentStage = stage;
     progress.stages[stage] = 'PROCESSING';
     searchAttributes.set([{ key: PipelineStageKey, value: stage }]);
-    const call = stageCall(stage, plan, progress.chunkCount, subject);
+    // Only runs prepared asking for it reach patched().
+    const enrichMarkdown = stage === 'CLEANING' && enrich.markdown && patched(MARKDOWN_ENRICHMENT);
+    const call = stageCall(stage, plan, progress.chunkCount, subject, enrichMarkdown);
     // A local stage does not end the workflow task, so the server would not see its stage before
     // the next one anyway: it is written with the next normal stage's, or with the run's end.
     if (!call.local) searchAttributes.flush();
@@ -281,7 +307,7 @@ async function runStages(
       const planned = stage === 'CHUNKING' && patched(CHUNKING_PLAN_PATCH);
       if (planned) await planGate.run(stageInput, searchAttributes, plan?.beforeEmbedding === true, subject);
       // Part of PRETOKENIZE: its failure is the stage's. Only runs prepared asking for it reach patched().
-      if (stage === 'PRETOKENIZE' && enrichChunks && patched(CHUNK_ENRICHMENT))
+      if (stage === 'PRETOKENIZE' && enrich.chunks && patched(CHUNK_ENRICHMENT))
         await enrichmentStage(workflowInfo().taskQueue, activitySummary('enrich chunks', subject)).enrichChunks(
           stageInput,
         );

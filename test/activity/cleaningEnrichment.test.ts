@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createCleaningActivity } from '../../activities/cleaning';
+import { createParseForEnrichmentActivity } from '../../activities/cleaning';
+import { createEnrichMarkdownActivity, type EnrichMarkdownInput } from '../../activities/enrichMarkdown';
 import { saveModelSettings } from '../../client/modelConfigs';
 import { parseEncryptionKey } from '../../crypto/secretBox';
 import type { StageInput } from '../../contracts/ingest';
@@ -23,7 +24,8 @@ import { testConfig, TEST_DATABASE_URL } from '../support/testConfig';
 
 // CLEANING's model enrichments (issue 26) against the real Postgres, a real local object store and
 // the test chat server over HTTP: image descriptions from a VISION model written where the image
-// stood, checkpointed per image; table repair by a CHAT model, kept only when well formed.
+// stood, checkpointed per image; table repair by a CHAT model, kept only when well formed. As in a
+// run, the parse happens once (parseForEnrichment) and only enrichMarkdown is attempted again.
 
 const SECRET = randomBytes(32).toString('base64');
 const config = testConfig({ SLUICE_SECRET_KEY: SECRET });
@@ -43,26 +45,26 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-const cleaning = createCleaningActivity(
-  partialDeps({
-    db,
-    objects,
-    cpu,
-    settings: {
-      tmpDir: path.join(root, 'tmp'),
-      maxFileBytes: 1024 * 1024,
-      maxMarkdownBytes: 1024 * 1024,
-      quota: { maxBytes: 1024 * 1024 * 1024, maxDocuments: 1000 },
-    } as never,
-    enrichment: {
-      batchSize: 8,
-      maxResponseBytes: 64 * 1024,
-      maxImageBytes: 4096,
-      outbound: config.outbound,
-      secretKeys: [parseEncryptionKey(SECRET)],
-    },
-  }),
-);
+const deps = partialDeps({
+  db,
+  objects,
+  cpu,
+  settings: {
+    tmpDir: path.join(root, 'tmp'),
+    maxFileBytes: 1024 * 1024,
+    maxMarkdownBytes: 1024 * 1024,
+    quota: { maxBytes: 1024 * 1024 * 1024, maxDocuments: 1000 },
+  } as never,
+  enrichment: {
+    batchSize: 8,
+    maxResponseBytes: 64 * 1024,
+    maxImageBytes: 4096,
+    outbound: config.outbound,
+    secretKeys: [parseEncryptionKey(SECRET)],
+  },
+});
+const parseForEnrichment = createParseForEnrichmentActivity(deps);
+const cleaning = createEnrichMarkdownActivity(deps);
 
 const png = () => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(64)]);
 const digest = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -74,7 +76,7 @@ async function seed(
   options: { imageDescriptions?: boolean; tableRepair?: boolean },
   models: ModelPurpose[],
   images: Record<string, Buffer> = {},
-): Promise<StageInput> {
+): Promise<EnrichMarkdownInput> {
   const doc = { documentId: randomUUID(), userId: `u-${randomUUID()}`, datasetId: 'ds' };
   const key = `sources/${doc.documentId}`;
   await objects.putText(key, source);
@@ -109,7 +111,9 @@ async function seed(
       objectKeys.parsedImage(doc.userId, doc.documentId, input.taskId, name),
       Readable.from([bytes]),
     );
-  return input;
+  const parsed = await runAttempt(parseForEnrichment, input).outcome;
+  if (!parsed.result) throw new Error(`the parse failed: ${String(parsed.error)}`);
+  return { ...input, parsed: (parsed.result as { parsed?: EnrichMarkdownInput['parsed'] }).parsed };
 }
 
 /** The markdown CLEANING stored for the task. */
@@ -220,4 +224,27 @@ it('model output is data: an injected answer stays one capped quoted line, a bad
   const before = chat.requests.length;
   expect((await runAttempt(cleaning, input).outcome).error).toBeUndefined();
   expect(chat.requests.length).toBe(before);
+});
+
+it('the parse leaves CLEANING open; enrichMarkdown records its SUCCESS, and once done it is skipped', async () => {
+  const one = png();
+  const input = await seed('# R\n\n![a](images/a.png)\n', { imageDescriptions: true }, ['vision'], { 'a.png': one });
+  const cleaningState = () =>
+    db
+      .selectFrom('pipelines')
+      .innerJoin('parse_tasks', 'parse_tasks.task_id', 'pipelines.task_id')
+      .select(['pipelines.cleaning_status as status', 'parse_tasks.markdown_object_key as key'])
+      .where('pipelines.task_id', '=', input.taskId)
+      .executeTakeFirstOrThrow();
+  expect(await cleaningState()).toEqual({ status: 'PROCESSING', key: null });
+  expect(input.parsed?.markdownObjectKey).toBe(objectKeys.markdown(input.userId, input.documentId, input.taskId));
+
+  const done = await runAttempt(cleaning, input).outcome;
+  expect(done.result).toMatchObject({ stage: 'CLEANING', skipped: false });
+  expect(await cleaningState()).toEqual({ status: 'SUCCESS', key: input.parsed?.markdownObjectKey });
+  const before = chat.requests.length;
+  expect((await runAttempt(cleaning, input).outcome).result).toMatchObject({ skipped: true });
+  expect((await runAttempt(parseForEnrichment, input).outcome).result).toMatchObject({ skipped: true });
+  expect(chat.requests.length).toBe(before);
+  expect(visionAsked(one)).toBe(1);
 });

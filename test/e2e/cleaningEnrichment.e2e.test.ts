@@ -4,7 +4,10 @@ import { startIngestion } from '../../client/ingestClient';
 import { saveModelSettings } from '../../client/modelConfigs';
 import { createAdapters } from '../../composition/adapters';
 import { listActiveChunks } from '../../db/repositories/chunks';
+import { ingestWorkflowId } from '../../contracts/ingest';
+import { enrichmentTaskQueue } from '../../contracts/taskQueues';
 import { saveDatasetSettings } from '../../db/repositories/datasetSettings';
+import { scheduledActivityQueues } from '../support/historyEvents';
 import { startFakeChatServer, type FakeChatServer } from '../support/fakeChatServer';
 import { fakeVisionAnswer } from '../support/fakeModelAnswers';
 import { startFakeParserService, type FakeParserService } from '../support/fakeParserService';
@@ -71,6 +74,14 @@ async function ingest(withVision: boolean) {
   return { documentId: doc.id, digest: createHash('sha256').update(image).digest('hex') };
 }
 
+/** Where the run's CLEANING activities were sent: the parse to the ingest queue, the model calls to the enrichment one. */
+async function cleaningQueues(documentId: string): Promise<Array<[string, string]>> {
+  const history = await tw.client.workflow.getHandle(ingestWorkflowId(documentId)).fetchHistory();
+  return scheduledActivityQueues(history.events ?? []).filter(([type]) =>
+    ['cleaning', 'parseForEnrichment', 'enrichMarkdown'].includes(type),
+  );
+}
+
 const chunkText = async (documentId: string) =>
   (await listActiveChunks(tw.adapters.db, { documentId, generation: 0 })).map((c) => c.text).join('\n');
 
@@ -89,6 +100,10 @@ test("the VISION model's description is chunked where the image stood, once per 
     .where('document_id', '=', documentId)
     .execute();
   expect(rows.map((r) => [r.kind, r.input_sha256, r.model])).toEqual([['image', digest, 'tiny-vision']]);
+  expect(await cleaningQueues(documentId)).toEqual([
+    ['parseForEnrichment', tw.config.temporal.taskQueue],
+    ['enrichMarkdown', enrichmentTaskQueue(tw.config.temporal.taskQueue)],
+  ]);
 });
 
 test('without a VISION model the document succeeds with its image reference and no model call', async () => {
@@ -118,4 +133,8 @@ test("a ragged table is chunked as the CHAT model's well-formed repair", async (
   expect(text).toContain('| gasket | 3 | pcs |');
   expect(text).not.toContain('spare');
   expect(chat.requests.slice(before).map((r) => r.kind)).toEqual(['table']);
+  // A small markdown file parses as a local activity: only the model call is a task, on the enrichment queue.
+  expect(await cleaningQueues(documentId)).toEqual([
+    ['enrichMarkdown', enrichmentTaskQueue(tw.config.temporal.taskQueue)],
+  ]);
 });

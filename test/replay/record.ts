@@ -67,6 +67,7 @@ async function main(): Promise<void> {
     if (wanted('failed-then-retried')) await recordRetried(tw, failOnce);
     if (wanted('source-registered')) await recordSourceStarted(tw);
     if (wanted('chunk-enrichment')) await recordChunkEnrichment(tw);
+    if (wanted('markdown-enrichment')) await recordMarkdownEnrichment(tw);
     if (wanted('rebuild-success') || wanted('dataset-rebuild')) await recordRebuilds(tw);
   } finally {
     running.worker.shutdown();
@@ -135,6 +136,31 @@ async function recordChunkEnrichment(tw: TestWorker): Promise<void> {
     const doc = await ingestBuffer(tw, sectionedMarkdown(3, 'enriched'), 'enriched.md', enriched);
     await waitTerminal(tw.client, doc.documentId);
     await save(tw, 'chunk-enrichment', doc.documentId);
+  } finally {
+    await chat.close();
+  }
+}
+
+/**
+ * Table repair by a chat model (patch markdown-enrichment-queue): CLEANING's parse as a local
+ * activity, then enrichMarkdown on the enrichment queue.
+ */
+async function recordMarkdownEnrichment(tw: TestWorker): Promise<void> {
+  const chat = await startFakeChatServer();
+  try {
+    const repaired = { ...scope, datasetId: 'replay-repaired' };
+    await saveDatasetSettings(tw.adapters.db, repaired, {
+      enrichment: { chunkKeywords: false, chunkQuestions: false, imageDescriptions: false, tableRepair: true },
+    });
+    await saveModelSettings({ db: tw.adapters.db, config: tw.config }, repaired.userId, 'chat', {
+      baseUrl: chat.baseUrl,
+      model: 'replay-chat',
+      apiKey: null,
+    });
+    const table = '| part | count |\n| --- | --- |\n| washer |\n| gasket | 3 | spare |';
+    const doc = await ingestBuffer(tw, `# Parts\n\nThe list.\n\n${table}\n`, 'repaired.md', repaired);
+    await waitTerminal(tw.client, doc.documentId);
+    await save(tw, 'markdown-enrichment', doc.documentId);
   } finally {
     await chat.close();
   }

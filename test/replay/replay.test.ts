@@ -33,6 +33,7 @@ it('has the recorded histories to replay', () => {
   expect(files).toEqual(
     expect.arrayContaining([
       'chunk-enrichment.json',
+      'markdown-enrichment.json',
       'failed-then-retried.json',
       'retry-success.json',
       'small-success.json',

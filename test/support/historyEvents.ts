@@ -30,3 +30,12 @@ export function localActivityTypes(events: HistoryEvent[]): string[] {
     return type ? [type] : [];
   });
 }
+
+/** The task queue of each normal activity the run scheduled, by activity type. */
+export function scheduledActivityQueues(events: HistoryEvent[]): Array<[string, string]> {
+  return events.flatMap((e): Array<[string, string]> => {
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    const name = scheduled?.activityType?.name;
+    return name ? [[name, scheduled?.taskQueue?.name ?? '']] : [];
+  });
+}

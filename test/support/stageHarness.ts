@@ -98,9 +98,9 @@ export interface Attempt {
 }
 
 /** One attempt of an activity in its own MockActivityEnvironment (its own Context), as a retry gets. */
-export function runAttempt(
-  activity: (input: StageInput) => Promise<StageResult>,
-  input: StageInput,
+export function runAttempt<I extends StageInput>(
+  activity: (input: I) => Promise<StageResult>,
+  input: I,
   details?: BatchProgress,
 ): Attempt {
   const env = new MockActivityEnvironment({ heartbeatDetails: details, heartbeatTimeoutMs: 30_000 });
