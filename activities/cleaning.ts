@@ -14,6 +14,7 @@ import { ObjectNotFoundError } from '../stores/ports';
 import { parserBackendFor } from '../contracts/datasetSettings';
 import { findDatasetSettings } from '../db/repositories/datasetSettings';
 import type { StageOutputs, StartedStage } from '../db/repositories/stageTransitions';
+import { storeEmbeddedImages } from './embeddedImages';
 import { parseWithService } from './serviceParse';
 import type { ActivityDeps } from './deps';
 import { runStage } from './stageTemplate';
@@ -83,7 +84,7 @@ async function parseAndStore(
           markdown: (await parseWithService(deps, input, started)).markdown,
           ocrPages: [],
         }
-      : await parseBuiltIn(deps, input, started);
+      : await parseBuiltIn(deps, input, started, settings.enrichment?.imageDescriptions === true);
   const key = await storeMarkdown(deps, input, parsed.markdown);
   return {
     document: {
@@ -104,18 +105,23 @@ export async function storeMarkdown(deps: ActivityDeps, input: StageInput, markd
   return key;
 }
 
-/** The built-in parsers: the source streamed to a temp file, its type detected, parsed in the CPU pool. */
+/**
+ * The built-in parsers: the source streamed to a temp file, its type detected, parsed in the CPU
+ * pool. A dataset that has images described keeps a package's pictures beside the markdown.
+ */
 async function parseBuiltIn(
   deps: ActivityDeps,
   input: StageInput,
   started: StartedStage,
+  keepImages: boolean,
 ): Promise<{ detectedType: string; markdown: string; ocrPages: OcrPageReport[] }> {
   await fs.mkdir(deps.settings.tmpDir, { recursive: true });
   const tmpFile = path.join(deps.settings.tmpDir, `${input.taskId}-source`);
   try {
     await downloadSource(deps, started.sourceObjectKey, tmpFile);
     const type = detectFileType(await readHead(tmpFile), started.fileName);
-    const { markdown, ocrPages } = await deps.cpu.parseDocument(tmpFile, type);
+    const { markdown, ocrPages, images } = await deps.cpu.parseDocument(tmpFile, type, { keepImages });
+    await storeEmbeddedImages(deps, input, tmpFile, images);
     return { detectedType: type, markdown, ocrPages };
   } finally {
     await fs.rm(tmpFile, { force: true });

@@ -46,6 +46,8 @@ export interface ActivityDeps {
   settings: {
     tmpDir: string;
     maxFileBytes: number;
+    /** SLUICE_MAX_UNCOMPRESSED_BYTES: the zip-bomb guard, also when CLEANING copies a package's pictures. */
+    maxUncompressedBytes: number;
     /** The most markdown a document may produce (SLUICE_MAX_MARKDOWN_BYTES): also the cap on a service's answer. */
     maxMarkdownBytes: number;
     embedBatchSize: number;

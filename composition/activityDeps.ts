@@ -48,6 +48,7 @@ export function activityDepsFrom(
     settings: {
       tmpDir: config.tmpDir,
       maxFileBytes: config.maxFileBytes,
+      maxUncompressedBytes: config.parsing.maxUncompressedBytes,
       maxMarkdownBytes: config.parsing.markdown.maxBytes,
       embedBatchSize: config.embedding.batchSize,
       chunking: config.chunking,

@@ -1,4 +1,4 @@
-import { parseDocument } from '../parsers/convertFile';
+import { parseDocument, type ParseOptions } from '../parsers/convertFile';
 import type { SourceFileType } from '../parsers/detectFileType';
 import type { ParseLimits } from '../parsers/parseLimits';
 import { loadPdfjs } from '../parsers/pdf/loadPdfjs';
@@ -16,6 +16,10 @@ export interface ParseInput {
   filePath: string;
   type: SourceFileType;
   limits: ParseLimits;
+  options: ParseOptions;
 }
 
-serveTasks({ parse: ({ filePath, type, limits }: ParseInput) => parseDocument(filePath, type, limits) }, loadPdfjs());
+serveTasks(
+  { parse: ({ filePath, type, limits, options }: ParseInput) => parseDocument(filePath, type, limits, options) },
+  loadPdfjs(),
+);

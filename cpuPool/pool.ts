@@ -4,7 +4,7 @@ import type { ChunkingLimits } from '../chunker/chunkWithPlan';
 import type { Proposal, ProposeInput } from '../chunker/proposePlan';
 import type { ChunkingPlan } from '../contracts/chunkingPlan';
 import type { ChunkDraft, SparseVector } from '../contracts/chunk';
-import type { ParsedDocument } from '../parsers/convertFile';
+import type { ParsedDocument, ParseOptions } from '../parsers/convertFile';
 import { isImageType, type SourceFileType } from '../parsers/detectFileType';
 import type { ParseLimits } from '../parsers/parseLimits';
 import type { ParseInput } from './parseChild';
@@ -23,8 +23,11 @@ import { ThreadPool } from './threadPool';
 export interface CpuPool {
   /** File → markdown. PARSE_TIMEOUT, FILE_TOO_LARGE (memory, heap, markdown cap), PARSE_ENGINE_FAILED (crash). */
   parse(filePath: string, type: SourceFileType): Promise<string>;
-  /** parse, with the pages OCR read (what CLEANING records). Same failures, OCR's page cap and page time limit included. */
-  parseDocument(filePath: string, type: SourceFileType): Promise<ParsedDocument>;
+  /**
+   * parse, with the pages OCR read (what CLEANING records) and, when asked, the pictures kept. Same
+   * failures, OCR's page cap and page time limit included.
+   */
+  parseDocument(filePath: string, type: SourceFileType, options?: ParseOptions): Promise<ParsedDocument>;
   /** Markdown → chunk drafts. Limits hit → CHUNKING_FAILED. */
   chunk(documentId: string, markdown: string, options: ChunkerOptions): Promise<ChunkDraft[]>;
   /** Markdown → chunk drafts under a plan (chunker/chunkWithPlan.ts). Limits hit → CHUNKING_FAILED. */
@@ -84,10 +87,10 @@ export function createCpuPool(options: CpuPoolOptions): CpuPool {
     code: 'CHUNKING_FAILED' | 'PRETOKENIZE_FAILED' | 'SPARSE_VECTORIZING_FAILED',
     what: string,
   ) => ({ what, timeout: code, heap: code, crash: code });
-  const parseDocument = (filePath: string, type: SourceFileType) =>
+  const parseDocument = (filePath: string, type: SourceFileType, options: ParseOptions = {}) =>
     parsers.run<ParsedDocument>(
       'parse',
-      { filePath, type, limits } satisfies ParseInput,
+      { filePath, type, limits, options } satisfies ParseInput,
       {
         what: `parsing the ${type} file`,
         timeout: 'PARSE_TIMEOUT',

@@ -6,6 +6,7 @@ import { isImageType, type SourceFileType } from './detectFileType';
 import { DocumentOcr, type OcrPageReport } from './documentOcr';
 import { htmlToMarkdown } from './htmlToMarkdown';
 import { imageToMarkdown } from './image/imageToMarkdown';
+import { EmbeddedImages, type EmbeddedImage } from './ooxml/embeddedImages';
 import { ooxmlToMarkdown } from './ooxml/ooxmlToMarkdown';
 import { MarkdownBudget } from './markdownBudget';
 import { markdownLimit, type ParseLimits } from './parseLimits';
@@ -13,10 +14,19 @@ import { pdfToMarkdown } from './pdf/pdfToMarkdown';
 import { decodeDetected } from './textEncoding';
 import { textToMarkdown } from './textToMarkdown';
 
-/** A parse's result: the markdown, and the pages OCR read (page order; empty for most documents). */
+/**
+ * A parse's result: the markdown, the pages OCR read (page order; empty for most documents), and
+ * the pictures its references name (only when asked to keep them; DOCX and PPTX).
+ */
 export interface ParsedDocument {
   markdown: string;
   ocrPages: OcrPageReport[];
+  images: EmbeddedImage[];
+}
+
+export interface ParseOptions {
+  /** Write a reference where each picture stands and list the pictures (for image descriptions). */
+  keepImages?: boolean;
 }
 
 /**
@@ -35,10 +45,12 @@ export async function parseDocument(
   filePath: string,
   type: SourceFileType,
   limits: ParseLimits,
+  options: ParseOptions = {},
 ): Promise<ParsedDocument> {
   const budget = new MarkdownBudget(markdownLimit(limits.markdown, (await stat(filePath)).size));
   const ocr = new DocumentOcr(limits.ocr, sharedOcrEngine);
-  const markdown = await classified(type, () => convert(filePath, type, limits, budget, ocr));
+  const images = new EmbeddedImages(options.keepImages === true);
+  const markdown = await classified(type, () => convert(filePath, type, limits, budget, ocr, images));
   budget.check(markdown);
   if (markdown.trim() === '') {
     throw permanentError(
@@ -46,7 +58,7 @@ export async function parseDocument(
       isImageType(type) ? `OCR found no text in the ${type} image` : `no text content found in the ${type} file`,
     );
   }
-  return { markdown, ocrPages: [...ocr.pages].sort((a, b) => a.page - b.page) };
+  return { markdown, ocrPages: [...ocr.pages].sort((a, b) => a.page - b.page), images: images.list() };
 }
 
 async function convert(
@@ -55,6 +67,7 @@ async function convert(
   limits: ParseLimits,
   budget: MarkdownBudget,
   ocr: DocumentOcr,
+  images: EmbeddedImages,
 ): Promise<string> {
   switch (type) {
     case 'png':
@@ -67,7 +80,7 @@ async function convert(
     case 'docx':
     case 'pptx':
     case 'xlsx':
-      return ooxmlToMarkdown(filePath, limits.maxUncompressedBytes, budget);
+      return ooxmlToMarkdown(filePath, limits.maxUncompressedBytes, budget, images);
     case 'csv':
       return csvToMarkdown(await readFile(filePath));
     case 'md':

@@ -2,6 +2,8 @@ import { joinLineBreaks } from '../lineBreaks';
 import { UNLIMITED_MARKDOWN, type MarkdownBudget } from '../markdownBudget';
 import { tableCell, toPipeTable } from '../markdownTable';
 import { readDocxStyles, type DocxStyles } from './docxStyles';
+import { NO_IMAGES, type EmbeddedImages } from './embeddedImages';
+import { readRelationships, type Relationship } from './relationships';
 import { parseXmlPart } from './xmlEvents';
 import type { ZipArchive } from './zipArchive';
 
@@ -22,13 +24,19 @@ const SKIPPED = new Set(['w:instrText', 'w:delText', 'mc:Fallback', 'w:footnoteR
 /**
  * word/document.xml to markdown, streamed: headings from paragraph styles, list items from
  * numbering, tables as pipe tables (a nested table is flattened into its cell). Only the current
- * paragraph and table are held while the part streams by.
+ * paragraph and table are held while the part streams by. A picture kept (`images`) becomes its
+ * reference in the paragraph where it stands, with the drawing's description as its alt text.
  */
 export async function docxToMarkdown(
   archive: ZipArchive,
   budget: MarkdownBudget = UNLIMITED_MARKDOWN(),
+  images: EmbeddedImages = NO_IMAGES(),
 ): Promise<string> {
   const styles = await readDocxStyles(archive);
+  const relationships = images.enabled
+    ? await readRelationships(archive, 'word/document.xml')
+    : new Map<string, Relationship>();
+  let pictureAlt = '';
   const blocks: string[] = [];
   const paragraphs: Paragraph[] = [];
   const tables: Table[] = [];
@@ -57,6 +65,12 @@ export async function docxToMarkdown(
       else if (name === 'w:tbl') tables.push({ rows: [] });
       else if (name === 'w:tr') tables[tables.length - 1]?.rows.push([]);
       else if (name === 'w:tc') tables[tables.length - 1]?.rows[tables[tables.length - 1]!.rows.length - 1]?.push('');
+      else if (name === 'wp:docPr') pictureAlt = a.descr || a.title || '';
+      else if (name === 'a:blip' && a['r:embed']) {
+        const picture = relationships.get(a['r:embed']);
+        const reference = picture && !picture.external ? images.reference(picture.part, pictureAlt) : null;
+        if (reference) append(` ${reference} `);
+      }
     },
     text(text) {
       if (inText) append(text);

@@ -1,6 +1,7 @@
 import { tableCell, toPipeTable } from '../markdownTable';
-import { readRelationships, relationshipKind } from './relationships';
+import { readRelationships, relationshipKind, type Relationship } from './relationships';
 import { UNLIMITED_MARKDOWN, type MarkdownBudget } from '../markdownBudget';
+import { NO_IMAGES, type EmbeddedImages } from './embeddedImages';
 import { parseXmlPart } from './xmlEvents';
 import type { ZipArchive } from './zipArchive';
 
@@ -16,11 +17,13 @@ const CHROME_PLACEHOLDERS = new Set(['sldNum', 'dt', 'ftr', 'sldImg', 'hdr']);
 
 /**
  * Slides in presentation order (p:sldIdLst, not file names: slide10.xml may come second), each a
- * section "Slide N: title" with its text, tables and speaker notes.
+ * section "Slide N: title" with its text, tables and speaker notes. A picture kept (`images`) is
+ * a paragraph of the slide: its reference, with the picture's description as alt text.
  */
 export async function pptxToMarkdown(
   archive: ZipArchive,
   budget: MarkdownBudget = UNLIMITED_MARKDOWN(),
+  images: EmbeddedImages = NO_IMAGES(),
 ): Promise<string> {
   const presentation = 'ppt/presentation.xml';
   const relationships = await readRelationships(archive, presentation);
@@ -37,8 +40,12 @@ export async function pptxToMarkdown(
     const part = relationships.get(id)?.part;
     if (!part || seen.has(part)) continue;
     seen.add(part);
-    const slide = await readSlide(archive, part);
-    const notes = await readNotes(archive, part);
+    const slideRelationships = await readRelationships(archive, part);
+    const slide = await readSlide(archive, part, (id, alt) => {
+      const picture = slideRelationships.get(id);
+      return picture && !picture.external ? images.reference(picture.part, alt) : null;
+    });
+    const notes = await readNotes(archive, slideRelationships);
     // Text is bounded by the inflation guard; what counts here is a slide part listed many times over.
     budget.add(slide.title);
     for (const text of [...slide.paragraphs, ...notes]) budget.add(text, 2);
@@ -51,8 +58,13 @@ export async function pptxToMarkdown(
   return blocks.join('\n\n');
 }
 
-async function readSlide(archive: ZipArchive, part: string): Promise<SlideText> {
+async function readSlide(
+  archive: ZipArchive,
+  part: string,
+  pictureReference: (relationshipId: string, alt: string) => string | null,
+): Promise<SlideText> {
   const slide: SlideText = { title: '', paragraphs: [], tables: [] };
+  let pictureAlt = '';
   let placeholder: string | null = null;
   let paragraph = '';
   let level = 0;
@@ -69,6 +81,11 @@ async function readSlide(archive: ZipArchive, part: string): Promise<SlideText> 
       else if (name === 'a:pPr') level = Number(a.lvl ?? 0);
       else if (name === 'a:t') inText = true;
       else if (name === 'a:br') paragraph += ' ';
+      else if (name === 'p:cNvPr') pictureAlt = a.descr || a.title || '';
+      else if (name === 'a:blip' && a['r:embed']) {
+        const reference = pictureReference(a['r:embed'], pictureAlt);
+        if (reference) slide.paragraphs.push(reference);
+      }
     },
     text(text) {
       if (inText) paragraph += text;
@@ -97,10 +114,8 @@ function joinWords(before: string, text: string): string {
 }
 
 /** Speaker notes live in the notes slide's body placeholder. */
-async function readNotes(archive: ZipArchive, slidePart: string): Promise<string[]> {
-  const notesPart = [...(await readRelationships(archive, slidePart)).values()].find(
-    (r) => relationshipKind(r.type) === 'notesSlide',
-  )?.part;
+async function readNotes(archive: ZipArchive, slideRelationships: Map<string, Relationship>): Promise<string[]> {
+  const notesPart = [...slideRelationships.values()].find((r) => relationshipKind(r.type) === 'notesSlide')?.part;
   if (!notesPart) return [];
   const notes: string[] = [];
   let placeholder: string | null = null;

@@ -13,6 +13,8 @@ import { fakeVisionAnswer } from '../support/fakeModelAnswers';
 import { startFakeParserService, type FakeParserService } from '../support/fakeParserService';
 import { ingestBuffer, waitTerminal } from '../support/ingestHelpers';
 import { startPresignServer, type PresignServer } from '../support/localPresign';
+import { pandocOffice } from '../support/pandocOffice';
+import { blankPng } from '../support/scanFixtures';
 import { fixturePdf } from '../support/pdfFixture';
 import { registerDocument } from '../support/registerDocument';
 import { testConfig } from '../support/testConfig';
@@ -138,3 +140,33 @@ test("a ragged table is chunked as the CHAT model's well-formed repair", async (
     ['enrichMarkdown', enrichmentTaskQueue(tw.config.temporal.taskQueue)],
   ]);
 });
+
+test.each(['docx', 'pptx'] as const)(
+  "a pandoc-made %s's pictures, kept by the built-in parser, are chunked as the VISION model described them",
+  async (format) => {
+    const scope = { userId: `user-${randomUUID()}`, datasetId: `pictures-${format}` };
+    await saveDatasetSettings(tw.adapters.db, scope, {
+      enrichment: { chunkKeywords: false, chunkQuestions: false, imageDescriptions: true, tableRepair: false },
+    });
+    await saveModelSettings({ db: tw.adapters.db, config: tw.config }, scope.userId, 'vision', {
+      baseUrl: chat.baseUrl,
+      model: 'tiny-vision',
+    });
+    const chart = blankPng(40, 30);
+    const map = blankPng(30, 40);
+    const file = pandocOffice(
+      '# Sales\n\nThe quarter went well.\n\n![Quarterly sales chart](chart.png)\n\n# Offices\n\nWhere we are.\n\n![Office map](map.png)\n',
+      format,
+      { 'chart.png': chart, 'map.png': map },
+    );
+    const { documentId } = await ingestBuffer(tw, file, `report.${format}`, scope);
+    expect((await waitTerminal(tw.client, documentId)).status).toBe('SUCCESS');
+    const text = await chunkText(documentId);
+    for (const picture of [chart, map])
+      expect(text).toContain(fakeVisionAnswer(createHash('sha256').update(picture).digest('hex')));
+    expect(text).not.toContain('](images/');
+    expect(text.indexOf(fakeVisionAnswer(createHash('sha256').update(chart).digest('hex')))).toBeLessThan(
+      text.indexOf('Where we are.'),
+    );
+  },
+);
