@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_SEARCH_SETTINGS } from '../../search/searchSettings';
+import { launchAdminBrowser } from '../support/adminBrowser';
 import { call, newUser, startApi, type ApiHarness, type TestUser } from '../support/apiHarness';
 import { eventually } from '../support/ingestHelpers';
 
 // The admin page in a real browser (Debian's Chromium driven by playwright-core): sign in,
 // upload, watch SUCCESS arrive over SSE, make one fail, retry it, delete it, search, and review a
 // waiting chunking plan.
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts', 'api-browser');
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures');
 const DATASET = 'browser-manuals';
@@ -19,24 +19,10 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   h = await startApi({ SLUICE_API_SSE_POLL: '200ms' });
   user = await newUser(h, 'browser');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  ({ browser, page } = await launchAdminBrowser());
   page.on('dialog', (dialog) => void dialog.accept());
 });
 

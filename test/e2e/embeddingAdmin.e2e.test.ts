@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import {
   call,
   fileForm,
@@ -10,11 +9,11 @@ import {
   type ApiHarness,
   type TestUser,
 } from '../support/apiHarness';
+import { launchAdminBrowser } from '../support/adminBrowser';
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../support/fakeEmbeddingServer';
 
 // The admin page's embedding form in a real browser: save a provider (the key typed once, never
 // shown again), test it, change the model and re-embed a dataset with the offered button.
-const CHROMIUM = '/usr/bin/chromium';
 const API_KEY = 'sk-page-SECRET-0c4b2e9fwxyz';
 const DIMENSION = 4;
 
@@ -25,7 +24,6 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   server = await startFakeEmbeddingServer({ apiKey: API_KEY, dimension: DIMENSION });
   h = await startApi({
     SLUICE_EMBEDDER: 'user-config',
@@ -33,11 +31,7 @@ beforeAll(async () => {
     SLUICE_OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
   });
   user = await newUser(h, 'page');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
-  page = await browser.newPage();
+  ({ browser, page } = await launchAdminBrowser());
 });
 afterAll(async () => {
   await browser?.close();

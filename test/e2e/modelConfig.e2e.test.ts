@@ -3,12 +3,13 @@ import { modelDelete, modelSet, modelShow, modelTest } from '../../cli/commands/
 import type { EmbeddingIo } from '../../cli/commands/embedding';
 import { decryptSecret, parseEncryptionKey } from '../../crypto/secretBox';
 import { findModelConfig } from '../../db/repositories/modelConfigs';
+import { launchAdminBrowser, signInThroughPage } from '../support/adminBrowser';
 import { call, newUser, startApi, type ApiHarness } from '../support/apiHarness';
 import { startFakeChatServer, type FakeChatServer } from '../support/fakeChatServer';
 
 // CHAT and VISION model configs as a user manages them (issue 26): `sluice model set|show|test|
 // delete` (the functions cli/main.ts runs), the /v1/model-configs routes and the admin page's
-// forms, with the key sealed, write-only and masked, and calls under the outbound policy.
+// forms in a real browser, with the key sealed, write-only and masked, and calls under the outbound policy.
 
 const API_KEY = 'sk-model-SECRET-7c1d0e55wxyz';
 const SECRET_KEY = randomBytes(32).toString('base64');
@@ -143,20 +144,62 @@ it('HTTP: PUT seals the key, GET masks it, test answers, DELETE removes it; anot
   expect((await call(h.baseUrl, 'GET', '/v1/model-configs/vision', { user })).body).toEqual({ config: null });
 });
 
-it('the admin page has a form for each model and serves its script', async () => {
-  const script = await call<string>(h.baseUrl, 'GET', '/admin/modelConfigs.js');
-  expect(script.status).toBe(200);
-  expect(script.body).toContain('/v1/model-configs/');
+it('the admin page: a person saves, tests and deletes each model in its form; the key never comes back', async () => {
   const user = await newUser(h, 'admin-model');
-  const session = await fetch(`${h.baseUrl}/admin/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-sluice-admin': '1' },
-    body: JSON.stringify({ apiKey: user.apiKey }),
-  });
-  const cookie = session.headers.get('set-cookie')?.split(';')[0] ?? '';
-  const page = await fetch(`${h.baseUrl}/admin`, { headers: { cookie } });
-  const html = await page.text();
-  expect(html).toContain('<form class="model-form" data-purpose="chat">');
-  expect(html).toContain('<form class="model-form" data-purpose="vision">');
-  expect(html).toContain('<script src="/admin/modelConfigs.js" defer></script>');
+  const { browser, page } = await launchAdminBrowser();
+  try {
+    const seen: string[] = [];
+    page.on('response', (response) => {
+      if (response.url().includes('/v1/model-configs/'))
+        void response.text().then(
+          (t) => seen.push(t),
+          () => undefined,
+        );
+    });
+    await signInThroughPage(page, h.baseUrl, user.apiKey, user.userId);
+    const form = (purpose: string) => page.locator(`form.model-form[data-purpose="${purpose}"]`);
+    for (const purpose of ['chat', 'vision'])
+      await form(purpose).locator('.model-current', { hasText: 'Not configured.' }).waitFor();
+
+    const chatForm = form('chat');
+    await chatForm.locator('input[name="baseUrl"]').fill(chat.baseUrl);
+    await chatForm.locator('input[name="model"]').fill('page-chat');
+    await chatForm.locator('input[name="apiKey"]').fill(API_KEY);
+    await chatForm.locator('button[type="submit"]').click();
+    await chatForm.locator('.model-status', { hasText: 'Saved.' }).waitFor();
+    await chatForm.locator('.model-current', { hasText: `page-chat at ${chat.baseUrl}, API key sk-…wxyz` }).waitFor();
+    expect(await chatForm.locator('input[name="apiKey"]').inputValue()).toBe('');
+    const stored = await findModelConfig(h.tw.adapters.db, user.userId, 'chat');
+    expect(decryptSecret(parseEncryptionKey(SECRET_KEY), stored?.api_key_encrypted ?? '')).toBe(API_KEY);
+
+    const before = chat.requests.length;
+    await chatForm.locator('.model-test').click();
+    await chatForm.locator('.model-status', { hasText: /^OK: model page-chat answered/ }).waitFor();
+    expect(chat.requests.slice(before).map((r) => r.authorization)).toEqual([`Bearer ${API_KEY}`]);
+    // The other purpose is its own row, untouched.
+    await form('vision').locator('.model-current', { hasText: 'Not configured.' }).waitFor();
+
+    // A VISION endpoint the outbound policy refuses is saved, and its test says why it fails.
+    const visionForm = form('vision');
+    await visionForm.locator('input[name="baseUrl"]').fill('http://127.0.0.2:9/v1');
+    await visionForm.locator('input[name="model"]').fill('page-eye');
+    await visionForm.locator('button[type="submit"]').click();
+    await visionForm
+      .locator('.model-current', { hasText: 'page-eye at http://127.0.0.2:9/v1, API key none' })
+      .waitFor();
+    await visionForm.locator('.model-test').click();
+    await visionForm.locator('.model-status', { hasText: /^FAILED: .*(private|not allowed)/i }).waitFor();
+
+    await chatForm.locator('.model-delete').click();
+    await chatForm.locator('.model-status', { hasText: 'Deleted.' }).waitFor();
+    await chatForm.locator('.model-current', { hasText: 'Not configured.' }).waitFor();
+    expect(await findModelConfig(h.tw.adapters.db, user.userId, 'chat')).toBeUndefined();
+    expect(await findModelConfig(h.tw.adapters.db, user.userId, 'vision')).toMatchObject({ model: 'page-eye' });
+
+    expect(seen.length).toBeGreaterThan(4);
+    expect(seen.join('\n')).not.toContain(API_KEY);
+    expect(await page.content()).not.toContain(API_KEY);
+  } finally {
+    await browser.close();
+  }
 });
