@@ -6,6 +6,7 @@ import { permanentError } from '../contracts/sluiceError';
 import { findPipeline } from '../db/repositories/pipelines';
 import { cleanFileName } from '../registration/fileName';
 import { generalParametersOf, uploadChoiceProblem } from '../chunker/uploadChoice';
+import { datasetChunkingOf } from '../db/repositories/datasetSettings';
 import type { ActivityDeps } from './deps';
 import { keepAlive } from './heartbeat';
 import type { PrepareInput } from './prepareInput';
@@ -40,7 +41,13 @@ export async function registerIfSource(
 ): Promise<PrepareInput | DuplicateAnswer> {
   const { source, fileName, chunkingChoice } = checkedIngestInput(input);
   if (source === undefined || fileName === undefined) return input;
-  const problem = chunkingChoice && uploadChoiceProblem(chunkingChoice, generalParametersOf(deps.settings.chunking));
+  const problem =
+    chunkingChoice &&
+    uploadChoiceProblem(
+      chunkingChoice,
+      generalParametersOf(deps.settings.chunking),
+      await datasetChunkingOf(deps.db, { userId: input.userId, datasetId: input.datasetId }),
+    );
   if (problem) throw permanentError('PLAN_VALIDATION_FAILED', `chunkingChoice: ${problem}`);
   const { row, duplicateOf } = await registerSource(deps, {
     documentId: input.documentId,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHUNKING_STRATEGIES, PLAN_REVIEW_MODES, PLAN_STATES, type ChunkingChoice } from '../contracts/chunkingPlan';
 import { chunkingChoiceSchema } from '../contracts/datasetSettings';
-import { uploadChoiceProblem } from '../chunker/uploadChoice';
+import { uploadChoiceProblem, type DatasetChunking } from '../chunker/uploadChoice';
 import type { ChunkingParameters } from '../contracts/chunkingPlan';
 import { ApiError } from './errors';
 
@@ -42,13 +42,15 @@ export function checkedChoice(choice: ChunkingChoice): ChunkingChoice {
 
 /**
  * The query's choice; undefined when it names nothing, so the dataset's settings decide. Checked
- * merged with the parameters the plan will lay it over (uploadChoiceProblem), so it is refused
- * here rather than at CHUNKING.
+ * merged with the parameters the plan will lay it over, the dataset's own included
+ * (uploadChoiceProblem), so it is refused here rather than at CHUNKING. The dataset's chunking
+ * section is read only when the query names a choice.
  */
-export function choiceOfQuery(
+export async function choiceOfQuery(
   query: z.output<typeof uploadChoiceQuery>,
   general: ChunkingParameters,
-): ChunkingChoice | undefined {
+  datasetChunking: () => Promise<DatasetChunking | null>,
+): Promise<ChunkingChoice | undefined> {
   const { strategy, ...sizes } = query;
   const parameters = Object.fromEntries(Object.entries(sizes).filter(([, v]) => v !== undefined));
   if (strategy === undefined && Object.keys(parameters).length === 0) return undefined;
@@ -56,7 +58,7 @@ export function choiceOfQuery(
     ...(strategy ? { strategy } : {}),
     ...(Object.keys(parameters).length > 0 ? { parameters } : {}),
   });
-  const problem = uploadChoiceProblem(choice, general);
+  const problem = uploadChoiceProblem(choice, general, await datasetChunking());
   if (problem) throw new ApiError(400, 'PLAN_VALIDATION_FAILED', problem);
   return choice;
 }

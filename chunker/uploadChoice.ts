@@ -3,6 +3,7 @@ import {
   chunkingParametersProblem,
   type ChunkingChoice,
   type ChunkingParameters,
+  type ChunkingStrategy,
 } from '../contracts/chunkingPlan';
 import { STRATEGY_PARAMETERS } from './recommendPlan';
 
@@ -11,19 +12,49 @@ export function generalParametersOf(chunking: { maxTokens: number; overlapTokens
   return { childTokens: chunking.maxTokens, overlapTokens: chunking.overlapTokens, parentTokens: null };
 }
 
+/** The dataset's chunking section, as the plan reads it (strategy absent: `auto`). */
+export interface DatasetChunking {
+  strategy?: 'auto' | ChunkingStrategy;
+  parameters?: Partial<ChunkingParameters>;
+}
+
 /**
  * Why an upload's choice would make a plan that cannot be chunked with, or null. The plan lays the
- * choice's parameters over its strategy's (proposePlan), so they are checked merged, not alone:
- * `childTokens=50` by itself is refused under a strategy whose overlap is 60. A choice without a
- * strategy may land on any strategy the recommendation picks, so it must fit every one of them.
+ * choice's parameters over the plan it would otherwise be (proposePlan): the strategy's defaults
+ * with the dataset's own parameters over them, or, when the choice names another strategy than
+ * that plan's, that strategy's defaults alone. So the choice is checked merged with each base it
+ * may land on: `childTokens=50` is refused under a strategy whose overlap is 60, and under a
+ * dataset whose overlap is 60. A dataset on `auto` may be recommended any strategy, so a choice
+ * must fit every one of them.
  */
-export function uploadChoiceProblem(choice: ChunkingChoice, general: ChunkingParameters): string | null {
-  for (const strategy of choice.strategy ? [choice.strategy] : CHUNKING_STRATEGIES) {
-    const base = strategy === 'general' ? general : STRATEGY_PARAMETERS[strategy];
+export function uploadChoiceProblem(
+  choice: ChunkingChoice,
+  general: ChunkingParameters,
+  dataset: DatasetChunking | null = null,
+): string | null {
+  for (const [strategy, base] of possibleBases(choice, general, dataset)) {
     const merged = { ...base, ...choice.parameters };
     const problem = chunkingParametersProblem(merged);
     if (problem)
       return `${problem} (under ${strategy}: child ${merged.childTokens} / overlap ${merged.overlapTokens} / parent ${merged.parentTokens ?? 'section'})`;
   }
   return null;
+}
+
+function possibleBases(
+  choice: ChunkingChoice,
+  general: ChunkingParameters,
+  dataset: DatasetChunking | null,
+): Array<[ChunkingStrategy, ChunkingParameters]> {
+  const defaults = (strategy: ChunkingStrategy) => (strategy === 'general' ? general : STRATEGY_PARAMETERS[strategy]);
+  const fixed = dataset?.strategy && dataset.strategy !== 'auto' ? dataset.strategy : null;
+  const planned = (fixed ? [fixed] : CHUNKING_STRATEGIES).map((strategy): [ChunkingStrategy, ChunkingParameters] => [
+    strategy,
+    { ...defaults(strategy), ...dataset?.parameters },
+  ]);
+  if (!choice.strategy) return planned;
+  const chosen = choice.strategy;
+  const bases = planned.filter(([strategy]) => strategy === chosen);
+  if (planned.some(([strategy]) => strategy !== chosen)) bases.push([chosen, defaults(chosen)]);
+  return bases;
 }

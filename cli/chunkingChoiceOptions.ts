@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ChunkingChoice } from '../contracts/chunkingPlan';
-import { generalParametersOf, uploadChoiceProblem } from '../chunker/uploadChoice';
+import { generalParametersOf, uploadChoiceProblem, type DatasetChunking } from '../chunker/uploadChoice';
 import { chunkingChoiceSchema } from '../contracts/datasetSettings';
 
 export interface ChunkingChoiceOptions {
@@ -42,6 +42,7 @@ export function givenParameters(opts: {
 export function chunkingChoiceOf(
   opts: ChunkingChoiceOptions,
   chunking: { maxTokens: number; overlapTokens: number },
+  dataset: DatasetChunking | null = null,
 ): ChunkingChoice | undefined {
   const parameters = givenParameters(opts);
   if (opts.strategy === undefined && Object.keys(parameters).length === 0) return undefined;
@@ -50,8 +51,9 @@ export function chunkingChoiceOf(
     ...(Object.keys(parameters).length > 0 ? { parameters } : {}),
   });
   if (parsed.success) {
-    // Checked merged with the parameters the plan lays it over, so it is refused now, not at CHUNKING.
-    const problem = uploadChoiceProblem(parsed.data, generalParametersOf(chunking));
+    // Checked merged with the parameters the plan lays it over (the dataset's own included), so it
+    // is refused now, not at CHUNKING.
+    const problem = uploadChoiceProblem(parsed.data, generalParametersOf(chunking), dataset);
     if (problem) throw new Error(`PLAN_VALIDATION_FAILED: ${problem}`);
     return parsed.data;
   }

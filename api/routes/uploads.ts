@@ -15,6 +15,7 @@ import { cleanFileName } from '../../registration/fileName';
 import { createTenantLimiter } from '../tenantLimiter';
 import { budgetFor, currentBudget, discardPart, receiveFile, type UploadDeps } from '../receiveUpload';
 import { generalParametersOf } from '../../chunker/uploadChoice';
+import { datasetChunkingOf } from '../../db/repositories/datasetSettings';
 import { choiceOfQuery, uploadChoiceQuery } from '../planSchemas';
 
 const errors = (description: string) => ({ description, schema: errorResponseSchema });
@@ -91,7 +92,9 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
     handler: async ({ request, reply, params, query, principal }) => {
       const { userId } = principal();
       requireMultipart(request);
-      const chunkingChoice = choiceOfQuery(query, generalParametersOf(ctx.config.chunking));
+      const chunkingChoice = await choiceOfQuery(query, generalParametersOf(ctx.config.chunking), () =>
+        datasetChunkingOf(ctx.adapters.db, { userId, datasetId: params.datasetId }),
+      );
       return uploads.run(userId, async () => {
         const budget = await currentBudget({ db: ctx.adapters.db, config: ctx.config }, userId).catch(
           (error: unknown) => {
@@ -136,7 +139,9 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
     handler: async ({ request, reply, params, query, principal }) => {
       const { userId } = principal();
       requireMultipart(request);
-      const chunkingChoice = choiceOfQuery(query, generalParametersOf(ctx.config.chunking));
+      const chunkingChoice = await choiceOfQuery(query, generalParametersOf(ctx.config.chunking), () =>
+        datasetChunkingOf(ctx.adapters.db, { userId, datasetId: params.datasetId }),
+      );
       return uploads.run(userId, async () => {
         const max = ctx.config.api.batchMaxFiles;
         const usage = await usageOf(ctx.adapters.db, userId);

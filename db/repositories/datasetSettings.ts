@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { datasetSettingsSchema, type DatasetSettings } from '../../contracts/datasetSettings';
+import { datasetSettingsSchema, type ChunkingSettings, type DatasetSettings } from '../../contracts/datasetSettings';
 import type { Database } from '../database';
 
 export interface DatasetRef {
@@ -16,6 +16,11 @@ export async function findDatasetSettings(db: Kysely<Database>, ref: DatasetRef)
     .where('dataset_id', '=', ref.datasetId)
     .executeTakeFirst();
   return row ? datasetSettingsSchema.parse(row.settings) : {};
+}
+
+/** The dataset's chunking section; null when it has none (every default). */
+export async function datasetChunkingOf(db: Kysely<Database>, ref: DatasetRef): Promise<ChunkingSettings | null> {
+  return (await findDatasetSettings(db, ref)).chunking ?? null;
 }
 
 /** Replaces the whole settings document; the caller has validated it. */
