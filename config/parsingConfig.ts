@@ -27,6 +27,9 @@ export const parsingEnv = {
   // OCR of scanned pages and image uploads (parsers/documentOcr.ts), inside the parse limits above.
   SLUICE_OCR_MAX_PAGES: z.coerce.number().int().min(0).max(100_000).default(500),
   SLUICE_OCR_PAGE_TIMEOUT: duration('60s, 2m or 500ms').default('2m'),
+  // A whole document that may be OCR'd (a PDF, an image), in place of SLUICE_PARSE_TIMEOUT: a
+  // 300-page scan takes 20-30 minutes of one core (bench:ocr-long).
+  SLUICE_OCR_DOCUMENT_TIMEOUT: duration('3h, 90m or 500ms').default('3h'),
   SLUICE_OCR_DPI: z.coerce.number().int().min(72).max(600).default(150),
   SLUICE_MAX_CHUNKS_PER_DOCUMENT: z.coerce.number().int().positive().default(200_000),
   SLUICE_CHUNK_MAX_TOKENS: z.coerce.number().int().min(16).max(8192).default(400),
@@ -45,7 +48,7 @@ export interface ParsingSettings {
     maxHeapMb: number;
     maxMemoryMb: number;
     markdown: { maxBytes: number; perSourceByte: number };
-    ocr: { maxPages: number; pageTimeoutMs: number; dpi: number };
+    ocr: { maxPages: number; pageTimeoutMs: number; documentTimeoutMs: number; dpi: number };
   };
   chunking: { maxTokens: number; overlapTokens: number; maxChunks: number };
 }
@@ -68,6 +71,7 @@ export function parsingSettings(e: EnvOf<typeof parsingEnv>, problems: string[])
       ocr: {
         maxPages: e.SLUICE_OCR_MAX_PAGES,
         pageTimeoutMs: durationMs(e.SLUICE_OCR_PAGE_TIMEOUT),
+        documentTimeoutMs: durationMs(e.SLUICE_OCR_DOCUMENT_TIMEOUT),
         dpi: e.SLUICE_OCR_DPI,
       },
     },

@@ -79,7 +79,8 @@ export function createCpuPool(options: CpuPoolOptions): CpuPool {
     childModule: PARSE_CHILD_MODULE,
     processes: Math.max(1, options.threads),
     shortTaskReserve: 1,
-    limits,
+    // A document that may be OCR'd (a long task) runs under the OCR document limit instead.
+    limits: { ...limits, longTimeoutMs: limits.ocr.documentTimeoutMs },
     onTaskMemory: options.onParseMemory,
     onError: options.onError,
   });

@@ -5,22 +5,30 @@ import type { LimitFailures } from './threadPool';
 /** How V8 says, on stderr, that a process ran out of heap before it aborts. */
 const HEAP_EXHAUSTED = /heap out of memory|Reached heap limit/;
 
+/** The wall-clock limit a task runs under, and the setting that names it. */
+export function timeLimitOf(limits: ProcessLimits, long: boolean): { ms: number; setting: string } {
+  return long && limits.longTimeoutMs !== undefined
+    ? { ms: limits.longTimeoutMs, setting: 'SLUICE_OCR_DOCUMENT_TIMEOUT' }
+    : { ms: limits.timeoutMs, setting: 'SLUICE_PARSE_TIMEOUT' };
+}
+
 /** Why a child process ended mid-task, as the stage's failure: the limit it hit, or a crash. */
 export function exitFailure(ended: {
   failures: LimitFailures;
   limits: ProcessLimits;
+  timeLimit: { ms: number; setting: string };
   /** The pool killed it: at the time limit, or past the memory limit. */
   verdict: 'timeout' | 'memory' | undefined;
   stderr: string;
   /** Its signal, or `exit <code>`. */
   exit: string;
 }): SluiceError {
-  const { failures, limits, verdict, stderr } = ended;
+  const { failures, limits, timeLimit, verdict, stderr } = ended;
   const { what } = failures;
   if (verdict === 'timeout')
     return permanentError(
       failures.timeout,
-      `${what} took longer than the ${limits.timeoutMs} ms limit (SLUICE_PARSE_TIMEOUT)`,
+      `${what} took longer than the ${timeLimit.ms} ms limit (${timeLimit.setting})`,
     );
   if (verdict === 'memory')
     return permanentError(

@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { transientError, type SluiceError } from '../contracts/sluiceError';
 import type { ChildMessage, ChildRequest } from './childServer';
-import { exitFailure, shuttingDown } from './processFailure';
+import { exitFailure, shuttingDown, timeLimitOf } from './processFailure';
 import type { ProcessLimits } from './processLimits';
 import { peakResidentBytes, residentBytes, resetPeakResident } from './processMemory';
 import { revive } from './protocol';
@@ -141,7 +141,7 @@ export class ProcessPool {
       child.running.peak = peakResidentBytes(pid);
       child.process.kill('SIGKILL');
     };
-    const timer = setTimeout(() => kill('timeout'), this.options.limits.timeoutMs);
+    const timer = setTimeout(() => kill('timeout'), timeLimitOf(this.options.limits, job.long).ms);
     const watch = setInterval(() => {
       if ((residentBytes(pid) ?? 0) > limitBytes) kill('memory');
     }, this.options.watchIntervalMs ?? 5);
@@ -175,7 +175,7 @@ export class ProcessPool {
     if (running) {
       running.stop();
       if (running.verdict === 'memory') this.report(running.job.task, running.peak, true);
-      running.job.reject(this.failure(running.job.failures, running.verdict, child.stderr, code, signal));
+      running.job.reject(this.failure(running.job, running.verdict, child.stderr, code, signal));
     } else if (!this.closing) {
       this.options.onError?.(new Error(`a parse process exited while idle (${signal ?? code}): ${child.stderr}`));
     }
@@ -196,14 +196,21 @@ export class ProcessPool {
   }
 
   private failure(
-    failures: LimitFailures,
+    { failures, long }: Job,
     verdict: 'timeout' | 'memory' | undefined,
     stderr: string,
     code: number | null,
     signal: NodeJS.Signals | null,
   ): SluiceError {
     if (!verdict && this.closing) return shuttingDown(failures);
-    return exitFailure({ failures, limits: this.options.limits, verdict, stderr, exit: signal ?? `exit ${code}` });
+    return exitFailure({
+      failures,
+      limits: this.options.limits,
+      timeLimit: timeLimitOf(this.options.limits, long),
+      verdict,
+      stderr,
+      exit: signal ?? `exit ${code}`,
+    });
   }
 
   private report(task: string, peakResidentBytes: number | null, killedAtLimit: boolean): void {

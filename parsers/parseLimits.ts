@@ -41,7 +41,7 @@ export const DEFAULT_PARSE_LIMITS: ParseLimits = {
   maxHeapMb: 1024,
   maxMemoryMb: 1536,
   markdown: { maxBytes: 256 * 1024 * 1024, perSourceByte: 32 },
-  ocr: { maxPages: 500, pageTimeoutMs: 2 * 60_000, dpi: 150 },
+  ocr: { maxPages: 500, pageTimeoutMs: 2 * 60_000, documentTimeoutMs: 3 * 60 * 60_000, dpi: 150 },
 };
 
 /** Bounds on OCR within one document's parse (which stays under the limits above too). */
@@ -50,6 +50,11 @@ export interface OcrLimits {
   maxPages: number;
   /** Rendering and reading one page (SLUICE_OCR_PAGE_TIMEOUT): past it, PARSE_TIMEOUT naming the page. */
   pageTimeoutMs: number;
+  /**
+   * The wall clock of a whole document that may be OCR'd (SLUICE_OCR_DOCUMENT_TIMEOUT), in place of
+   * timeoutMs: hundreds of scanned pages take tens of minutes of one core; past it, PARSE_TIMEOUT.
+   */
+  documentTimeoutMs: number;
   /** Resolution PDF pages are rendered at for OCR (SLUICE_OCR_DPI). */
   dpi: number;
 }

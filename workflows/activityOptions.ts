@@ -85,11 +85,13 @@ export const sourceRegistration = (summary: string) =>
   });
 
 // Parsing is deterministic, so retrying a bad file cannot help: permanent errors are
-// non-retryable anyway, and 3 attempts cover a worker crash or a storage blip. 15 minutes is
-// room for a very large document.
+// non-retryable anyway, and 3 attempts cover a worker crash or a storage blip. 4 hours is room
+// for a long scanned document, which the CPU pool allows SLUICE_OCR_DOCUMENT_TIMEOUT (3 hours by
+// default; a 300-page scan takes 20-30 minutes of one core): a dead worker is noticed by the
+// heartbeat timeout, not by this one.
 const cleaningOptions: ActivityOptions = {
   cancellationType: WAIT_FOR_STOP,
-  startToCloseTimeout: '15 minutes',
+  startToCloseTimeout: '4 hours',
   // A dead worker or a lost task costs the heartbeat timeout, not the whole startToCloseTimeout.
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
@@ -146,8 +148,10 @@ export function enrichmentStage(taskQueue: string, summary: string) {
 }
 
 // The short stages of a small document (contracts/ingest.ts LocalStagePlan) as local activities.
+// A local CLEANING is a small source that no OCR can make long (prepareTask localStagePlan):
+// SLUICE_PARSE_TIMEOUT's 10 minutes by default, with room.
 export const localCleaningStage = (summary: string) =>
-  proxyLocalActivities<IngestActivities>({ ...asLocal(cleaningOptions), summary });
+  proxyLocalActivities<IngestActivities>({ ...asLocal(cleaningOptions), startToCloseTimeout: '15 minutes', summary });
 export const localCpuStage = (summary: string) =>
   proxyLocalActivities<IngestActivities>({ ...asLocal(cpuOptions), summary });
 // At most maxChunks chunks take seconds; a store call that hangs is cut after 5 minutes and retried.

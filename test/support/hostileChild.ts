@@ -25,6 +25,8 @@ serveTasks({
       // Busy forever: only killing the process stops it.
     }
   },
+  /** Finishes, after `ms` milliseconds of waiting: a slow but honest document. */
+  slow: (ms: number) => new Promise<string>((resolve) => setTimeout(() => resolve(`slept ${ms} ms`), ms)),
   exit: () => process.exit(3),
   refuse: () => {
     throw permanentError('CORRUPT_DOCUMENT', 'the test file is damaged');

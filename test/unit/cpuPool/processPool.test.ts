@@ -70,6 +70,22 @@ describe('ProcessPool', () => {
     await expect(pool!.run('echo', 'after the loop', FAILURES)).resolves.toBe('after the loop');
   });
 
+  it('a task marked long runs under its own time limit, and the failure names the setting that set it', async () => {
+    poolOf({ timeoutMs: 300, longTimeoutMs: 60_000, maxHeapMb: 256, maxMemoryMb: 512 });
+    // Past the short limit, within the long one: a long scan that finishes.
+    await expect(pool!.run('slow', 900, FAILURES, { long: true })).resolves.toBe('slept 900 ms');
+    await expect(pool!.run('slow', 900, FAILURES)).rejects.toMatchObject({
+      code: 'PARSE_TIMEOUT',
+      message: expect.stringContaining('300 ms limit (SLUICE_PARSE_TIMEOUT)'),
+    });
+    await pool!.close();
+    poolOf({ timeoutMs: 60_000, longTimeoutMs: 300, maxHeapMb: 256, maxMemoryMb: 512 });
+    await expect(pool!.run('spin', null, FAILURES, { long: true })).rejects.toMatchObject({
+      code: 'PARSE_TIMEOUT',
+      message: expect.stringContaining('300 ms limit (SLUICE_OCR_DOCUMENT_TIMEOUT)'),
+    });
+  });
+
   it('reports a child that exits mid-task as a crash, and a classified refusal as it is', async () => {
     poolOf({ timeoutMs: 60_000, maxHeapMb: 256, maxMemoryMb: 512 });
     await expect(pool!.run('exit', null, FAILURES)).rejects.toMatchObject({
