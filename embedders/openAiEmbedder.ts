@@ -102,12 +102,20 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
     let status: number;
     let text: string;
     let responseHeaders: { get(name: string): string | null };
+    // The deadline is a controller this call holds, not AbortSignal.timeout(): a combined signal
+    // holds its sources weakly and the timeout's timer holds its signal weakly too, so an inline
+    // timeout signal can be collected before it fires, and the request then hangs (seen under load).
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')),
+      timeoutMs,
+    );
     try {
       const response = await outboundFetch(outbound, url, {
         method: 'POST',
         headers,
         body,
-        signal: AbortSignal.any([stop, AbortSignal.timeout(timeoutMs)]),
+        signal: AbortSignal.any([stop, deadline.signal]),
       });
       status = response.status;
       responseHeaders = response.headers;
@@ -136,6 +144,8 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
       if (isErrorLike(err) && err.name === 'TimeoutError')
         throw new RetryableFailure(`no answer within ${timeoutMs} ms`, `timeout after ${timeoutMs} ms`);
       throw new RetryableFailure(`network error (${fetchErrorCode(err)})`, redact(describeFetchError(err)));
+    } finally {
+      clearTimeout(timer);
     }
     if (status !== 200) {
       const detail = redact(`HTTP ${status} from the embedding provider: ${providerMessage(text)}`);

@@ -1,3 +1,5 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import http from 'node:http';
 import type net from 'node:net';
 import { inspect } from 'node:util';
@@ -145,6 +147,20 @@ describe('OpenAI-compatible embedder', () => {
     expect(err.message).toMatch(/no answer within 200 ms/);
     expect(server.requests).toHaveLength(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+  });
+
+  it('times out a hanging request while the garbage collector runs (an inline timeout signal would be collected)', async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const collect = vm.runInNewContext('gc') as () => void;
+    server.setStandingFault({ kind: 'hang' });
+    const collecting = setInterval(collect, 10);
+    try {
+      const err = await failureOf(embedder({ timeoutMs: 200, maxRetries: 0 }).embed(['g']));
+      expect(err).toMatchObject({ code: 'VECTORIZING_FAILED', permanent: false });
+      expect(err.message).toMatch(/no answer within 200 ms/);
+    } finally {
+      clearInterval(collecting);
+    }
   });
 
   it('fails transiently when the server cannot be reached', async () => {
