@@ -120,51 +120,64 @@ async function recordSourceStarted(tw: TestWorker): Promise<void> {
   }
 }
 
-/** Chunk keywords from a chat model (patch chunk-enrichment): enrichChunks on the enrichment queue. */
-async function recordChunkEnrichment(tw: TestWorker): Promise<void> {
+/** A run of a dataset with `options` on, whose user's CHAT model is the test chat server. */
+async function recordWithChatModel(
+  tw: TestWorker,
+  name: string,
+  options: Partial<Record<'chunkKeywords' | 'tableRepair', boolean>>,
+  document: { text: string; fileName: string },
+): Promise<void> {
   const chat = await startFakeChatServer();
   try {
-    const enriched = { ...scope, datasetId: 'replay-enriched' };
-    await saveDatasetSettings(tw.adapters.db, enriched, {
-      enrichment: { chunkKeywords: true, chunkQuestions: false, imageDescriptions: false, tableRepair: false },
+    const dataset = { ...scope, datasetId: `replay-${name}` };
+    await saveDatasetSettings(tw.adapters.db, dataset, {
+      enrichment: {
+        chunkKeywords: false,
+        chunkQuestions: false,
+        imageDescriptions: false,
+        tableRepair: false,
+        ...options,
+      },
     });
-    await saveModelSettings({ db: tw.adapters.db, config: tw.config }, enriched.userId, 'chat', {
+    await saveModelSettings({ db: tw.adapters.db, config: tw.config }, dataset.userId, 'chat', {
       baseUrl: chat.baseUrl,
       model: 'replay-chat',
       apiKey: null,
     });
-    const doc = await ingestBuffer(tw, sectionedMarkdown(3, 'enriched'), 'enriched.md', enriched);
+    const doc = await ingestBuffer(tw, document.text, document.fileName, dataset);
     await waitTerminal(tw.client, doc.documentId);
-    await save(tw, 'chunk-enrichment', doc.documentId);
+    await save(tw, name, doc.documentId);
   } finally {
     await chat.close();
   }
 }
 
+/** Chunk keywords from a chat model (patch chunk-enrichment): enrichChunks on the enrichment queue. */
+const recordChunkEnrichment = (tw: TestWorker) =>
+  recordWithChatModel(
+    tw,
+    'chunk-enrichment',
+    { chunkKeywords: true },
+    {
+      text: sectionedMarkdown(3, 'enriched'),
+      fileName: 'enriched.md',
+    },
+  );
+
 /**
  * Table repair by a chat model (patch markdown-enrichment-queue): CLEANING's parse as a local
  * activity, then enrichMarkdown on the enrichment queue.
  */
-async function recordMarkdownEnrichment(tw: TestWorker): Promise<void> {
-  const chat = await startFakeChatServer();
-  try {
-    const repaired = { ...scope, datasetId: 'replay-repaired' };
-    await saveDatasetSettings(tw.adapters.db, repaired, {
-      enrichment: { chunkKeywords: false, chunkQuestions: false, imageDescriptions: false, tableRepair: true },
-    });
-    await saveModelSettings({ db: tw.adapters.db, config: tw.config }, repaired.userId, 'chat', {
-      baseUrl: chat.baseUrl,
-      model: 'replay-chat',
-      apiKey: null,
-    });
-    const table = '| part | count |\n| --- | --- |\n| washer |\n| gasket | 3 | spare |';
-    const doc = await ingestBuffer(tw, `# Parts\n\nThe list.\n\n${table}\n`, 'repaired.md', repaired);
-    await waitTerminal(tw.client, doc.documentId);
-    await save(tw, 'markdown-enrichment', doc.documentId);
-  } finally {
-    await chat.close();
-  }
-}
+const recordMarkdownEnrichment = (tw: TestWorker) =>
+  recordWithChatModel(
+    tw,
+    'markdown-enrichment',
+    { tableRepair: true },
+    {
+      text: '# Parts\n\nThe list.\n\n| part | count |\n| --- | --- |\n| washer |\n| gasket | 3 | spare |\n',
+      fileName: 'repaired.md',
+    },
+  );
 
 /**
  * A rebuild under another plan (patch retire-chunk-sets): CLEANING inherited, the other stages on a
