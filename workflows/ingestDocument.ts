@@ -16,7 +16,6 @@ import {
   type LocalStagePlan,
   type PrepareResult,
   type StageInput,
-  type StageResult,
 } from '../contracts/ingest';
 import { progressQuery } from '../contracts/ingestApi';
 import {
@@ -28,78 +27,21 @@ import {
 } from '../contracts/searchAttributes';
 import { allPending, STAGES, type Stage } from '../contracts/stages';
 import {
-  batchStage,
   bookkeeping,
-  cleaningStage,
-  cpuStage,
-  embeddingStage,
   enrichmentStage,
-  localBatchStage,
   localBookkeeping,
-  localCleaningStage,
-  localCpuStage,
   localNotification,
   notification,
   retirement,
   sourceRegistration,
 } from './activityOptions';
 import { activitySummary } from './activitySummary';
+import { stageCall } from './stageCalls';
 import { classifyFailure, type ClassifiedFailure } from './classifyFailure';
 import { PendingSearchAttributes } from './pendingSearchAttributes';
 import { CHUNKING_PLAN_PATCH, installPlanGate } from './planGate';
 import { installRetryGate } from './retryGate';
 import { declareVersioningBehavior } from './versioningBehavior';
-
-interface StageCall {
-  run: (input: StageInput) => Promise<StageResult>;
-  local: boolean;
-}
-
-/**
- * Each stage's activity, with its Web UI summary ("CLEANING report.pdf"); a stage the plan marks
- * short runs as a local activity.
- */
-function stageCall(
-  stage: Stage,
-  plan: LocalStagePlan | undefined,
-  chunkCount: number,
-  subject: string,
-  enrichMarkdown: boolean,
-): StageCall {
-  const early = plan?.beforeEmbedding === true;
-  const late = plan !== undefined && chunkCount <= plan.maxChunksAfterEmbedding;
-  const summary = activitySummary(stage, subject);
-  switch (stage) {
-    case 'CLEANING':
-      if (enrichMarkdown) return { run: (input) => parseThenEnrich(input, early, subject), local: false };
-      return { run: (early ? localCleaningStage : cleaningStage)(summary).cleaning, local: early };
-    case 'CHUNKING':
-      return { run: (early ? localCpuStage : cpuStage)(summary).chunking, local: early };
-    case 'VECTORIZING':
-      // Always a normal activity: it goes to the embedding task queue and its rate limit.
-      return { run: embeddingStage(workflowInfo().taskQueue, summary).vectorizing, local: false };
-    case 'PRETOKENIZE':
-      return { run: (late ? localCpuStage : cpuStage)(summary).pretokenize, local: late };
-    case 'KEYWORD_INDEXING':
-      return { run: (late ? localBatchStage : batchStage)(summary).keywordIndexing, local: late };
-    case 'SPARSE_VECTORIZING':
-      return { run: (late ? localBatchStage : batchStage)(summary).sparseVectorizing, local: late };
-  }
-}
-
-/**
- * CLEANING of a run whose dataset asks a model to enrich its markdown, in two activities: the
- * parse where it always runs, then the model calls on the enrichment queue, whose slots and rate
- * limit bound them; the second records the stage's SUCCESS.
- */
-async function parseThenEnrich(input: StageInput, local: boolean, subject: string): Promise<StageResult> {
-  const summary = activitySummary('CLEANING', subject);
-  const { parsed } = await (local ? localCleaningStage : cleaningStage)(summary).parseForEnrichment(input);
-  return enrichmentStage(workflowInfo().taskQueue, activitySummary('enrich markdown', subject)).enrichMarkdown({
-    ...input,
-    parsed,
-  });
-}
 
 type Failure = ClassifiedFailure & { stage: Stage | null };
 

@@ -1,0 +1,65 @@
+import { workflowInfo } from '@temporalio/workflow';
+import type { LocalStagePlan, StageInput, StageResult } from '../contracts/ingest';
+import type { Stage } from '../contracts/stages';
+import {
+  batchStage,
+  cleaningStage,
+  cpuStage,
+  embeddingStage,
+  enrichmentStage,
+  localBatchStage,
+  localCleaningStage,
+  localCpuStage,
+} from './activityOptions';
+import { activitySummary } from './activitySummary';
+
+export interface StageCall {
+  run: (input: StageInput) => Promise<StageResult>;
+  local: boolean;
+}
+
+/**
+ * Each stage's activity, with its Web UI summary ("CLEANING report.pdf"); a stage the plan marks
+ * short runs as a local activity.
+ */
+export function stageCall(
+  stage: Stage,
+  plan: LocalStagePlan | undefined,
+  chunkCount: number,
+  subject: string,
+  enrichMarkdown: boolean,
+): StageCall {
+  const early = plan?.beforeEmbedding === true;
+  const late = plan !== undefined && chunkCount <= plan.maxChunksAfterEmbedding;
+  const summary = activitySummary(stage, subject);
+  switch (stage) {
+    case 'CLEANING':
+      if (enrichMarkdown) return { run: (input) => parseThenEnrich(input, early, subject), local: false };
+      return { run: (early ? localCleaningStage : cleaningStage)(summary).cleaning, local: early };
+    case 'CHUNKING':
+      return { run: (early ? localCpuStage : cpuStage)(summary).chunking, local: early };
+    case 'VECTORIZING':
+      // Always a normal activity: it goes to the embedding task queue and its rate limit.
+      return { run: embeddingStage(workflowInfo().taskQueue, summary).vectorizing, local: false };
+    case 'PRETOKENIZE':
+      return { run: (late ? localCpuStage : cpuStage)(summary).pretokenize, local: late };
+    case 'KEYWORD_INDEXING':
+      return { run: (late ? localBatchStage : batchStage)(summary).keywordIndexing, local: late };
+    case 'SPARSE_VECTORIZING':
+      return { run: (late ? localBatchStage : batchStage)(summary).sparseVectorizing, local: late };
+  }
+}
+
+/**
+ * CLEANING of a run whose dataset asks a model to enrich its markdown, in two activities: the
+ * parse where it always runs, then the model calls on the enrichment queue, whose slots and rate
+ * limit bound them; the second records the stage's SUCCESS.
+ */
+async function parseThenEnrich(input: StageInput, local: boolean, subject: string): Promise<StageResult> {
+  const summary = activitySummary('CLEANING', subject);
+  const { parsed } = await (local ? localCleaningStage : cleaningStage)(summary).parseForEnrichment(input);
+  return enrichmentStage(workflowInfo().taskQueue, activitySummary('enrich markdown', subject)).enrichMarkdown({
+    ...input,
+    parsed,
+  });
+}
