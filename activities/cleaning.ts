@@ -1,22 +1,19 @@
-import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { StageInput, StageResult } from '../contracts/ingest';
 import type { OcrPageReport } from '../contracts/ocrPages';
-import { permanentError, SluiceError, transientError } from '../contracts/sluiceError';
+import { permanentError } from '../contracts/sluiceError';
 import { recordProducedBytes } from '../db/repositories/producedBytes';
-import { DETECTION_HEAD_BYTES, detectFileType } from '../parsers/detectFileType';
+import { detectFileType } from '../parsers/detectFileType';
 import { predecessorWithoutMarkdown } from '../db/repositories/tasks';
 import { objectKeys } from '../stores/objectKeys';
-import { ObjectNotFoundError } from '../stores/ports';
 import { parserBackendFor } from '../contracts/datasetSettings';
 import { findDatasetSettings } from '../db/repositories/datasetSettings';
 import type { StageOutputs, StartedStage } from '../db/repositories/stageTransitions';
 import { storeEmbeddedImages } from './embeddedImages';
 import { parseWithService } from './serviceParse';
 import type { ActivityDeps } from './deps';
+import { downloadSource, readHead } from './sourceDownload';
 import { runStage } from './stageTemplate';
 import { orTransient } from './transient';
 
@@ -30,7 +27,7 @@ export type ParsedDocument = NonNullable<StageOutputs['parsed']>;
 export function createCleaningActivity(deps: ActivityDeps) {
   return async function cleaning(input: StageInput): Promise<StageResult> {
     return runStage(deps, input, 'CLEANING', async (started) => {
-      const parsed = await parseAndStore(deps, input, started);
+      const parsed = await parseAndStore(deps, input, started, { keepImages: false });
       return { items: parsed.bytes, outputs: { parsed: parsed.document } };
     });
   };
@@ -52,7 +49,7 @@ export function createParseForEnrichmentActivity(deps: ActivityDeps) {
       input,
       'CLEANING',
       async (started) => {
-        const stored = await parseAndStore(deps, input, started);
+        const stored = await parseAndStore(deps, input, started, { keepImages: true });
         parsed = stored.document;
         return stored.bytes;
       },
@@ -62,11 +59,16 @@ export function createParseForEnrichmentActivity(deps: ActivityDeps) {
   };
 }
 
-/** Parses the task's source and stores its markdown, charged to the user's quota; returns what it recorded. */
+/**
+ * Parses the task's source and stores its markdown, charged to the user's quota; returns what it
+ * recorded. Only a run that ends with enrichMarkdown keeps a package's pictures, and only when the
+ * dataset has images described: a plain CLEANING writes what it always did.
+ */
 async function parseAndStore(
   deps: ActivityDeps,
   input: StageInput,
   started: StartedStage,
+  options: { keepImages: boolean },
 ): Promise<{ document: ParsedDocument; bytes: number }> {
   if (started.sizeBytes > deps.settings.maxFileBytes) {
     throw permanentError(
@@ -84,7 +86,7 @@ async function parseAndStore(
           markdown: (await parseWithService(deps, input, started)).markdown,
           ocrPages: [],
         }
-      : await parseBuiltIn(deps, input, started, settings.enrichment?.imageDescriptions === true);
+      : await parseBuiltIn(deps, input, started, options.keepImages && settings.enrichment?.imageDescriptions === true);
   const key = await storeMarkdown(deps, input, parsed.markdown);
   return {
     document: {
@@ -155,44 +157,4 @@ async function dropPredecessorMarkdown(deps: ActivityDeps, input: StageInput): P
   // The markdown object, then the folder of its images: a store's prefix need not cut mid-name.
   await deps.objects.deletePrefix(objectKeys.markdown(input.userId, input.documentId, predecessor));
   await deps.objects.deletePrefix(objectKeys.parsedImagesOf(input.userId, input.documentId, predecessor));
-}
-
-/** Streams the source to disk with a byte limit, so no file is ever held whole in memory. */
-async function downloadSource(deps: ActivityDeps, key: string, tmpFile: string): Promise<void> {
-  let source;
-  try {
-    source = await deps.objects.getStream(key);
-  } catch (error) {
-    if (error instanceof ObjectNotFoundError)
-      throw permanentError('SOURCE_FILE_NOT_FOUND', `source object ${key} is missing`);
-    throw error;
-  }
-  let seen = 0;
-  const limit = deps.settings.maxFileBytes;
-  const guard = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      seen += chunk.length;
-      if (seen > limit) done(permanentError('FILE_TOO_LARGE', `source exceeds the limit of ${limit} bytes`));
-      else done(null, chunk);
-    },
-  });
-  try {
-    await pipeline(source, guard, createWriteStream(tmpFile));
-  } catch (error) {
-    if (error instanceof SluiceError) throw error;
-    if ((error as NodeJS.ErrnoException).code === 'ENOSPC')
-      throw transientError('TEMP_DISK_FULL', 'no space left for the temp file', error);
-    throw error;
-  }
-}
-
-async function readHead(file: string): Promise<Buffer> {
-  const handle = await fs.open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(DETECTION_HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, DETECTION_HEAD_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
 }
