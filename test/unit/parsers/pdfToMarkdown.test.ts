@@ -105,7 +105,12 @@ describe('PDF parsing (in the parse thread)', () => {
   });
 
   it('stops a parse that exceeds the time limit with PARSE_TIMEOUT', async () => {
-    const failure = parsePdf(fixturePdf([[body('slow')]]), { ...DEFAULT_PARSE_LIMITS, timeoutMs: 5 });
-    await expect(failure).rejects.toMatchObject({ code: 'PARSE_TIMEOUT', permanent: true });
+    // A PDF may need OCR, so its whole parse runs under the OCR document limit, not timeoutMs.
+    const limits = { ...DEFAULT_PARSE_LIMITS, ocr: { ...DEFAULT_PARSE_LIMITS.ocr, documentTimeoutMs: 5 } };
+    await expect(parsePdf(fixturePdf([[body('slow')]]), limits)).rejects.toMatchObject({
+      code: 'PARSE_TIMEOUT',
+      permanent: true,
+      message: expect.stringContaining('SLUICE_OCR_DOCUMENT_TIMEOUT'),
+    });
   });
 });
