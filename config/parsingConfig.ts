@@ -27,8 +27,9 @@ export const parsingEnv = {
   // OCR of scanned pages and image uploads (parsers/documentOcr.ts), inside the parse limits above.
   SLUICE_OCR_MAX_PAGES: z.coerce.number().int().min(0).max(100_000).default(500),
   SLUICE_OCR_PAGE_TIMEOUT: duration('60s, 2m or 500ms').default('2m'),
-  // A whole document that may be OCR'd (a PDF, an image), in place of SLUICE_PARSE_TIMEOUT: a
-  // 300-page scan takes 20-30 minutes of one core (bench:ocr-long).
+  // The most a document that may be OCR'd (a PDF, an image) can take: its parse gains
+  // SLUICE_OCR_PAGE_TIMEOUT for each page it OCRs, up to this (a 300-page scan took 41 minutes of
+  // one core under load: bench:ocr-long); one that OCRs nothing keeps SLUICE_PARSE_TIMEOUT.
   SLUICE_OCR_DOCUMENT_TIMEOUT: duration('3h, 90m or 500ms').default('3h'),
   SLUICE_OCR_DPI: z.coerce.number().int().min(72).max(600).default(150),
   SLUICE_MAX_CHUNKS_PER_DOCUMENT: z.coerce.number().int().positive().default(200_000),

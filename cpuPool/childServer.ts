@@ -7,10 +7,15 @@ export interface ChildRequest {
   payload: unknown;
 }
 
-/** What a child process sends back: that it is warm, or one task's reply. */
-export type ChildMessage = { ready: true } | { taskId: number; reply: TaskReply<unknown> };
+/**
+ * What a child process sends back: that it is warm, one task's reply, or that the task began
+ * another page of OCR (which extends its deadline: processPool.ts).
+ */
+export type ChildMessage =
+  { ready: true } | { taskId: number; reply: TaskReply<unknown> } | { taskId: number; ocrPage: true };
 
-export type ChildTasks = Record<string, (payload: never) => unknown>;
+/** A task gets its payload and a way to say it began another page of OCR. */
+export type ChildTasks = Record<string, (payload: never, ocrPageStarted: () => void) => unknown>;
 
 /**
  * The loop of a pool's child process (cpuPool/processPool.ts): announce readiness once `warm`
@@ -23,7 +28,7 @@ export function serveTasks(tasks: ChildTasks, warm: Promise<unknown> = Promise.r
     const task = tasks[request.task];
     void replyOf(() => {
       if (!task) throw new Error(`the child process has no task ${request.task}`);
-      return task(request.payload as never);
+      return task(request.payload as never, () => send({ taskId: request.taskId, ocrPage: true }));
     }).then((reply) => send({ taskId: request.taskId, reply }));
   });
   void warm.catch(() => undefined).then(() => send({ ready: true }));

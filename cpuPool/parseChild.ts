@@ -20,6 +20,9 @@ export interface ParseInput {
 }
 
 serveTasks(
-  { parse: ({ filePath, type, limits, options }: ParseInput) => parseDocument(filePath, type, limits, options) },
+  {
+    parse: ({ filePath, type, limits, options }: ParseInput, ocrPageStarted: () => void) =>
+      parseDocument(filePath, type, limits, { ...options, onOcrPage: ocrPageStarted }),
+  },
   loadPdfjs(),
 );

@@ -79,8 +79,9 @@ export function createCpuPool(options: CpuPoolOptions): CpuPool {
     childModule: PARSE_CHILD_MODULE,
     processes: Math.max(1, options.threads),
     shortTaskReserve: 1,
-    // A document that may be OCR'd (a long task) runs under the OCR document limit instead.
-    limits: { ...limits, longTimeoutMs: limits.ocr.documentTimeoutMs },
+    // A document that may be OCR'd (a long task) gains a page's limit for each page it OCRs, up to
+    // the OCR document limit: a text PDF keeps SLUICE_PARSE_TIMEOUT.
+    limits: { ...limits, ocrPageMs: limits.ocr.pageTimeoutMs, longTimeoutMs: limits.ocr.documentTimeoutMs },
     onTaskMemory: options.onParseMemory,
     onError: options.onError,
   });

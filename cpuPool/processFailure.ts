@@ -5,13 +5,6 @@ import type { LimitFailures } from './threadPool';
 /** How V8 says, on stderr, that a process ran out of heap before it aborts. */
 const HEAP_EXHAUSTED = /heap out of memory|Reached heap limit/;
 
-/** The wall-clock limit a task runs under, and the setting that names it. */
-export function timeLimitOf(limits: ProcessLimits, long: boolean): { ms: number; setting: string } {
-  return long && limits.longTimeoutMs !== undefined
-    ? { ms: limits.longTimeoutMs, setting: 'SLUICE_OCR_DOCUMENT_TIMEOUT' }
-    : { ms: limits.timeoutMs, setting: 'SLUICE_PARSE_TIMEOUT' };
-}
-
 /** Why a child process ended mid-task, as the stage's failure: the limit it hit, or a crash. */
 export function exitFailure(ended: {
   failures: LimitFailures;

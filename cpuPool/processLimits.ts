@@ -2,10 +2,9 @@
 export interface ProcessLimits {
   /** Wall clock of one task, counted from when a child starts it. */
   timeoutMs: number;
-  /**
-   * The same for a task marked long (a document that may be OCR'd, whose pages each have their
-   * own limit); timeoutMs when absent.
-   */
+  /** A task marked long (a document that may be OCR'd) gains this for each page it begins to OCR. */
+  ocrPageMs?: number;
+  /** ...up to this from its start, whatever it OCRs. */
   longTimeoutMs?: number;
   /** V8 old-generation heap of each child (--max-old-space-size). */
   maxHeapMb: number;

@@ -2,7 +2,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { transientError, type SluiceError } from '../contracts/sluiceError';
 import type { ChildMessage, ChildRequest } from './childServer';
-import { exitFailure, shuttingDown, timeLimitOf } from './processFailure';
+import { exitFailure, shuttingDown } from './processFailure';
+import { TaskDeadline } from './taskDeadline';
 import type { ProcessLimits } from './processLimits';
 import { peakResidentBytes, residentBytes, resetPeakResident } from './processMemory';
 import { revive } from './protocol';
@@ -50,7 +51,14 @@ interface Child {
   ready: boolean;
   /** The end of its stderr: how V8 says it ran out of heap. */
   stderr: string;
-  running?: { job: Job; taskId: number; verdict?: 'timeout' | 'memory'; peak: number | null; stop: () => void };
+  running?: {
+    job: Job;
+    taskId: number;
+    deadline: TaskDeadline;
+    verdict?: 'timeout' | 'memory';
+    peak: number | null;
+    stop: () => void;
+  };
 }
 
 const STDERR_TAIL = 4096;
@@ -141,15 +149,15 @@ export class ProcessPool {
       child.running.peak = peakResidentBytes(pid);
       child.process.kill('SIGKILL');
     };
-    const timer = setTimeout(() => kill('timeout'), timeLimitOf(this.options.limits, job.long).ms);
+    const deadline = new TaskDeadline(this.options.limits, job.long, () => kill('timeout'));
     const watch = setInterval(() => {
       if ((residentBytes(pid) ?? 0) > limitBytes) kill('memory');
     }, this.options.watchIntervalMs ?? 5);
     const stop = () => {
-      clearTimeout(timer);
+      deadline.stop();
       clearInterval(watch);
     };
-    child.running = { job, taskId, peak: null, stop };
+    child.running = { job, taskId, deadline, peak: null, stop };
     child.process.send({ taskId, task: job.task, payload: job.payload } satisfies ChildRequest);
   }
 
@@ -161,6 +169,10 @@ export class ProcessPool {
     }
     const running = child.running;
     if (!running || running.taskId !== message.taskId || running.verdict) return;
+    if ('ocrPage' in message) {
+      running.deadline.ocrPageStarted();
+      return;
+    }
     running.stop();
     child.running = undefined;
     this.report(running.job.task, peakResidentBytes(child.process.pid!), false);
@@ -175,7 +187,7 @@ export class ProcessPool {
     if (running) {
       running.stop();
       if (running.verdict === 'memory') this.report(running.job.task, running.peak, true);
-      running.job.reject(this.failure(running.job, running.verdict, child.stderr, code, signal));
+      running.job.reject(this.failure(running, child.stderr, code, signal));
     } else if (!this.closing) {
       this.options.onError?.(new Error(`a parse process exited while idle (${signal ?? code}): ${child.stderr}`));
     }
@@ -196,8 +208,7 @@ export class ProcessPool {
   }
 
   private failure(
-    { failures, long }: Job,
-    verdict: 'timeout' | 'memory' | undefined,
+    { job: { failures }, deadline, verdict }: NonNullable<Child['running']>,
     stderr: string,
     code: number | null,
     signal: NodeJS.Signals | null,
@@ -206,7 +217,7 @@ export class ProcessPool {
     return exitFailure({
       failures,
       limits: this.options.limits,
-      timeLimit: timeLimitOf(this.options.limits, long),
+      timeLimit: deadline.describe(),
       verdict,
       stderr,
       exit: signal ?? `exit ${code}`,

@@ -27,6 +27,8 @@ export interface ParsedDocument {
 export interface ParseOptions {
   /** Write a reference where each picture stands and list the pictures (for image descriptions). */
   keepImages?: boolean;
+  /** Told as each page's OCR begins (the parse process reports it to the pool: cpuPool/parseChild.ts). */
+  onOcrPage?: () => void;
 }
 
 /**
@@ -48,7 +50,7 @@ export async function parseDocument(
   options: ParseOptions = {},
 ): Promise<ParsedDocument> {
   const budget = new MarkdownBudget(markdownLimit(limits.markdown, (await stat(filePath)).size));
-  const ocr = new DocumentOcr(limits.ocr, sharedOcrEngine);
+  const ocr = new DocumentOcr(limits.ocr, sharedOcrEngine, options.onOcrPage);
   const images = new EmbeddedImages(options.keepImages === true);
   const markdown = await classified(type, () => convert(filePath, type, limits, budget, ocr, images));
   budget.check(markdown);

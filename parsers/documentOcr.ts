@@ -16,6 +16,8 @@ export class DocumentOcr {
   constructor(
     readonly limits: OcrLimits,
     private readonly engine: () => Promise<OcrEngine>,
+    /** Told as each page's OCR begins: the parse process lets the pool extend the document's deadline. */
+    private readonly onPageStarted: () => void = () => undefined,
   ) {}
 
   /** Renders (`pixels`) and reads one page within the per-page limit. */
@@ -27,6 +29,7 @@ export class DocumentOcr {
       );
     }
     const engine = await this.engine();
+    this.onPageStarted();
     const result = await withinPageLimit(page, this.limits.pageTimeoutMs, async () => engine.recognize(await pixels()));
     let chars = 0;
     for (const line of result.lines) chars += line.text.length;

@@ -51,8 +51,8 @@ export interface OcrLimits {
   /** Rendering and reading one page (SLUICE_OCR_PAGE_TIMEOUT): past it, PARSE_TIMEOUT naming the page. */
   pageTimeoutMs: number;
   /**
-   * The wall clock of a whole document that may be OCR'd (SLUICE_OCR_DOCUMENT_TIMEOUT), in place of
-   * timeoutMs: hundreds of scanned pages take tens of minutes of one core; past it, PARSE_TIMEOUT.
+   * The most wall clock a document's parse may reach by OCR (SLUICE_OCR_DOCUMENT_TIMEOUT): each page
+   * it OCRs adds pageTimeoutMs to timeoutMs, up to this; past it, PARSE_TIMEOUT.
    */
   documentTimeoutMs: number;
   /** Resolution PDF pages are rendered at for OCR (SLUICE_OCR_DPI). */

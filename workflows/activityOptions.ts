@@ -86,8 +86,8 @@ export const sourceRegistration = (summary: string) =>
 
 // Parsing is deterministic, so retrying a bad file cannot help: permanent errors are
 // non-retryable anyway, and 3 attempts cover a worker crash or a storage blip. 4 hours is room
-// for a long scanned document, which the CPU pool allows SLUICE_OCR_DOCUMENT_TIMEOUT (3 hours by
-// default; a 300-page scan takes 20-30 minutes of one core): a dead worker is noticed by the
+// for a long scanned document, which the CPU pool lets run up to SLUICE_OCR_DOCUMENT_TIMEOUT (3
+// hours by default; a 300-page scan took 41 minutes of one core): a dead worker is noticed by the
 // heartbeat timeout, not by this one.
 const cleaningOptions: ActivityOptions = {
   cancellationType: WAIT_FOR_STOP,

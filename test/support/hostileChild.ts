@@ -27,6 +27,21 @@ serveTasks({
   },
   /** Finishes, after `ms` milliseconds of waiting: a slow but honest document. */
   slow: (ms: number) => new Promise<string>((resolve) => setTimeout(() => resolve(`slept ${ms} ms`), ms)),
+  /** A scan: says it begins a page of OCR every `everyMs`, `pages` times, then finishes. */
+  ocrPages: async ({ pages, everyMs }: { pages: number; everyMs: number }, ocrPageStarted: () => void) => {
+    for (let page = 0; page < pages; page++) {
+      ocrPageStarted();
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+    return `read ${pages} pages`;
+  },
+  /** One page of OCR begun, then a loop that never ends. */
+  ocrThenSpin: (_: null, ocrPageStarted: () => void) => {
+    ocrPageStarted();
+    for (;;) {
+      // Busy forever.
+    }
+  },
   exit: () => process.exit(3),
   refuse: () => {
     throw permanentError('CORRUPT_DOCUMENT', 'the test file is damaged');

@@ -70,19 +70,30 @@ describe('ProcessPool', () => {
     await expect(pool!.run('echo', 'after the loop', FAILURES)).resolves.toBe('after the loop');
   });
 
-  it('a task marked long runs under its own time limit, and the failure names the setting that set it', async () => {
-    poolOf({ timeoutMs: 300, longTimeoutMs: 60_000, maxHeapMb: 256, maxMemoryMb: 512 });
-    // Past the short limit, within the long one: a long scan that finishes.
-    await expect(pool!.run('slow', 900, FAILURES, { long: true })).resolves.toBe('slept 900 ms');
-    await expect(pool!.run('slow', 900, FAILURES)).rejects.toMatchObject({
+  it("a task marked long gains a page's limit for each page it OCRs, up to the document limit; a text-only one keeps the parse limit", async () => {
+    poolOf({ timeoutMs: 300, ocrPageMs: 400, longTimeoutMs: 60_000, maxHeapMb: 256, maxMemoryMb: 512 });
+    // Four pages a quarter-second apart: past the 300 ms parse limit, within 300 + 4 × 400.
+    const scan = { pages: 4, everyMs: 250 };
+    await expect(pool!.run('ocrPages', scan, FAILURES, { long: true })).resolves.toBe('read 4 pages');
+    // Not marked long, the same task has the parse limit only.
+    await expect(pool!.run('ocrPages', scan, FAILURES)).rejects.toMatchObject({
       code: 'PARSE_TIMEOUT',
       message: expect.stringContaining('300 ms limit (SLUICE_PARSE_TIMEOUT)'),
     });
-    await pool!.close();
-    poolOf({ timeoutMs: 60_000, longTimeoutMs: 300, maxHeapMb: 256, maxMemoryMb: 512 });
+    // Long but reading no page (a text PDF): the parse limit too.
     await expect(pool!.run('spin', null, FAILURES, { long: true })).rejects.toMatchObject({
+      message: expect.stringContaining('300 ms limit (SLUICE_PARSE_TIMEOUT)'),
+    });
+    await expect(pool!.run('ocrThenSpin', null, FAILURES, { long: true })).rejects.toMatchObject({
+      message: expect.stringContaining(
+        "700 ms limit (SLUICE_PARSE_TIMEOUT plus SLUICE_OCR_PAGE_TIMEOUT for each of the 1 pages it OCR'd)",
+      ),
+    });
+    await pool!.close();
+    poolOf({ timeoutMs: 300, ocrPageMs: 400, longTimeoutMs: 800, maxHeapMb: 256, maxMemoryMb: 512 });
+    await expect(pool!.run('ocrPages', { pages: 8, everyMs: 250 }, FAILURES, { long: true })).rejects.toMatchObject({
       code: 'PARSE_TIMEOUT',
-      message: expect.stringContaining('300 ms limit (SLUICE_OCR_DOCUMENT_TIMEOUT)'),
+      message: expect.stringContaining('800 ms limit (SLUICE_OCR_DOCUMENT_TIMEOUT)'),
     });
   });
 

@@ -105,12 +105,13 @@ describe('PDF parsing (in the parse thread)', () => {
   });
 
   it('stops a parse that exceeds the time limit with PARSE_TIMEOUT', async () => {
-    // A PDF may need OCR, so its whole parse runs under the OCR document limit, not timeoutMs.
-    const limits = { ...DEFAULT_PARSE_LIMITS, ocr: { ...DEFAULT_PARSE_LIMITS.ocr, documentTimeoutMs: 5 } };
-    await expect(parsePdf(fixturePdf([[body('slow')]]), limits)).rejects.toMatchObject({
+    // A text PDF OCRs no page, so it keeps the parse limit, though a PDF may be OCR'd.
+    await expect(
+      parsePdf(fixturePdf([[body('slow')]]), { ...DEFAULT_PARSE_LIMITS, timeoutMs: 5 }),
+    ).rejects.toMatchObject({
       code: 'PARSE_TIMEOUT',
       permanent: true,
-      message: expect.stringContaining('SLUICE_OCR_DOCUMENT_TIMEOUT'),
+      message: expect.stringContaining('(SLUICE_PARSE_TIMEOUT)'),
     });
   });
 });
