@@ -10,7 +10,9 @@ export const stackPortsEnv = { SLUICE_PG_PORT: port, SLUICE_TEMPORAL_PORT: port,
  * The stack script (scripts/stack.sh) moves its servers with SLUICE_PG_PORT, SLUICE_TEMPORAL_PORT and
  * SLUICE_TEMPORAL_UI_PORT. A process that starts the stack itself (`sluice demo`, `sluice up`) must
  * then reach the servers it just started, not whatever listens on the default ports, so the
- * addresses left unset default to those ports. An address that is set always wins.
+ * addresses left unset default to those ports. An address that is set always wins, and so does a
+ * temporal.toml profile: a derived TEMPORAL_ADDRESS would override the profile's address (an
+ * environment variable beats the profile), sending a profile's mTLS to the dev server.
  */
 export function withStackPortDefaults(env: EnvInput): EnvInput {
   const derived: EnvInput = { ...env };
@@ -22,7 +24,8 @@ export function withStackPortDefaults(env: EnvInput): EnvInput {
   const temporal = port('SLUICE_TEMPORAL_PORT');
   const ui = port('SLUICE_TEMPORAL_UI_PORT');
   if (pg && env.DATABASE_URL === undefined) derived.DATABASE_URL = `postgres://postgres@127.0.0.1:${pg}/sluice`;
-  if (temporal && env.TEMPORAL_ADDRESS === undefined) derived.TEMPORAL_ADDRESS = `127.0.0.1:${temporal}`;
+  const profile = env.TEMPORAL_CONFIG_FILE !== undefined || env.TEMPORAL_PROFILE !== undefined;
+  if (temporal && env.TEMPORAL_ADDRESS === undefined && !profile) derived.TEMPORAL_ADDRESS = `127.0.0.1:${temporal}`;
   if (ui && env.TEMPORAL_UI_URL === undefined) derived.TEMPORAL_UI_URL = `http://127.0.0.1:${ui}`;
   return derived;
 }

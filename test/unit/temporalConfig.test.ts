@@ -120,6 +120,9 @@ describe('the Temporal connection settings', () => {
       const overridden = loadConfig({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'prod', TEMPORAL_ADDRESS: 'x:1' });
       expect(overridden.temporal.address).toBe('x:1');
       expect(loadConfig({ TEMPORAL_CONFIG_FILE: file }).temporal.address).toBe('localhost:7233');
+      // A stack moved to other ports does not override the profile's address with its dev server's.
+      const moved = { TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'prod', SLUICE_TEMPORAL_PORT: '7243' };
+      expect(loadConfig(moved).temporal.address).toBe('prod.internal:7233');
     });
 
     it('names the profile key of a bad certificate, a missing profile and a missing file', () => {
