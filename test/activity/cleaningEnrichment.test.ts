@@ -1,3 +1,4 @@
+import { enrichmentSettingsSchema } from '../../contracts/datasetSettings';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -90,13 +91,7 @@ async function seed(
     source_object_key: key,
   });
   await saveDatasetSettings(db, doc, {
-    enrichment: {
-      chunkKeywords: false,
-      chunkQuestions: false,
-      imageDescriptions: false,
-      tableRepair: false,
-      ...options,
-    },
+    enrichment: enrichmentSettingsSchema.parse(options),
   });
   for (const purpose of models)
     await saveModelSettings({ db, config }, doc.userId, purpose, {

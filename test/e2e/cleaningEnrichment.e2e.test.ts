@@ -1,3 +1,4 @@
+import { enrichmentSettingsSchema } from '../../contracts/datasetSettings';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { startIngestion } from '../../client/ingestClient';
@@ -60,7 +61,7 @@ async function ingest(withVision: boolean) {
   const scope = { userId: `user-${randomUUID()}`, datasetId: 'figures' };
   await saveDatasetSettings(tw.adapters.db, scope, {
     parsing: { backends: { pdf: 'service' } },
-    enrichment: { chunkKeywords: false, chunkQuestions: false, imageDescriptions: true, tableRepair: false },
+    enrichment: enrichmentSettingsSchema.parse({ imageDescriptions: true }),
   });
   if (withVision)
     await saveModelSettings({ db: tw.adapters.db, config: tw.config }, scope.userId, 'vision', {
@@ -119,7 +120,7 @@ test('without a VISION model the document succeeds with its image reference and 
 test("a ragged table is chunked as the CHAT model's well-formed repair", async () => {
   const scope = { userId: `user-${randomUUID()}`, datasetId: 'tables' };
   await saveDatasetSettings(tw.adapters.db, scope, {
-    enrichment: { chunkKeywords: false, chunkQuestions: false, imageDescriptions: false, tableRepair: true },
+    enrichment: enrichmentSettingsSchema.parse({ tableRepair: true }),
   });
   await saveModelSettings({ db: tw.adapters.db, config: tw.config }, scope.userId, 'chat', {
     baseUrl: chat.baseUrl,
@@ -146,7 +147,7 @@ test.each(['docx', 'pptx'] as const)(
   async (format) => {
     const scope = { userId: `user-${randomUUID()}`, datasetId: `pictures-${format}` };
     await saveDatasetSettings(tw.adapters.db, scope, {
-      enrichment: { chunkKeywords: false, chunkQuestions: false, imageDescriptions: true, tableRepair: false },
+      enrichment: enrichmentSettingsSchema.parse({ imageDescriptions: true }),
     });
     await saveModelSettings({ db: tw.adapters.db, config: tw.config }, scope.userId, 'vision', {
       baseUrl: chat.baseUrl,

@@ -1,3 +1,4 @@
+import { enrichmentSettingsSchema } from '../../contracts/datasetSettings';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -131,13 +132,7 @@ async function recordWithChatModel(
   try {
     const dataset = { ...scope, datasetId: `replay-${name}` };
     await saveDatasetSettings(tw.adapters.db, dataset, {
-      enrichment: {
-        chunkKeywords: false,
-        chunkQuestions: false,
-        imageDescriptions: false,
-        tableRepair: false,
-        ...options,
-      },
+      enrichment: enrichmentSettingsSchema.parse(options),
     });
     await saveModelSettings({ db: tw.adapters.db, config: tw.config }, dataset.userId, 'chat', {
       baseUrl: chat.baseUrl,
