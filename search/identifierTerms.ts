@@ -32,3 +32,16 @@ export function identifierTerms(query: string): string[] {
   }
   return [...terms];
 }
+
+/** The query's words that are not written like code, in order; empty for a query of identifiers only. */
+export function wordsBesideIdentifiers(query: string): string {
+  return query
+    .split(/\s+/)
+    .filter((piece) => piece.length > 0 && !looksLikeCode(piece))
+    .join(' ');
+}
+
+/** A query of identifiers only (`start-stop-daemon`, `/var/lib/dpkg/info`): no word beside them. */
+export function isIdentifierQuery(query: string): boolean {
+  return query.trim().length > 0 && wordsBesideIdentifiers(query).length === 0;
+}

@@ -1,3 +1,5 @@
+import { wordsBesideIdentifiers } from './identifierTerms';
+
 /**
  * Language-aware ranking: a question asked in one language should not get a top hit in another
  * unless it asks across languages. Measured on the retrieval eval (eval/retrieval, held-out
@@ -20,19 +22,49 @@ const HAN_WEIGHT = 5;
 /** Only the first characters are read: enough to tell, and linear in nothing more than this. */
 const SAMPLE_CHARS = 4000;
 
-export function languageOf(text: string): TextLanguage | null {
-  let han = 0;
-  let latin = 0;
-  let other = 0;
-  const sample = text.length > SAMPLE_CHARS ? text.slice(0, SAMPLE_CHARS) : text;
+/** Letters of each script in some text. */
+interface ScriptCounts {
+  han: number;
+  latin: number;
+  other: number;
+}
+
+/**
+ * The letters of the prose and, apart, of the code (fenced blocks and `inline spans`) in one pass:
+ * a Chinese manual's section that is mostly a listing or a control file is still Chinese.
+ */
+function countScripts(sample: string): { prose: ScriptCounts; code: ScriptCounts } {
+  const prose = { han: 0, latin: 0, other: 0 };
+  const code = { han: 0, latin: 0, other: 0 };
+  let fenced = false;
+  let inline = false;
+  let lineStart = true;
+  let i = 0;
   for (const ch of sample) {
-    if (HAN.test(ch)) han++;
-    else if (LATIN.test(ch)) latin++;
-    else if (LETTER.test(ch)) other++;
+    if (lineStart && sample.startsWith('```', i)) fenced = !fenced;
+    i += ch.length;
+    lineStart = ch === '\n';
+    if (lineStart) inline = false;
+    else if (ch === '`' && !fenced) inline = !inline;
+    const counts = fenced || inline ? code : prose;
+    if (HAN.test(ch)) counts.han++;
+    else if (LATIN.test(ch)) counts.latin++;
+    else if (LETTER.test(ch)) counts.other++;
   }
+  return { prose, code };
+}
+
+function dominant({ han, latin, other }: ScriptCounts): TextLanguage | null {
   const hanWeighted = han * HAN_WEIGHT;
   if (hanWeighted + latin === 0 || other > hanWeighted + latin) return null;
   return hanWeighted >= latin ? 'zh' : 'en';
+}
+
+/** The dominant script of a text's prose; of its code when it has no prose letters. */
+export function languageOf(text: string): TextLanguage | null {
+  const sample = text.length > SAMPLE_CHARS ? text.slice(0, SAMPLE_CHARS) : text;
+  const { prose, code } = countScripts(sample);
+  return prose.han + prose.latin + prose.other > 0 ? dominant(prose) : dominant(code);
 }
 
 /** A language named in the question: "in the Chinese guide", "英文的 FAQ". */
@@ -42,10 +74,14 @@ const NAMES_ENGLISH = /\benglish\b|英文|英语|英語/i;
 /**
  * The language the answer should be in: the one the question names when it names the other
  * language ("What does the Chinese guide say about…"), the question's own otherwise; null when
- * the question's language cannot be told.
+ * the question's language cannot be told. The question's language is that of its words beside the
+ * identifiers (`Installed-Size 字段` is Chinese), and a query of identifiers only
+ * (`start-stop-daemon`, `/var/lib/dpkg/info`) has none: code is written alike in every language.
  */
 export function wantedLanguage(query: string): TextLanguage | null {
-  const own = languageOf(query);
+  const words = wordsBesideIdentifiers(query);
+  if (words.length === 0) return null;
+  const own = languageOf(words);
   if (own === 'en' && NAMES_CHINESE.test(query)) return 'zh';
   if (own === 'zh' && NAMES_ENGLISH.test(query)) return 'en';
   return own;

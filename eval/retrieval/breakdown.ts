@@ -1,4 +1,4 @@
-import type { TextLanguage } from '../../search/languageRouting';
+import { wantedLanguage, type TextLanguage } from '../../search/languageRouting';
 import { scoresOf, type Scores } from './metrics';
 import type { QuestionRun, Ranker } from './rankers';
 
@@ -20,7 +20,11 @@ export interface Breakdown {
   byLanguage: Record<string, Scores>;
   bySet: Record<string, Scores>;
   byStyle: Record<string, Scores>;
-  /** Questions not asked across languages whose top hit is in another language, by question language. */
+  /**
+   * Questions not asked across languages whose top hit is in another language, by question
+   * language. A question of identifiers only (`start-stop-daemon`) is in no language
+   * (search/languageRouting.ts wantedLanguage), so its top hit is never in the wrong one.
+   */
   wrongLanguageTop: Record<string, number>;
 }
 
@@ -63,7 +67,9 @@ export function breakdown(runs: readonly QuestionRun[], ranked: readonly RankedQ
     const top = ranked[i]?.topLanguage ?? null;
     const language = run.question.language;
     wrongLanguageTop[language] ??= 0;
-    if (run.question.style !== 'cross-language' && top !== null && top !== language) wrongLanguageTop[language]++;
+    const asksInALanguage = wantedLanguage(run.question.question) !== null;
+    if (run.question.style !== 'cross-language' && asksInALanguage && top !== null && top !== language)
+      wrongLanguageTop[language]++;
   });
   return {
     byLanguage: groupScores(runs, ranked, (r) => r.question.language),

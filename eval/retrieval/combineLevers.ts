@@ -2,7 +2,10 @@ import type { TextLanguage } from '../../search/languageRouting';
 import type { FusionSettings } from '../../search/reciprocalRankFusion';
 import { rankGrid } from './fusionGrid';
 import type { LeverRow } from './markdownReport';
-import type { Lever } from './levers';
+import { IDENTIFIER_QUERY_LEVER, SECOND_DENSE_LEVER, type Lever } from './levers';
+
+/** Levers that change no list and no weight, only how a question's fusion is routed. */
+const ROUTING_LEVERS = ['language routing', IDENTIFIER_QUERY_LEVER];
 import type { FusionSpec, QuestionRun } from './rankers';
 
 /**
@@ -21,10 +24,17 @@ export function combineKept(
   const kept = levers.filter((l) => keptNames.includes(l.name));
   const lists = { ...base.lists };
   let otherLanguageFactor: number | undefined;
+  let identifierQueryDenseFactor: number | undefined;
+  // The second dense vector keeps the weight its lever chose: a fifth tuned list would make the grid six times larger.
+  const fixed: Record<string, number> = {};
   for (const lever of kept) {
     if (lever.name.startsWith('OpenSearch')) continue;
     Object.assign(lists, lever.spec.lists);
+    const secondWeight = 'k' in lever.spec.settings ? lever.spec.settings.weights.languageDense : undefined;
+    if (lever.name === SECOND_DENSE_LEVER && secondWeight !== undefined) fixed.languageDense = secondWeight;
     if (lever.spec.otherLanguageFactor !== undefined) otherLanguageFactor = lever.spec.otherLanguageFactor;
+    if (lever.spec.identifierQueryDenseFactor !== undefined)
+      identifierQueryDenseFactor = lever.spec.identifierQueryDenseFactor;
   }
   const heldOutObjective = (name: string): number => {
     const row = rows.find((r) => r.name === name);
@@ -36,15 +46,22 @@ export function combineKept(
   const perLanguage =
     keptNames.includes('per-language weights') &&
     heldOutObjective('per-language weights') > heldOutObjective('weights re-tuned on the new sets');
-  const gridBase = { lists, ...(otherLanguageFactor !== undefined ? { otherLanguageFactor } : {}) };
+  const gridBase = {
+    lists,
+    ...(otherLanguageFactor !== undefined ? { otherLanguageFactor } : {}),
+    ...(identifierQueryDenseFactor !== undefined ? { identifierQueryDenseFactor } : {}),
+  };
   const group = (l: TextLanguage): QuestionRun[] => tuning.filter((r) => r.question.language === l);
   let settings: FusionSpec['settings'] = base.settings;
   if (perLanguage) {
     settings = Object.fromEntries(
-      (['en', 'zh'] as const).map((l) => [l, rankGrid([group(l)], gridBase, languageOf)[0]?.settings ?? base.settings]),
+      (['en', 'zh'] as const).map((l) => [
+        l,
+        rankGrid([group(l)], gridBase, languageOf, fixed)[0]?.settings ?? base.settings,
+      ]),
     ) as Record<TextLanguage, FusionSettings>;
-  } else if (kept.some((l) => l.name !== 'language routing')) {
-    settings = rankGrid([group('en'), group('zh')], gridBase, languageOf)[0]?.settings ?? settings;
+  } else if (kept.some((l) => !ROUTING_LEVERS.includes(l.name))) {
+    settings = rankGrid([group('en'), group('zh')], gridBase, languageOf, fixed)[0]?.settings ?? settings;
   }
   return { spec: { ...gridBase, settings }, kept: keptNames };
 }

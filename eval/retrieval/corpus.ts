@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ChunkerOptions } from '../../chunker/chunkMarkdown';
 import type { ChunkDraft } from '../../contracts/chunk';
+import type { ChunkingPlan } from '../../contracts/chunkingPlan';
 import type { CpuPool } from '../../cpuPool/pool';
 import type { CorpusDoc } from './corpusDocs';
 import { materialise } from './sources/docSource';
@@ -14,7 +15,16 @@ export interface ParsedDoc {
   markdown: string;
   /** Child chunks only: what the pipeline embeds, indexes and retrieves. */
   children: ChunkDraft[];
+  /** The plan the document was chunked under. */
+  plan: ChunkingPlan;
 }
+
+/**
+ * `recommended`: CHUNKING as a dataset with the default settings (strategy `auto`) runs it, under
+ * the plan recommended from the document's structure. `general`: every document under today's
+ * heading-aware parent/child rule, the one recipe there was before chunking strategies.
+ */
+export type EvalChunking = 'recommended' | 'general';
 
 /** Where the eval caches its pinned packages and the office files written from them. */
 export function evalDocsDir(dataDir: string): string {
@@ -26,11 +36,40 @@ export async function parseDoc(
   cpu: CpuPool,
   doc: CorpusDoc,
   chunking: ChunkerOptions,
+  mode: EvalChunking,
   cacheDir: string,
 ): Promise<ParsedDoc> {
   const file = materialise(cacheDir, doc.source);
   const markdown = await cpu.parse(file, doc.type);
   const documentId = `eval-${doc.id}`;
-  const children = (await cpu.chunk(documentId, markdown, chunking)).filter((c) => c.kind === 'child');
-  return { doc, documentId, fileName: path.basename(file), markdown, children };
+  const generalParameters = {
+    childTokens: chunking.maxTokens,
+    overlapTokens: chunking.overlapTokens,
+    parentTokens: null,
+  };
+  const limits = { maxChunks: chunking.maxChunks ?? Number.MAX_SAFE_INTEGER };
+  // As activities/chunkingPlan.ts proposes for a dataset whose chunking section is empty.
+  const plan: ChunkingPlan =
+    mode === 'recommended'
+      ? (
+          await cpu.propose({
+            documentId,
+            markdown,
+            fileType: doc.type,
+            dataset: { strategy: 'auto' },
+            document: null,
+            generalParameters,
+            limits,
+          })
+        ).plan
+      : { strategy: 'general', parameters: generalParameters, reason: 'the eval was asked for general chunking' };
+  const chunks = await cpu.chunkWithPlan(documentId, markdown, plan, limits);
+  return {
+    doc,
+    documentId,
+    fileName: path.basename(file),
+    markdown,
+    children: chunks.filter((c) => c.kind === 'child'),
+    plan,
+  };
 }

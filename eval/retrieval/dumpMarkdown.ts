@@ -16,9 +16,11 @@ async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   try {
     for (const doc of CORPUS.filter((d) => only.length === 0 || only.includes(d.id))) {
-      const parsed = await parseDoc(cpu, doc, config.chunking, evalDocsDir(config.dataDir));
+      const parsed = await parseDoc(cpu, doc, config.chunking, 'recommended', evalDocsDir(config.dataDir));
       writeFileSync(path.join(outDir, `${doc.id}.md`), parsed.markdown);
-      console.log(`${doc.id}: ${parsed.markdown.length} chars, ${parsed.children.length} children`);
+      console.log(
+        `${doc.id}: ${parsed.markdown.length} chars, ${parsed.children.length} children (${parsed.plan.strategy})`,
+      );
     }
   } finally {
     await cpu.close();

@@ -19,8 +19,8 @@ interface GridCell {
   at: number[];
 }
 
-function gridCells(tuned: readonly string[]): GridCell[] {
-  let cells: GridCell[] = K_VALUES.map((k, ki) => ({ settings: { k, weights: { dense: 1 } }, at: [ki] }));
+function gridCells(tuned: readonly string[], fixed: Record<string, number>): GridCell[] {
+  let cells: GridCell[] = K_VALUES.map((k, ki) => ({ settings: { k, weights: { ...fixed, dense: 1 } }, at: [ki] }));
   for (const name of tuned) {
     cells = cells.flatMap((cell) =>
       LEXICAL_WEIGHTS.map((w, wi) => ({
@@ -56,15 +56,17 @@ export interface GridPoint {
  * Every grid cell scored on the given targets (the tuning half only: held-out questions must
  * never reach here), best first. Cells are ranked by the mean of recall@5 + MRR@10 over their
  * neighbourhood (one step in k and in each weight), so the choice is the middle of a good region
- * rather than a lone peak that a question or two put there.
+ * rather than a lone peak that a question or two put there. A list in `fixed` keeps the weight
+ * given there (each list tuned multiplies the grid by six).
  */
 export function rankGrid(
   targets: readonly (readonly QuestionRun[])[],
   base: Omit<FusionSpec, 'settings'>,
   languageOfChunk: (chunkId: string) => TextLanguage | null,
+  fixed: Record<string, number> = {},
 ): GridPoint[] {
-  const tuned = Object.keys(base.lists).filter((name) => name !== 'dense');
-  const cells = gridCells(tuned);
+  const tuned = Object.keys(base.lists).filter((name) => name !== 'dense' && !(name in fixed));
+  const cells = gridCells(tuned, fixed);
   const scored = cells.map((cell) => {
     const perSet = targets.map((runs) => fusedScores(runs, { ...base, settings: cell.settings }, languageOfChunk));
     const mean = (pick: (s: Scores) => number): number =>

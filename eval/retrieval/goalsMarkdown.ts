@@ -1,20 +1,25 @@
 import type { GoalCheck } from './goals';
 import type { FusionSpec } from './rankers';
 
-/** The goal checks and what the kept levers came to, as the report's last section. */
+/** The goal checks of each fusion measured (one column each) and what the kept levers came to. */
 export function goalsMarkdown(
-  goals: { searchDefault: GoalCheck[]; keptLevers: GoalCheck[] },
+  goals: Record<string, GoalCheck[]>,
   combined: { spec: FusionSpec; kept: string[] },
 ): string {
-  const rows = goals.searchDefault.map((g, i) => {
-    const k = goals.keptLevers[i];
-    return `| ${g.goal} | ${g.met ? 'met' : 'not met'}: ${g.detail} | ${k?.met ? 'met' : 'not met'}: ${k?.detail ?? ''} |`;
+  const columns = Object.entries(goals);
+  const first = columns[0]?.[1] ?? [];
+  const rows = first.map((g, i) => {
+    const cells = columns.map(([, checks]) => {
+      const c = checks[i];
+      return `${c?.met ? 'met' : 'not met'}: ${c?.detail ?? ''}`;
+    });
+    return `| ${g.goal} | ${cells.join(' | ')} |`;
   });
   return [
     `### Goals on the held-out half\n`,
     `Kept levers: ${combined.kept.join(', ') || 'none'}; combined spec \`${JSON.stringify(combined.spec)}\`.\n`,
-    '| goal | search default | kept levers together |',
-    '|---|---|---|',
+    `| goal | ${columns.map(([name]) => name).join(' | ')} |`,
+    `|---|${columns.map(() => '---|').join('')}`,
     ...rows,
     '',
   ].join('\n');

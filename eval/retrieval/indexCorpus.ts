@@ -1,7 +1,10 @@
 import type { SparseVector } from '../../contracts/chunk';
 import type { CpuPool } from '../../cpuPool/pool';
+import type { BgeEmbedders } from '../../embedders/bgeEmbedder';
+import { BGE_LANGUAGES } from '../../embedders/bgeModelFiles';
 import type { Embedder } from '../../embedders/embedder';
 import type { KeywordIndex, TenantScope, VectorStore } from '../../stores/ports';
+import { textLanguage } from '../../tokenizer/textLanguage';
 import type { ParsedDoc } from './corpus';
 
 /**
@@ -69,6 +72,35 @@ export async function indexDense(
         { model: space, dimension: embedder.dimension },
         batch.map((c, j) => ({ chunkId: c.chunkId, documentId: doc.documentId, vector: embedded[j] as number[] })),
       );
+    }
+  }
+}
+
+/**
+ * The second dense vector as VECTORIZING writes it (activities/languageVectors.ts): each child
+ * embedded by the bge model of its own language, upserted under that model, in the configured
+ * batch size.
+ */
+export async function indexLanguageDense(
+  vectors: VectorStore,
+  embedders: BgeEmbedders,
+  scope: TenantScope,
+  docs: ParsedDoc[],
+  batchSize: number,
+): Promise<void> {
+  for (const doc of docs) {
+    for (const language of BGE_LANGUAGES) {
+      const embedder = embedders.of(language);
+      const chunks = doc.children.filter((c) => textLanguage(c.text) === language);
+      for (let i = 0; i < chunks.length; i += batchSize) {
+        const batch = chunks.slice(i, i + batchSize);
+        const embedded = await embedder.embed(batch.map((c) => c.text));
+        await vectors.upsertLanguageDense(
+          scope,
+          { model: embedder.model, dimension: embedder.dimension },
+          batch.map((c, j) => ({ chunkId: c.chunkId, documentId: doc.documentId, vector: embedded[j] as number[] })),
+        );
+      }
     }
   }
 }

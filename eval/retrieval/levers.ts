@@ -12,6 +12,13 @@ export const PRODUCTION_LISTS = { ...LOCAL_LISTS, keyword: 'keyword:opensearch' 
 /** What the levers are measured against: the search default before this eval (k 5, dense-led). */
 export const PREVIOUS_DEFAULT: FusionSettings = { k: 5, weights: { dense: 1, sparse: 0.5, keyword: 0.1 } };
 
+/** The second dense vector's list (eval/retrieval/retrieveLists.ts) and its lever. */
+export const SECOND_DENSE_LIST = 'dense:bge';
+export const SECOND_DENSE_LEVER = "second dense vector (bge of the chunk's language)";
+const SECOND_DENSE_WEIGHTS = [0.5, 1, 1.5, 2];
+export const IDENTIFIER_QUERY_LEVER = 'lexical lists lead a query of identifiers only';
+const IDENTIFIER_QUERY_DENSE_FACTORS = [0, 0.25, 0.5, 1];
+
 export interface Lever {
   name: string;
   /** What the lever changes, for the report. */
@@ -106,6 +113,32 @@ export function buildLevers(tuning: readonly QuestionRun[], languageOf: Language
       settings: { k: PREVIOUS_DEFAULT.k, weights: { ...PREVIOUS_DEFAULT.weights, identifier: idWeight } },
     },
     chosen: `identifier weight ${idWeight}`,
+  });
+
+  const secondDense = (w: number): FusionSpec => ({
+    ...base,
+    lists: { ...LOCAL_LISTS, languageDense: SECOND_DENSE_LIST },
+    settings: { k: PREVIOUS_DEFAULT.k, weights: { ...PREVIOUS_DEFAULT.weights, languageDense: w } },
+  });
+  const secondWeight = pick(SECOND_DENSE_WEIGHTS, secondDense, tuning, languageOf);
+  levers.push({
+    name: SECOND_DENSE_LEVER,
+    what: "each child also embedded by bge-small of its language, queried by the question's language's model",
+    spec: secondDense(secondWeight),
+    chosen: `second dense weight ${secondWeight}`,
+  });
+
+  const identifierFactor = pick(
+    IDENTIFIER_QUERY_DENSE_FACTORS,
+    (f) => ({ ...base, identifierQueryDenseFactor: f }),
+    tuning,
+    languageOf,
+  );
+  levers.push({
+    name: IDENTIFIER_QUERY_LEVER,
+    what: 'the dense lists weighted × factor when the query is identifiers only (no word beside them)',
+    spec: { ...base, identifierQueryDenseFactor: identifierFactor },
+    chosen: `dense factor ${identifierFactor}`,
   });
 
   if (hasTitleSpace)

@@ -1,37 +1,50 @@
-import type { EmbeddingModelRef, SearchHit, TenantScope, VectorStore } from '../../stores/ports';
+import type { DenseRecord, EmbeddingModelRef, SearchHit, TenantScope, VectorStore } from '../../stores/ports';
 
 /**
- * The eval's dense vectors, held in memory and searched exactly (cosine, ties by chunk id): the
- * same ranking as the local profile's Postgres store (stores/postgresVectorStore.ts computes the
- * exact cosine in SQL) at a thousandth of the time, which is what makes three dense spaces ×
- * 400 questions affordable; and spaces live side by side (a real store keeps one model per
- * chunk). Sparse vectors and everything else go to the real store.
+ * The eval's dense vectors, both the first and the second (the bge model of the chunk's language),
+ * held in memory and searched exactly (cosine, ties by chunk id): the same ranking as the local
+ * profile's Postgres store (stores/postgresVectorStore.ts computes the exact cosine in SQL) at a
+ * thousandth of the time, which is what makes several dense spaces × 400 questions affordable; and
+ * spaces live side by side (a real store keeps one model per chunk). Sparse vectors and everything
+ * else go to the real store.
  */
 export function withMemoryDense(store: VectorStore): VectorStore {
   const spaces = new Map<string, Map<string, number[]>>();
-  const key = (scope: TenantScope, model: EmbeddingModelRef): string =>
-    `${scope.userId}\u0000${scope.datasetId}\u0000${model.model}\u0000${model.dimension}`;
+  const key = (scope: TenantScope, model: EmbeddingModelRef, vector: 'first' | 'second'): string =>
+    `${scope.userId}\u0000${scope.datasetId}\u0000${vector}\u0000${model.model}\u0000${model.dimension}`;
   const norm = (v: readonly number[]): number => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+  const upsert = (spaceKey: string, records: DenseRecord[]): void => {
+    const space = spaces.get(spaceKey) ?? new Map<string, number[]>();
+    for (const r of records) space.set(r.chunkId, r.vector);
+    spaces.set(spaceKey, space);
+  };
+  const search = (spaceKey: string, vector: number[], limit: number): SearchHit[] => {
+    const space = spaces.get(spaceKey);
+    if (!space) return [];
+    const q = norm(vector);
+    const hits: SearchHit[] = [];
+    for (const [chunkId, v] of space) {
+      let dot = 0;
+      for (let i = 0; i < v.length; i++) dot += (v[i] ?? 0) * (vector[i] ?? 0);
+      const denominator = norm(v) * q;
+      hits.push({ chunkId, score: denominator === 0 ? 0 : dot / denominator });
+    }
+    return hits.sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId)).slice(0, limit);
+  };
   return {
     ...store,
     name: `${store.name} (dense in memory)`,
     async upsertDense(scope, model, records) {
-      const space = spaces.get(key(scope, model)) ?? new Map<string, number[]>();
-      for (const r of records) space.set(r.chunkId, r.vector);
-      spaces.set(key(scope, model), space);
+      upsert(key(scope, model, 'first'), records);
     },
-    async searchDense(scope, model, vector, limit): Promise<SearchHit[]> {
-      const space = spaces.get(key(scope, model));
-      if (!space) return [];
-      const q = norm(vector);
-      const hits: SearchHit[] = [];
-      for (const [chunkId, v] of space) {
-        let dot = 0;
-        for (let i = 0; i < v.length; i++) dot += (v[i] ?? 0) * (vector[i] ?? 0);
-        const denominator = norm(v) * q;
-        hits.push({ chunkId, score: denominator === 0 ? 0 : dot / denominator });
-      }
-      return hits.sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId)).slice(0, limit);
+    async upsertLanguageDense(scope, model, records) {
+      upsert(key(scope, model, 'second'), records);
+    },
+    async searchDense(scope, model, vector, limit) {
+      return search(key(scope, model, 'first'), vector, limit);
+    },
+    async searchLanguageDense(scope, model, vector, limit) {
+      return search(key(scope, model, 'second'), vector, limit);
     },
   };
 }

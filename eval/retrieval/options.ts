@@ -1,4 +1,4 @@
-import type { Language } from './corpus';
+import type { EvalChunking, Language } from './corpus';
 
 export interface Options {
   ci: boolean;
@@ -6,10 +6,15 @@ export interface Options {
   floors: Partial<Record<Language, number>>;
   /** Chunk size experiment: another child size than the configured one (labels may then be cut). */
   chunkMaxTokens: number | null;
+  /** Each document under its recommended plan (what a default dataset does), or all under `general`. */
+  chunking: EvalChunking;
   out: string;
 }
 
-/** `--ci`, `--min-held-out-recall=en:0.7,zh:0.7`, `--chunk-max-tokens=N`, `--out=name.json`. */
+/**
+ * `--ci`, `--min-held-out-recall=en:0.7,zh:0.7`, `--chunk-max-tokens=N`,
+ * `--chunking=recommended|general`, `--out=name.json`.
+ */
 export function parseArgs(argv: string[]): Options {
   const value = (name: string): string | undefined =>
     argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -24,10 +29,13 @@ export function parseArgs(argv: string[]): Options {
   const size = value('chunk-max-tokens');
   const chunkMaxTokens = size === undefined ? null : Number(size);
   if (chunkMaxTokens !== null && !(chunkMaxTokens >= 16)) throw new Error('--chunk-max-tokens: at least 16');
-  const defaultOut = ci
-    ? 'retrieval-ci.json'
-    : chunkMaxTokens
-      ? `retrieval-chunk${chunkMaxTokens}.json`
-      : 'retrieval.json';
-  return { ci, floors, chunkMaxTokens, out: value('out') ?? defaultOut };
+  const chunking = value('chunking') ?? 'recommended';
+  if (chunking !== 'recommended' && chunking !== 'general')
+    throw new Error(`--chunking: expected recommended or general, got ${chunking}`);
+  const stem = [
+    ci ? 'retrieval-ci' : 'retrieval',
+    ...(chunkMaxTokens ? [`chunk${chunkMaxTokens}`] : []),
+    ...(chunking === 'general' ? ['general'] : []),
+  ].join('-');
+  return { ci, floors, chunkMaxTokens, chunking, out: value('out') ?? `${stem}.json` };
 }

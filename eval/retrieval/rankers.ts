@@ -1,4 +1,5 @@
 import { reciprocalRankFusion, type FusionSettings } from '../../search/reciprocalRankFusion';
+import { isIdentifierQuery } from '../../search/identifierTerms';
 import { preferLanguage, wantedLanguage, type TextLanguage } from '../../search/languageRouting';
 import type { SearchHit } from '../../stores/ports';
 import type { EvalQuestion } from './labels';
@@ -29,6 +30,15 @@ export interface FusionSpec {
   settings: FusionSettings | Record<TextLanguage, FusionSettings>;
   /** Language routing (search/languageRouting.ts): the factor on other-language hits; absent = off. */
   otherLanguageFactor?: number;
+  /** The factor on the dense lists' weights for a query of identifiers only; absent = 1. */
+  identifierQueryDenseFactor?: number;
+}
+
+/** The settings with the dense lists' weights scaled by `factor`. */
+function scaleDense(settings: FusionSettings, factor: number): FusionSettings {
+  const weights = { ...settings.weights };
+  for (const name of ['dense', 'languageDense']) weights[name] = (weights[name] ?? 1) * factor;
+  return { ...settings, weights };
 }
 
 const isPerLanguage = (s: FusionSpec['settings']): s is Record<TextLanguage, FusionSettings> => 'en' in s;
@@ -41,7 +51,10 @@ export function fuseRun(
 ): { chunkId: string; score: number }[] {
   const picked: Record<string, SearchHit[]> = {};
   for (const [fusionName, list] of Object.entries(spec.lists)) picked[fusionName] = run.lists[list] ?? [];
-  const settings = isPerLanguage(spec.settings) ? spec.settings[run.question.language] : spec.settings;
+  const chosen = isPerLanguage(spec.settings) ? spec.settings[run.question.language] : spec.settings;
+  const factor = spec.identifierQueryDenseFactor;
+  const settings =
+    factor !== undefined && isIdentifierQuery(run.question.question) ? scaleDense(chosen, factor) : chosen;
   const fused = reciprocalRankFusion(picked, settings);
   if (spec.otherLanguageFactor === undefined) return fused;
   return preferLanguage(

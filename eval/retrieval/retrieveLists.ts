@@ -1,7 +1,9 @@
+import type { BgeEmbedders } from '../../embedders/bgeEmbedder';
 import type { Embedder } from '../../embedders/embedder';
 import { singleEmbedderResolver } from '../../embedders/embedderResolver';
 import { denseQueryText } from '../../search/denseQuery';
 import { retrieveCandidates } from '../../search/hybridSearch';
+import { DEFAULT_SEARCH_SETTINGS } from '../../search/searchSettings';
 import { identifierTerms } from '../../search/identifierTerms';
 import type { KeywordIndex, SearchHit, TenantScope, VectorStore } from '../../stores/ports';
 import { tokenize } from '../../tokenizer/tokenize';
@@ -31,6 +33,33 @@ export async function baseLists(
     DEPTH,
   );
   return { [`dense:${name}`]: lists.dense, sparse: lists.sparse, 'keyword:postgres': lists.keyword };
+}
+
+/**
+ * The second dense list from `retrieveCandidates` alone: the bge model of the question's language
+ * over the chunks that model embedded (`dense:bge`).
+ */
+export async function languageDenseList(
+  vectors: VectorStore,
+  keywords: KeywordIndex,
+  languageEmbedders: BgeEmbedders,
+  anyEmbedder: Embedder,
+  scope: TenantScope,
+  question: string,
+): Promise<QuestionLists> {
+  const onlyLanguageDense = {
+    ...DEFAULT_SEARCH_SETTINGS,
+    weights: { ...DEFAULT_SEARCH_SETTINGS.weights, dense: 0, sparse: 0, keyword: 0, identifier: 0, languageDense: 1 },
+    denseModels: ['language' as const],
+  };
+  const lists = await retrieveCandidates(
+    { vectors, keywords, embedders: singleEmbedderResolver(anyEmbedder), languageEmbedders },
+    scope,
+    question,
+    DEPTH,
+    onlyLanguageDense,
+  );
+  return { 'dense:bge': lists.languageDense };
 }
 
 /** A lever's dense space searched with the embedder's query vector (the query itself is unchanged). */

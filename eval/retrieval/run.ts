@@ -2,21 +2,23 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../config/config';
 import { createCpuPool } from '../../cpuPool/pool';
+import { createBgeEmbedders } from '../../embedders/bgeEmbedder';
 import { createLocalHashEmbedder } from '../../embedders/localHashEmbedder';
 import { createLocalModelEmbedder } from '../../embedders/localModelEmbedder';
 import { languageOf, OTHER_LANGUAGE_FACTOR, type TextLanguage } from '../../search/languageRouting';
 import { DEFAULT_FUSION } from '../../search/reciprocalRankFusion';
+import { DEFAULT_SEARCH_SETTINGS } from '../../search/searchSettings';
 import { breakdown, rankAll, splitOf, type Split } from './breakdown';
 import { CORPUS, evalDocsDir, parseDoc, type ParsedDoc } from './corpus';
 import { openEvalDatabase } from './evalDatabase';
 import { openEvalStores } from './evalStores';
-import { indexDense, indexLexical, titleOf } from './indexCorpus';
+import { indexDense, indexLanguageDense, indexLexical, titleOf } from './indexCorpus';
 import { describeQuestions, labelProblems, loadLabels, relevantChunks } from './labels';
 import { buildLevers, LOCAL_LISTS, PREVIOUS_DEFAULT, PRODUCTION_LISTS } from './levers';
 import { markdownReport, type LeverRow, type RankerResult } from './markdownReport';
 import { parseArgs } from './options';
 import { fusedRanker, singleList, type QuestionRun, type Ranker } from './rankers';
-import { baseLists, lexicalExtras, spaceList, type QuestionLists } from './retrieveLists';
+import { baseLists, languageDenseList, lexicalExtras, spaceList, type QuestionLists } from './retrieveLists';
 import { judgeLevers } from './judgeLevers';
 import { combineKept } from './combineLevers';
 import { checkGoals } from './goals';
@@ -30,6 +32,18 @@ const SEARCH_DEFAULT = {
   lists: { ...LOCAL_LISTS, identifier: 'identifier:postgres' },
   settings: DEFAULT_FUSION,
   otherLanguageFactor: OTHER_LANGUAGE_FACTOR,
+};
+/**
+ * What hybridSearch does with SLUICE_LANGUAGE_DENSE=on: the search default and the second dense
+ * list (the bge model of the question's language) at its default weight.
+ */
+const SEARCH_WITH_SECOND_DENSE = {
+  ...SEARCH_DEFAULT,
+  lists: { ...SEARCH_DEFAULT.lists, languageDense: 'dense:bge' },
+  settings: {
+    ...DEFAULT_FUSION,
+    weights: { ...DEFAULT_FUSION.weights, languageDense: DEFAULT_SEARCH_SETTINGS.weights.languageDense },
+  },
 };
 
 async function main(): Promise<void> {
@@ -58,6 +72,9 @@ async function main(): Promise<void> {
     threads: config.embedding.localModel.threads,
     maxTokens: config.embedding.localModel.maxTokens,
   });
+  const { dir, threads, maxTokens } = config.embedding.localModel;
+  // Throws naming `bash scripts/stack.sh start` when the bge models are not installed.
+  const languageEmbedders = createBgeEmbedders({ modelDir: dir, threads, maxTokens });
   const embedders: [string, typeof model | ReturnType<typeof createLocalHashEmbedder>][] = [
     ['hash', createLocalHashEmbedder({ dimension: HASH_DIMENSION })],
     ['model', model],
@@ -68,7 +85,7 @@ async function main(): Promise<void> {
     docs = await time('parse', async () => {
       const parsed = [];
       for (const doc of CORPUS.filter((d) => d.ci || !options.ci))
-        parsed.push(await parseDoc(cpu, doc, chunking, evalDocsDir(config.dataDir)));
+        parsed.push(await parseDoc(cpu, doc, chunking, options.chunking, evalDocsDir(config.dataDir)));
       return parsed;
     });
     const present = new Set(docs.map((d) => d.doc.id));
@@ -113,11 +130,22 @@ async function main(): Promise<void> {
           'dense:model+title': await spaceList(stores.vectors, model, titleSpace, SCOPE, q.question),
         });
     });
+    await time('embed.bge', () =>
+      indexLanguageDense(stores.vectors, languageEmbedders, SCOPE, docs, config.embedding.batchSize),
+    );
+    await time('search.bge', async () => {
+      for (const [i, q] of questions.entries())
+        Object.assign(
+          lists[i] ?? {},
+          await languageDenseList(stores.vectors, stores.postgresKeywords, languageEmbedders, model, SCOPE, q.question),
+        );
+    });
     questions.forEach((question, i) =>
       runs.push({ question, lists: lists[i] ?? {}, relevant: relevant.get(question.id) ?? new Set<string>() }),
     );
   } finally {
     await model.close();
+    await languageEmbedders.close();
     await cpu.close();
     await stores.openSearchKeywords?.close();
     await db.destroy();
@@ -129,6 +157,7 @@ async function main(): Promise<void> {
   const hasOpenSearch = runs.some((r) => r.lists['keyword:opensearch'] !== undefined);
   const rankers: Ranker[] = [
     fusedRanker('fused (search default)', SEARCH_DEFAULT, languageOfChunk),
+    fusedRanker('fused (search default, second dense vector)', SEARCH_WITH_SECOND_DENSE, languageOfChunk),
     ...(hasOpenSearch
       ? [
           fusedRanker(
@@ -146,6 +175,7 @@ async function main(): Promise<void> {
     fusedRanker('fused (previous default)', { lists: LOCAL_LISTS, settings: PREVIOUS_DEFAULT }, languageOfChunk),
     singleList('dense (USE)', 'dense:model'),
     singleList('dense (hashing)', 'dense:hash'),
+    singleList('dense (bge, question language)', 'dense:bge'),
     singleList('sparse', 'sparse'),
     singleList('keyword (Postgres FTS)', 'keyword:postgres'),
     ...(hasOpenSearch ? [singleList('keyword (OpenSearch BM25)', 'keyword:opensearch')] : []),
@@ -175,8 +205,9 @@ async function main(): Promise<void> {
   const combinedResult = evaluate(fusedRanker('fused (kept levers)', combined.spec, languageOfChunk));
   const singles = results.filter((r) => !r.name.startsWith('fused'));
   const goals = {
-    searchDefault: checkGoals(results[0] as RankerResult, singles),
-    keptLevers: checkGoals(combinedResult, singles),
+    'search default': checkGoals(results[0] as RankerResult, singles),
+    'search default, second dense vector': checkGoals(results[1] as RankerResult, singles),
+    'kept levers together': checkGoals(combinedResult, singles),
   };
   const markdown = `${markdownReport([combinedResult, ...results], leverRows, 'search default')}\n${goalsMarkdown(goals, combined)}`;
   console.log(markdown);
@@ -188,6 +219,18 @@ async function main(): Promise<void> {
   const outDir = path.join(__dirname, '..', '..', 'bench-results');
   mkdirSync(outDir, { recursive: true });
   const out = path.join(outDir, options.out);
+  // What a wrong-language top hit was: its language, whether it answers, the start of its text.
+  const chunkText = new Map(docs.flatMap((d) => d.children.map((c) => [c.chunkId, c.text] as const)));
+  const topOf = (run: QuestionRun, ranker: Ranker) => {
+    const top = ranker.rank(run)[0];
+    if (top === undefined) return null;
+    return {
+      chunkId: top,
+      language: languageOfChunk(top),
+      relevant: run.relevant.has(top),
+      text: (chunkText.get(top) ?? '').slice(0, 160),
+    };
+  };
   const perQuestion = runs.map((run) => ({
     id: run.question.id,
     set: run.question.set,
@@ -196,6 +239,7 @@ async function main(): Promise<void> {
     split: splitOf(run),
     question: run.question.question,
     ranks: Object.fromEntries(rankers.map((r) => [r.name, rankAll([run], r, languageOfChunk)[0]?.rank ?? null])),
+    searchDefaultTop: topOf(run, rankers[0] as Ranker),
   }));
   writeFileSync(
     out,
@@ -203,13 +247,23 @@ async function main(): Promise<void> {
       {
         ci: options.ci,
         chunking,
+        chunkingMode: options.chunking,
         corpus: docs.map((d) => ({
           doc: d.doc.id,
           set: d.doc.set,
+          strategy: d.plan.strategy,
+          reason: d.plan.reason,
           chunks: d.children.length,
           markdownChars: d.markdown.length,
         })),
-        embedders: embedders.map(([name, e]) => ({ name, model: e.model, dimension: e.dimension })),
+        embedders: [
+          ...embedders.map(([name, e]) => ({ name, model: e.model, dimension: e.dimension })),
+          ...(['en', 'zh'] as const).map((l) => ({
+            name: `bge:${l}`,
+            model: languageEmbedders.of(l).model,
+            dimension: languageEmbedders.of(l).dimension,
+          })),
+        ],
         defaultFusion: DEFAULT_FUSION,
         results,
         levers: leverRows,

@@ -10,6 +10,18 @@ describe('languageOf', () => {
     expect(languageOf('要列出已安装的软件包 foo 提供的所有文件，请执行 dpkg --listfiles foo')).toBe('zh');
   });
 
+  it('reads the prose before the code: a Chinese section holding a listing is Chinese', () => {
+    const listing = 'Package: hello\nVersion: 2.9-2+deb8u1\nArchitecture: amd64\nMaintainer: Santiago Vila\n';
+    expect(languageOf(`7.4. 什么是 Debian 控制文件？\n\n\`\`\`\n${listing}\`\`\`\n`)).toBe('zh');
+    expect(languageOf('运行 `dpkg-deb --fsys-tarfile package.deb | tar -tvf - | less` 查看')).toBe('zh');
+    expect(languageOf(`What is a control file?\n\`\`\`\n${'软件包'.repeat(20)}\n\`\`\`\n`)).toBe('en');
+  });
+
+  it('falls back to the code when the text is code only', () => {
+    expect(languageOf('```\nPackage: hello\nVersion: 2.9\n```\n')).toBe('en');
+    expect(languageOf('`软件包`')).toBe('zh');
+  });
+
   it('cannot tell text with no letters, or in another script', () => {
     expect(languageOf('12345 --- !!!')).toBeNull();
     expect(languageOf('Как установить пакет')).toBeNull();
@@ -22,6 +34,13 @@ describe('wantedLanguage', () => {
     expect(wantedLanguage('In the Chinese guide, how do I hold a package?')).toBe('zh');
     expect(wantedLanguage('怎样保留软件包？')).toBe('zh');
     expect(wantedLanguage('英文 FAQ 里怎样保留软件包？')).toBe('en');
+  });
+
+  it('is none for a query of identifiers only, which every language writes alike', () => {
+    expect(wantedLanguage('start-stop-daemon')).toBeNull();
+    expect(wantedLanguage('/var/lib/dpkg/info httpredir.debian.org')).toBeNull();
+    expect(wantedLanguage('Installed-Size 字段')).toBe('zh');
+    expect(wantedLanguage('What does start-stop-daemon do?')).toBe('en');
   });
 });
 
