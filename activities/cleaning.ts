@@ -9,6 +9,7 @@ import { predecessorWithoutMarkdown } from '../db/repositories/tasks';
 import { objectKeys } from '../stores/objectKeys';
 import { parserBackendFor } from '../contracts/datasetSettings';
 import { findDatasetSettings } from '../db/repositories/datasetSettings';
+import { recordParse } from '../db/repositories/parsedOutputs';
 import type { StageOutputs, StartedStage } from '../db/repositories/stageTransitions';
 import { storeEmbeddedImages } from './embeddedImages';
 import { parseWithService } from './serviceParse';
@@ -33,29 +34,32 @@ export function createCleaningActivity(deps: ActivityDeps) {
   };
 }
 
+/**
+ * A run started before the parse was recorded on the task got it back in parseForEnrichment's
+ * result, which its history keeps; the workflow hands that on (workflows/stageCalls.ts).
+ */
 export type ParseForEnrichmentResult = StageResult & { parsed?: ParsedDocument };
 
 /**
  * CLEANING's first part in a run whose dataset asks a model to enrich the markdown: the same parse
  * and stored markdown, but the stage stays open; enrichMarkdown, on the rate-limited enrichment
- * queue, finishes it (activities/enrichMarkdown.ts). What it parsed goes to the workflow, which
- * hands it on. Skipped (no `parsed`) when CLEANING has already succeeded for the task.
+ * queue, finishes it (activities/enrichMarkdown.ts). What it parsed is recorded on the task (the
+ * OCR report can be tens of kilobytes: not for the workflow's history), where enrichMarkdown
+ * reads it.
  */
 export function createParseForEnrichmentActivity(deps: ActivityDeps) {
   return async function parseForEnrichment(input: StageInput): Promise<ParseForEnrichmentResult> {
-    let parsed: ParsedDocument | undefined;
-    const result = await runStage(
+    return runStage(
       deps,
       input,
       'CLEANING',
       async (started) => {
         const stored = await parseAndStore(deps, input, started, { keepImages: true });
-        parsed = stored.document;
+        await recordParse(deps.db, input.taskId, stored.document);
         return stored.bytes;
       },
       { leaveOpen: true },
     );
-    return parsed ? { ...result, parsed } : result;
   };
 }
 

@@ -1,6 +1,7 @@
 import type { StageInput, StageResult } from '../contracts/ingest';
 import { permanentError } from '../contracts/sluiceError';
 import { findDatasetSettings } from '../db/repositories/datasetSettings';
+import { findRecordedParse } from '../db/repositories/parsedOutputs';
 import { objectKeys } from '../stores/objectKeys';
 import { ObjectNotFoundError } from '../stores/ports';
 import { storeMarkdown, type ParsedDocument } from './cleaning';
@@ -11,7 +12,10 @@ import { repairTables } from './tableRepair';
 import { orTransient } from './transient';
 
 export interface EnrichMarkdownInput extends StageInput {
-  /** What parseForEnrichment recorded; absent when CLEANING had already succeeded for the task. */
+  /**
+   * What parseForEnrichment returned in a run started before it recorded the parse on the task;
+   * absent otherwise, and the parse is read from the task.
+   */
   parsed?: ParsedDocument;
 }
 
@@ -25,9 +29,10 @@ export interface EnrichMarkdownInput extends StageInput {
  */
 export function createEnrichMarkdownActivity(deps: ActivityDeps) {
   return async function enrichMarkdown(given: EnrichMarkdownInput): Promise<StageResult> {
-    const { parsed, ...input } = given;
+    const { parsed: handedOn, ...input } = given;
     return runStage(deps, input, 'CLEANING', async () => {
-      if (!parsed) throw permanentError('PARSE_ENGINE_FAILED', 'the parse this enrichment follows was not handed on');
+      const parsed = handedOn ?? (await findRecordedParse(deps.db, input.taskId));
+      if (!parsed) throw permanentError('PARSE_ENGINE_FAILED', 'the parse this enrichment follows was not recorded');
       const key = objectKeys.markdown(input.userId, input.documentId, input.taskId);
       const markdown = await readParsed(deps, key);
       const options = (await findDatasetSettings(deps.db, input)).enrichment;

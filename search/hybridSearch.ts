@@ -10,10 +10,17 @@ import type { KeywordIndex, SearchHit, TenantScope, VectorStore } from '../store
 import { textLanguage } from '../tokenizer/textLanguage';
 import { tokenize } from '../tokenizer/tokenize';
 import { denseQueryText } from './denseQuery';
-import { identifierTerms } from './identifierTerms';
+import { identifierTerms, isIdentifierQuery } from './identifierTerms';
 import { languageOf, OTHER_LANGUAGE_FACTOR, preferLanguage, wantedLanguage } from './languageRouting';
 import { reciprocalRankFusion } from './reciprocalRankFusion';
-import { asks, DEFAULT_SEARCH_SETTINGS, fusionOf, resolveSearchSettings, type SearchSettings } from './searchSettings';
+import {
+  asks,
+  DEFAULT_SEARCH_SETTINGS,
+  forIdentifierQuery,
+  fusionOf,
+  resolveSearchSettings,
+  type SearchSettings,
+} from './searchSettings';
 
 export type SearchDeps = {
   db: Kysely<Database>;
@@ -149,8 +156,9 @@ export async function searchWithSettings(
   scope: TenantScope,
   query: string,
   limit: number,
-  settings: SearchSettings,
+  given: SearchSettings,
 ): Promise<SearchResult[]> {
+  const settings = isIdentifierQuery(query) ? forIdentifierQuery(given) : given;
   const first = await retrieveCandidates(deps, scope, query, CANDIDATES_PER_RETRIEVER, settings);
   let served = await keepServed(deps, scope, first);
   const full = Object.values(first).some((hits: SearchHit[]) => hits.length >= CANDIDATES_PER_RETRIEVER);

@@ -54,3 +54,23 @@ export function asks(settings: SearchSettings, retriever: SearchRetriever): bool
   if (retriever === 'languageDense') return settings.denseModels.includes('language');
   return true;
 }
+
+/**
+ * What a query of identifiers only (`start-stop-daemon`, `/var/lib/dpkg/info`) multiplies the
+ * dense lists' weights by: 0, so they are not asked. An embedder ranks such a query's neighbours
+ * by how the string looks, not by what names it; the lexical lists find the passages that name
+ * it. Chosen on the retrieval eval's tuning half from 0, 0.25, 0.5 and 1 (docs/retrieval-eval.md).
+ */
+export const IDENTIFIER_QUERY_DENSE_FACTOR = 0;
+
+/** The settings a query of identifiers only runs with: the dense lists' weights × factor. */
+export function forIdentifierQuery(settings: SearchSettings, factor = IDENTIFIER_QUERY_DENSE_FACTOR): SearchSettings {
+  return {
+    ...settings,
+    weights: {
+      ...settings.weights,
+      dense: settings.weights.dense * factor,
+      languageDense: settings.weights.languageDense * factor,
+    },
+  };
+}

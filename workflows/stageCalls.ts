@@ -57,9 +57,10 @@ export function stageCall(
  */
 async function parseThenEnrich(input: StageInput, local: boolean, subject: string): Promise<StageResult> {
   const summary = activitySummary('CLEANING', subject);
+  // A parse that came back in the result (a run started on an older worker) is handed on;
+  // otherwise enrichMarkdown reads it from the task.
   const { parsed } = await (local ? localCleaningStage : cleaningStage)(summary).parseForEnrichment(input);
-  return enrichmentStage(workflowInfo().taskQueue, activitySummary('enrich markdown', subject)).enrichMarkdown({
-    ...input,
-    parsed,
-  });
+  return enrichmentStage(workflowInfo().taskQueue, activitySummary('enrich markdown', subject)).enrichMarkdown(
+    parsed ? { ...input, parsed } : input,
+  );
 }

@@ -1,8 +1,8 @@
 import { sql, type Kysely, type QueryCreator } from 'kysely';
 import type { ChunkingPlan } from '../../contracts/chunkingPlan';
 import { STAGES, type Stage } from '../../contracts/stages';
-import type { OcrPageReport } from '../../contracts/ocrPages';
 import type { Database, PipelineUpdate } from '../database';
+import { parsedTaskColumns, type ParsedOutputs } from './parsedOutputs';
 import { elapsedMs, IllegalTransitionError } from './pipelines';
 import { switchServedIndex } from './servedIndex';
 import { stageColumns } from './stageColumns';
@@ -27,7 +27,7 @@ export interface StartedStage {
 
 /** A stage's outputs that land on its task and document in the same statement as its SUCCESS. */
 export interface StageOutputs {
-  parsed?: { detectedType: string; markdownObjectKey: string; parseMs: number; ocrPages?: OcrPageReport[] };
+  parsed?: ParsedOutputs;
   tokenPlanObjectKey?: string;
 }
 
@@ -132,14 +132,7 @@ async function markStageSucceededIn(
   } as unknown as PipelineUpdate;
   const { parsed, tokenPlanObjectKey } = outputs;
   const task = {
-    ...(parsed
-      ? {
-          detected_type: parsed.detectedType,
-          markdown_object_key: parsed.markdownObjectKey,
-          parse_ms: parsed.parseMs,
-          ocr_pages: parsed.ocrPages && parsed.ocrPages.length > 0 ? JSON.stringify(parsed.ocrPages) : null,
-        }
-      : {}),
+    ...(parsed ? parsedTaskColumns(parsed) : {}),
     ...(tokenPlanObjectKey !== undefined ? { token_plan_object_key: tokenPlanObjectKey } : {}),
   };
   let query: QueryCreator<Database> = db;

@@ -5,20 +5,22 @@ import { createCpuPool } from '../../cpuPool/pool';
 import { createBgeEmbedders } from '../../embedders/bgeEmbedder';
 import { createLocalHashEmbedder } from '../../embedders/localHashEmbedder';
 import { createLocalModelEmbedder } from '../../embedders/localModelEmbedder';
-import { languageOf, OTHER_LANGUAGE_FACTOR, type TextLanguage } from '../../search/languageRouting';
+import { languageOf, type TextLanguage } from '../../search/languageRouting';
 import { DEFAULT_FUSION } from '../../search/reciprocalRankFusion';
-import { DEFAULT_SEARCH_SETTINGS } from '../../search/searchSettings';
 import { breakdown, rankAll, splitOf, type Split } from './breakdown';
 import { CORPUS, evalDocsDir, parseDoc, type ParsedDoc } from './corpus';
 import { openEvalDatabase } from './evalDatabase';
 import { openEvalStores } from './evalStores';
-import { indexDense, indexLanguageDense, indexLexical, titleOf } from './indexCorpus';
+import { collectDenseLists } from './denseLists';
+import { indexLexical } from './indexCorpus';
+import { perQuestionRows } from './perQuestion';
 import { describeQuestions, labelProblems, loadLabels, relevantChunks } from './labels';
-import { buildLevers, LOCAL_LISTS, PREVIOUS_DEFAULT, PRODUCTION_LISTS } from './levers';
+import { buildLevers, LOCAL_LISTS, PREVIOUS_DEFAULT } from './levers';
 import { markdownReport, type LeverRow, type RankerResult } from './markdownReport';
 import { parseArgs } from './options';
-import { fusedRanker, singleList, type QuestionRun, type Ranker } from './rankers';
-import { baseLists, languageDenseList, lexicalExtras, spaceList, type QuestionLists } from './retrieveLists';
+import { fusedRanker, type QuestionRun, type Ranker } from './rankers';
+import { reportedRankers } from './reportedRankers';
+import { lexicalExtras, type QuestionLists } from './retrieveLists';
 import { judgeLevers } from './judgeLevers';
 import { combineKept } from './combineLevers';
 import { checkGoals } from './goals';
@@ -27,25 +29,6 @@ import { goalsMarkdown } from './goalsMarkdown';
 /** The hashing embedder's default size when it is chosen (SLUICE_EMBEDDER=local, config.ts). */
 const HASH_DIMENSION = 256;
 const SCOPE = { userId: 'eval', datasetId: 'retrieval' };
-/** What hybridSearch does (search/hybridSearch.ts): its lists, DEFAULT_FUSION, language routing. */
-const SEARCH_DEFAULT = {
-  lists: { ...LOCAL_LISTS, identifier: 'identifier:postgres' },
-  settings: DEFAULT_FUSION,
-  otherLanguageFactor: OTHER_LANGUAGE_FACTOR,
-};
-/**
- * What hybridSearch does with SLUICE_LANGUAGE_DENSE=on: the search default and the second dense
- * list (the bge model of the question's language) at its default weight.
- */
-const SEARCH_WITH_SECOND_DENSE = {
-  ...SEARCH_DEFAULT,
-  lists: { ...SEARCH_DEFAULT.lists, languageDense: 'dense:bge' },
-  settings: {
-    ...DEFAULT_FUSION,
-    weights: { ...DEFAULT_FUSION.weights, languageDense: DEFAULT_SEARCH_SETTINGS.weights.languageDense },
-  },
-};
-
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const config = loadConfig();
@@ -103,42 +86,17 @@ async function main(): Promise<void> {
         Object.assign(lists[i] ?? {}, await lexicalExtras(stores, SCOPE, q.question));
     });
     // The Postgres vector store keeps one dense vector per chunk: each space is indexed, then searched.
-    for (const [name, embedder] of embedders) {
-      await time(`embed.${name}`, () =>
-        indexDense(stores.vectors, embedder, embedder.model, SCOPE, docs, config.embedding.batchSize),
-      );
-      await time(`search.${name}`, async () => {
-        for (const [i, q] of questions.entries())
-          Object.assign(lists[i] ?? {}, await baseLists(stores, [name, embedder], SCOPE, q.question));
-      });
-    }
-    const titleSpace = `${model.model}+title`;
-    await time('embed.model+title', () =>
-      indexDense(
-        stores.vectors,
-        model,
-        titleSpace,
-        SCOPE,
-        docs,
-        config.embedding.batchSize,
-        (doc, text) => `${titleOf(doc)}\n${text}`,
-      ),
-    );
-    await time('search.model+title', async () => {
-      for (const [i, q] of questions.entries())
-        Object.assign(lists[i] ?? {}, {
-          'dense:model+title': await spaceList(stores.vectors, model, titleSpace, SCOPE, q.question),
-        });
-    });
-    await time('embed.bge', () =>
-      indexLanguageDense(stores.vectors, languageEmbedders, SCOPE, docs, config.embedding.batchSize),
-    );
-    await time('search.bge', async () => {
-      for (const [i, q] of questions.entries())
-        Object.assign(
-          lists[i] ?? {},
-          await languageDenseList(stores.vectors, stores.postgresKeywords, languageEmbedders, model, SCOPE, q.question),
-        );
+    await collectDenseLists({
+      stores,
+      scope: SCOPE,
+      docs,
+      questions,
+      lists,
+      batchSize: config.embedding.batchSize,
+      embedders,
+      model,
+      languageEmbedders,
+      time,
     });
     questions.forEach((question, i) =>
       runs.push({ question, lists: lists[i] ?? {}, relevant: relevant.get(question.id) ?? new Set<string>() }),
@@ -155,31 +113,7 @@ async function main(): Promise<void> {
   for (const d of docs) for (const c of d.children) chunkLanguage.set(c.chunkId, languageOf(c.text));
   const languageOfChunk = (id: string): TextLanguage | null => chunkLanguage.get(id) ?? null;
   const hasOpenSearch = runs.some((r) => r.lists['keyword:opensearch'] !== undefined);
-  const rankers: Ranker[] = [
-    fusedRanker('fused (search default)', SEARCH_DEFAULT, languageOfChunk),
-    fusedRanker('fused (search default, second dense vector)', SEARCH_WITH_SECOND_DENSE, languageOfChunk),
-    ...(hasOpenSearch
-      ? [
-          fusedRanker(
-            'fused, production keyword index',
-            { ...SEARCH_DEFAULT, lists: { ...PRODUCTION_LISTS, identifier: 'identifier:opensearch' } },
-            languageOfChunk,
-          ),
-        ]
-      : []),
-    fusedRanker(
-      'fused, hashing embedder',
-      { ...SEARCH_DEFAULT, lists: { ...SEARCH_DEFAULT.lists, dense: 'dense:hash' } },
-      languageOfChunk,
-    ),
-    fusedRanker('fused (previous default)', { lists: LOCAL_LISTS, settings: PREVIOUS_DEFAULT }, languageOfChunk),
-    singleList('dense (USE)', 'dense:model'),
-    singleList('dense (hashing)', 'dense:hash'),
-    singleList('dense (bge, question language)', 'dense:bge'),
-    singleList('sparse', 'sparse'),
-    singleList('keyword (Postgres FTS)', 'keyword:postgres'),
-    ...(hasOpenSearch ? [singleList('keyword (OpenSearch BM25)', 'keyword:opensearch')] : []),
-  ];
+  const rankers = reportedRankers(hasOpenSearch, languageOfChunk);
   const bySplit = (split: Split): QuestionRun[] => runs.filter((r) => splitOf(r) === split);
   const evaluate = (ranker: Ranker): RankerResult => {
     const result = { name: ranker.name } as RankerResult;
@@ -219,28 +153,7 @@ async function main(): Promise<void> {
   const outDir = path.join(__dirname, '..', '..', 'bench-results');
   mkdirSync(outDir, { recursive: true });
   const out = path.join(outDir, options.out);
-  // What a wrong-language top hit was: its language, whether it answers, the start of its text.
-  const chunkText = new Map(docs.flatMap((d) => d.children.map((c) => [c.chunkId, c.text] as const)));
-  const topOf = (run: QuestionRun, ranker: Ranker) => {
-    const top = ranker.rank(run)[0];
-    if (top === undefined) return null;
-    return {
-      chunkId: top,
-      language: languageOfChunk(top),
-      relevant: run.relevant.has(top),
-      text: (chunkText.get(top) ?? '').slice(0, 160),
-    };
-  };
-  const perQuestion = runs.map((run) => ({
-    id: run.question.id,
-    set: run.question.set,
-    style: run.question.style,
-    language: run.question.language,
-    split: splitOf(run),
-    question: run.question.question,
-    ranks: Object.fromEntries(rankers.map((r) => [r.name, rankAll([run], r, languageOfChunk)[0]?.rank ?? null])),
-    searchDefaultTop: topOf(run, rankers[0] as Ranker),
-  }));
+  const perQuestion = perQuestionRows(runs, rankers, docs, languageOfChunk);
   writeFileSync(
     out,
     `${JSON.stringify(

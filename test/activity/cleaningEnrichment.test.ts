@@ -108,7 +108,7 @@ async function seed(
     );
   const parsed = await runAttempt(parseForEnrichment, input).outcome;
   if (!parsed.result) throw new Error(`the parse failed: ${String(parsed.error)}`);
-  return { ...input, parsed: (parsed.result as { parsed?: EnrichMarkdownInput['parsed'] }).parsed };
+  return input;
 }
 
 /** The markdown CLEANING stored for the task. */
@@ -221,25 +221,53 @@ it('model output is data: an injected answer stays one capped quoted line, a bad
   expect(chat.requests.length).toBe(before);
 });
 
-it('the parse leaves CLEANING open; enrichMarkdown records its SUCCESS, and once done it is skipped', async () => {
+const cleaningState = (input: StageInput) =>
+  db
+    .selectFrom('pipelines')
+    .innerJoin('parse_tasks', 'parse_tasks.task_id', 'pipelines.task_id')
+    .select([
+      'pipelines.cleaning_status as status',
+      'parse_tasks.markdown_object_key as key',
+      'parse_tasks.detected_type as type',
+    ])
+    .where('pipelines.task_id', '=', input.taskId)
+    .executeTakeFirstOrThrow();
+
+it('the parse leaves CLEANING open with its outputs on the task; enrichMarkdown records its SUCCESS, and once done it is skipped', async () => {
   const one = png();
   const input = await seed('# R\n\n![a](images/a.png)\n', { imageDescriptions: true }, ['vision'], { 'a.png': one });
-  const cleaningState = () =>
-    db
-      .selectFrom('pipelines')
-      .innerJoin('parse_tasks', 'parse_tasks.task_id', 'pipelines.task_id')
-      .select(['pipelines.cleaning_status as status', 'parse_tasks.markdown_object_key as key'])
-      .where('pipelines.task_id', '=', input.taskId)
-      .executeTakeFirstOrThrow();
-  expect(await cleaningState()).toEqual({ status: 'PROCESSING', key: null });
-  expect(input.parsed?.markdownObjectKey).toBe(objectKeys.markdown(input.userId, input.documentId, input.taskId));
+  const key = objectKeys.markdown(input.userId, input.documentId, input.taskId);
+  // Nothing for the workflow's history: the parse is on the task row.
+  const again = await runAttempt(parseForEnrichment, input).outcome;
+  expect(again.result).toMatchObject({ stage: 'CLEANING', skipped: false });
+  expect(again.result).not.toHaveProperty('parsed');
+  expect(await cleaningState(input)).toEqual({ status: 'PROCESSING', key, type: 'md' });
 
   const done = await runAttempt(cleaning, input).outcome;
   expect(done.result).toMatchObject({ stage: 'CLEANING', skipped: false });
-  expect(await cleaningState()).toEqual({ status: 'SUCCESS', key: input.parsed?.markdownObjectKey });
+  expect(await cleaningState(input)).toEqual({ status: 'SUCCESS', key, type: 'md' });
   const before = chat.requests.length;
   expect((await runAttempt(cleaning, input).outcome).result).toMatchObject({ skipped: true });
   expect((await runAttempt(parseForEnrichment, input).outcome).result).toMatchObject({ skipped: true });
   expect(chat.requests.length).toBe(before);
   expect(visionAsked(one)).toBe(1);
+});
+
+it('takes the parse a run started on an older worker hands on, and fails PARSE_ENGINE_FAILED when none was recorded', async () => {
+  const table = '# R\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n';
+  // An older parseForEnrichment returned its parse instead of recording it on the task.
+  const forget = (input: StageInput) =>
+    db.updateTable('parse_tasks').set({ markdown_object_key: null }).where('task_id', '=', input.taskId).execute();
+
+  const older = await seed(table, { tableRepair: true }, ['chat']);
+  await forget(older);
+  const key = objectKeys.markdown(older.userId, older.documentId, older.taskId);
+  const handedOn = { ...older, parsed: { detectedType: 'md', markdownObjectKey: key, parseMs: 5 } };
+  expect((await runAttempt(cleaning, handedOn).outcome).result).toMatchObject({ stage: 'CLEANING', skipped: false });
+  expect(await cleaningState(older)).toEqual({ status: 'SUCCESS', key, type: 'md' });
+
+  const lost = await seed(table, { tableRepair: true }, ['chat']);
+  await forget(lost);
+  const failed = await runAttempt(cleaning, lost).outcome;
+  expect(failed.error).toMatchObject({ type: 'PARSE_ENGINE_FAILED', nonRetryable: true });
 });

@@ -30,7 +30,7 @@ let user: TestUser;
 const DATASET = 'hit-test';
 const path = `/v1/datasets/${DATASET}/hit-test`;
 
-const ENGLISH = `# Birds of the valley\n\n## Riverbanks\n\nThe kingfisher digs its nest in the steep clay bank of the river and dives for small fish.\n\n## Meadows\n\nSkylarks sing high above the hay meadows in early summer.\n`;
+const ENGLISH = `# Birds of the valley\n\n## Riverbanks\n\nThe kingfisher digs its nest in the steep clay bank of the river and dives for small fish.\n\n## Meadows\n\nSkylarks sing high above the hay meadows in early summer.\n\n## Ringing\n\nEach ringed bird is entered with \`ring-log --species=kingfisher\` before release.\n`;
 const CHINESE = `# 山谷的鸟类\n\n## 河岸\n\n翠鸟在河边陡峭的泥岸上挖洞筑巢，潜入水中捕捉小鱼。\n\n## 草地\n\n云雀在初夏的草地上空高声歌唱。\n`;
 
 beforeAll(async () => {
@@ -70,6 +70,18 @@ test("shows every retriever's rank, the fused score and the section path of each
   );
   expect(top.score).toBeCloseTo(expected, 10);
   expect(r.body.hits.map((hit) => hit.rank)).toEqual(r.body.hits.map((_, i) => i + 1));
+});
+
+test('a query of identifiers only is answered by the lexical lists: the dense lists are not asked', async () => {
+  const r = await hitTest({ query: 'ring-log --species=kingfisher' });
+  expect(r.status).toBe(200);
+  const top = r.body.hits[0] as Hit;
+  expect(top.sectionPath).toEqual(['Birds of the valley', 'Ringing']);
+  expect(r.body.hits.every((hit) => hit.ranks.dense === null && hit.ranks.languageDense === null)).toBe(true);
+  expect(top.ranks.sparse).toBe(1);
+  // With words beside the identifier the dense lists count again.
+  const worded = await hitTest({ query: 'what does ring-log record about a bird' });
+  expect(worded.body.hits.some((hit) => hit.ranks.dense !== null)).toBe(true);
 });
 
 test("weights adjusted for one test change that test only, never the dataset's settings", async () => {

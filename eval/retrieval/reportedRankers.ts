@@ -1,0 +1,63 @@
+import { OTHER_LANGUAGE_FACTOR, type TextLanguage } from '../../search/languageRouting';
+import { DEFAULT_FUSION } from '../../search/reciprocalRankFusion';
+import { DEFAULT_SEARCH_SETTINGS, IDENTIFIER_QUERY_DENSE_FACTOR } from '../../search/searchSettings';
+import { LOCAL_LISTS, PREVIOUS_DEFAULT, PRODUCTION_LISTS } from './levers';
+import { fusedRanker, singleList, type Ranker } from './rankers';
+
+/**
+ * What hybridSearch does (search/hybridSearch.ts): its lists, DEFAULT_FUSION, language routing,
+ * and the lexical lists alone for a query of identifiers only.
+ */
+export const SEARCH_DEFAULT = {
+  lists: { ...LOCAL_LISTS, identifier: 'identifier:postgres' },
+  settings: DEFAULT_FUSION,
+  otherLanguageFactor: OTHER_LANGUAGE_FACTOR,
+  identifierQueryDenseFactor: IDENTIFIER_QUERY_DENSE_FACTOR,
+};
+/**
+ * What hybridSearch does with SLUICE_LANGUAGE_DENSE=on: the search default and the second dense
+ * list (the bge model of the question's language) at its default weight.
+ */
+const SEARCH_WITH_SECOND_DENSE = {
+  ...SEARCH_DEFAULT,
+  lists: { ...SEARCH_DEFAULT.lists, languageDense: 'dense:bge' },
+  settings: {
+    ...DEFAULT_FUSION,
+    weights: { ...DEFAULT_FUSION.weights, languageDense: DEFAULT_SEARCH_SETTINGS.weights.languageDense },
+  },
+};
+
+/**
+ * What the report shows, first the search default (the CI floors are read off it): the fusions
+ * search runs, then each single retriever.
+ */
+export function reportedRankers(
+  hasOpenSearch: boolean,
+  languageOfChunk: (chunkId: string) => TextLanguage | null,
+): Ranker[] {
+  return [
+    fusedRanker('fused (search default)', SEARCH_DEFAULT, languageOfChunk),
+    fusedRanker('fused (search default, second dense vector)', SEARCH_WITH_SECOND_DENSE, languageOfChunk),
+    ...(hasOpenSearch
+      ? [
+          fusedRanker(
+            'fused, production keyword index',
+            { ...SEARCH_DEFAULT, lists: { ...PRODUCTION_LISTS, identifier: 'identifier:opensearch' } },
+            languageOfChunk,
+          ),
+        ]
+      : []),
+    fusedRanker(
+      'fused, hashing embedder',
+      { ...SEARCH_DEFAULT, lists: { ...SEARCH_DEFAULT.lists, dense: 'dense:hash' } },
+      languageOfChunk,
+    ),
+    fusedRanker('fused (previous default)', { lists: LOCAL_LISTS, settings: PREVIOUS_DEFAULT }, languageOfChunk),
+    singleList('dense (USE)', 'dense:model'),
+    singleList('dense (hashing)', 'dense:hash'),
+    singleList('dense (bge, question language)', 'dense:bge'),
+    singleList('sparse', 'sparse'),
+    singleList('keyword (Postgres FTS)', 'keyword:postgres'),
+    ...(hasOpenSearch ? [singleList('keyword (OpenSearch BM25)', 'keyword:opensearch')] : []),
+  ];
+}

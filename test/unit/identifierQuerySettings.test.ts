@@ -1,0 +1,27 @@
+import { isIdentifierQuery } from '../../search/identifierTerms';
+import { asks, DEFAULT_SEARCH_SETTINGS, forIdentifierQuery } from '../../search/searchSettings';
+
+describe('a query of identifiers only', () => {
+  it('is one with no word beside its identifiers', () => {
+    expect(isIdentifierQuery('start-stop-daemon')).toBe(true);
+    expect(isIdentifierQuery('/var/lib/dpkg/info $SOURCE_DATE_EPOCH')).toBe(true);
+    expect(isIdentifierQuery('what does start-stop-daemon do')).toBe(false);
+    expect(isIdentifierQuery('Installed-Size 字段')).toBe(false);
+    expect(isIdentifierQuery('   ')).toBe(false);
+  });
+
+  it('asks no dense list under the default factor, and keeps every lexical weight', () => {
+    const settings = forIdentifierQuery(DEFAULT_SEARCH_SETTINGS);
+    expect(asks(settings, 'dense')).toBe(false);
+    expect(asks(settings, 'languageDense')).toBe(false);
+    expect(asks(settings, 'sparse')).toBe(true);
+    expect(settings.weights.sparse).toBe(DEFAULT_SEARCH_SETTINGS.weights.sparse);
+    expect(settings.weights.identifier).toBe(DEFAULT_SEARCH_SETTINGS.weights.identifier);
+  });
+
+  it('scales the dense weights by another factor when given one', () => {
+    const settings = forIdentifierQuery(DEFAULT_SEARCH_SETTINGS, 0.5);
+    expect(settings.weights.dense).toBe(DEFAULT_SEARCH_SETTINGS.weights.dense * 0.5);
+    expect(settings.weights.languageDense).toBe(DEFAULT_SEARCH_SETTINGS.weights.languageDense * 0.5);
+  });
+});
