@@ -63,14 +63,12 @@ export function asks(settings: SearchSettings, retriever: SearchRetriever): bool
  */
 export const IDENTIFIER_QUERY_DENSE_FACTOR = 0;
 
+/** Fusion weights with the dense lists' (an absent weight counts as 1) multiplied by `factor`. */
+export function scaleDenseWeights<W extends Partial<Record<SearchRetriever, number>>>(weights: W, factor: number): W {
+  return { ...weights, dense: (weights.dense ?? 1) * factor, languageDense: (weights.languageDense ?? 1) * factor };
+}
+
 /** The settings a query of identifiers only runs with: the dense lists' weights × factor. */
 export function forIdentifierQuery(settings: SearchSettings, factor = IDENTIFIER_QUERY_DENSE_FACTOR): SearchSettings {
-  return {
-    ...settings,
-    weights: {
-      ...settings.weights,
-      dense: settings.weights.dense * factor,
-      languageDense: settings.weights.languageDense * factor,
-    },
-  };
+  return { ...settings, weights: scaleDenseWeights(settings.weights, factor) };
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, QueryCreator } from 'kysely';
 import type { OcrPageReport } from '../../contracts/ocrPages';
 import type { Database } from '../database';
 
@@ -21,18 +21,24 @@ export function parsedTaskColumns(parsed: ParsedOutputs) {
 }
 
 /**
+ * The statement that stamps a parse's detected type on the task's document: a CTE of whichever
+ * statement records the parse on the task, so the two never disagree.
+ */
+export function documentTypeUpdate(q: QueryCreator<Database>, taskId: string, detectedType: string) {
+  return q
+    .updateTable('documents')
+    .set({ file_type: detectedType, updated_at: new Date() })
+    .where('id', '=', (eb) => eb.selectFrom('parse_tasks').select('document_id').where('task_id', '=', taskId));
+}
+
+/**
  * Records a parse on its task and document while CLEANING stays open (a run that enriches its
  * markdown: enrichMarkdown reads them back with findRecordedParse and records the SUCCESS), so
  * they reach the second activity through the database rather than the workflow's history.
  */
 export async function recordParse(db: Kysely<Database>, taskId: string, parsed: ParsedOutputs): Promise<void> {
   await db
-    .with('document_outputs', (q) =>
-      q
-        .updateTable('documents')
-        .set({ file_type: parsed.detectedType, updated_at: new Date() })
-        .where('id', '=', (eb) => eb.selectFrom('parse_tasks').select('document_id').where('task_id', '=', taskId)),
-    )
+    .with('document_outputs', (q) => documentTypeUpdate(q, taskId, parsed.detectedType))
     .updateTable('parse_tasks')
     .set(parsedTaskColumns(parsed))
     .where('task_id', '=', taskId)

@@ -2,7 +2,7 @@ import { sql, type Kysely, type QueryCreator } from 'kysely';
 import type { ChunkingPlan } from '../../contracts/chunkingPlan';
 import { STAGES, type Stage } from '../../contracts/stages';
 import type { Database, PipelineUpdate } from '../database';
-import { parsedTaskColumns, type ParsedOutputs } from './parsedOutputs';
+import { documentTypeUpdate, parsedTaskColumns, type ParsedOutputs } from './parsedOutputs';
 import { elapsedMs, IllegalTransitionError } from './pipelines';
 import { switchServedIndex } from './servedIndex';
 import { stageColumns } from './stageColumns';
@@ -140,12 +140,7 @@ async function markStageSucceededIn(
     query = query.with('task_outputs', (q) => q.updateTable('parse_tasks').set(task).where('task_id', '=', taskId));
   }
   if (parsed) {
-    query = query.with('document_outputs', (q) =>
-      q
-        .updateTable('documents')
-        .set({ file_type: parsed.detectedType, updated_at: new Date() })
-        .where('id', '=', (eb) => eb.selectFrom('parse_tasks').select('document_id').where('task_id', '=', taskId)),
-    );
+    query = query.with('document_outputs', (q) => documentTypeUpdate(q, taskId, parsed.detectedType));
   }
   const result = await query
     .updateTable('pipelines')

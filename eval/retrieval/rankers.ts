@@ -1,5 +1,6 @@
 import { reciprocalRankFusion, type FusionSettings } from '../../search/reciprocalRankFusion';
 import { isIdentifierQuery } from '../../search/identifierTerms';
+import { scaleDenseWeights } from '../../search/searchSettings';
 import { preferLanguage, wantedLanguage, type TextLanguage } from '../../search/languageRouting';
 import type { SearchHit } from '../../stores/ports';
 import type { EvalQuestion } from './labels';
@@ -34,13 +35,6 @@ export interface FusionSpec {
   identifierQueryDenseFactor?: number;
 }
 
-/** The settings with the dense lists' weights scaled by `factor`. */
-function scaleDense(settings: FusionSettings, factor: number): FusionSettings {
-  const weights = { ...settings.weights };
-  for (const name of ['dense', 'languageDense']) weights[name] = (weights[name] ?? 1) * factor;
-  return { ...settings, weights };
-}
-
 const isPerLanguage = (s: FusionSpec['settings']): s is Record<TextLanguage, FusionSettings> => 'en' in s;
 
 /** The fused hits of one question, before the cut to the top. */
@@ -54,7 +48,9 @@ export function fuseRun(
   const chosen = isPerLanguage(spec.settings) ? spec.settings[run.question.language] : spec.settings;
   const factor = spec.identifierQueryDenseFactor;
   const settings =
-    factor !== undefined && isIdentifierQuery(run.question.question) ? scaleDense(chosen, factor) : chosen;
+    factor !== undefined && isIdentifierQuery(run.question.question)
+      ? { ...chosen, weights: scaleDenseWeights(chosen.weights, factor) }
+      : chosen;
   const fused = reciprocalRankFusion(picked, settings);
   if (spec.otherLanguageFactor === undefined) return fused;
   return preferLanguage(
