@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ChunkerOptions } from '../../chunker/chunkMarkdown';
 import type { ChunkDraft } from '../../contracts/chunk';
-import type { ChunkingPlan } from '../../contracts/chunkingPlan';
+import type { ChunkingPlan, ChunkingStrategy } from '../../contracts/chunkingPlan';
 import type { CpuPool } from '../../cpuPool/pool';
 import type { CorpusDoc } from './corpusDocs';
 import { materialise } from './sources/docSource';
@@ -38,6 +38,7 @@ export async function parseDoc(
   chunking: ChunkerOptions,
   mode: EvalChunking,
   cacheDir: string,
+  childTokens: Partial<Record<ChunkingStrategy, number>> = {},
 ): Promise<ParsedDoc> {
   const file = materialise(cacheDir, doc.source);
   const markdown = await cpu.parse(file, doc.type);
@@ -49,7 +50,7 @@ export async function parseDoc(
   };
   const limits = { maxChunks: chunking.maxChunks ?? Number.MAX_SAFE_INTEGER };
   // As activities/chunkingPlan.ts proposes for a dataset whose chunking section is empty.
-  const plan: ChunkingPlan =
+  const proposed: ChunkingPlan =
     mode === 'recommended'
       ? (
           await cpu.propose({
@@ -63,6 +64,7 @@ export async function parseDoc(
           })
         ).plan
       : { strategy: 'general', parameters: generalParameters, reason: 'the eval was asked for general chunking' };
+  const plan = withChildTokens(proposed, childTokens[proposed.strategy]);
   const chunks = await cpu.chunkWithPlan(documentId, markdown, plan, limits);
   return {
     doc,
@@ -71,5 +73,19 @@ export async function parseDoc(
     markdown,
     children: chunks.filter((c) => c.kind === 'child'),
     plan,
+  };
+}
+
+/** The plan with another child size (the chunk-size lever); its overlap kept within a quarter of it. */
+function withChildTokens(plan: ChunkingPlan, childTokens: number | undefined): ChunkingPlan {
+  if (childTokens === undefined) return plan;
+  const { overlapTokens, parentTokens } = plan.parameters;
+  return {
+    ...plan,
+    parameters: {
+      childTokens,
+      overlapTokens: Math.min(overlapTokens, Math.floor(childTokens / 4)),
+      parentTokens: parentTokens === null ? null : Math.max(parentTokens, childTokens),
+    },
   };
 }

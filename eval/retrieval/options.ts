@@ -1,3 +1,4 @@
+import { CHUNKING_STRATEGIES, type ChunkingStrategy } from '../../contracts/chunkingPlan';
 import type { EvalChunking, Language } from './corpus';
 
 export interface Options {
@@ -6,6 +7,8 @@ export interface Options {
   floors: Partial<Record<Language, number>>;
   /** Chunk size experiment: another child size than the configured one (labels may then be cut). */
   chunkMaxTokens: number | null;
+  /** Chunk size per strategy: the child size a strategy's plan is run with instead of its own. */
+  childTokens: Partial<Record<ChunkingStrategy, number>>;
   /** Each document under its recommended plan (what a default dataset does), or all under `general`. */
   chunking: EvalChunking;
   out: string;
@@ -13,7 +16,7 @@ export interface Options {
 
 /**
  * `--ci`, `--min-held-out-recall=en:0.7,zh:0.7`, `--chunk-max-tokens=N`,
- * `--chunking=recommended|general`, `--out=name.json`.
+ * `--child-tokens=table:100,qa:256`, `--chunking=recommended|general`, `--out=name.json`.
  */
 export function parseArgs(argv: string[]): Options {
   const value = (name: string): string | undefined =>
@@ -29,13 +32,21 @@ export function parseArgs(argv: string[]): Options {
   const size = value('chunk-max-tokens');
   const chunkMaxTokens = size === undefined ? null : Number(size);
   if (chunkMaxTokens !== null && !(chunkMaxTokens >= 16)) throw new Error('--chunk-max-tokens: at least 16');
+  const childTokens: Partial<Record<ChunkingStrategy, number>> = {};
+  for (const part of (value('child-tokens') ?? '').split(',').filter(Boolean)) {
+    const [strategy, tokens] = part.split(':');
+    if (!CHUNKING_STRATEGIES.includes(strategy as ChunkingStrategy) || !(Number(tokens) >= 16))
+      throw new Error(`--child-tokens: expected <strategy>:<tokens of at least 16>, got ${part}`);
+    childTokens[strategy as ChunkingStrategy] = Number(tokens);
+  }
   const chunking = value('chunking') ?? 'recommended';
   if (chunking !== 'recommended' && chunking !== 'general')
     throw new Error(`--chunking: expected recommended or general, got ${chunking}`);
   const stem = [
     ci ? 'retrieval-ci' : 'retrieval',
     ...(chunkMaxTokens ? [`chunk${chunkMaxTokens}`] : []),
+    ...Object.entries(childTokens).map(([strategy, tokens]) => `${strategy}${tokens}`),
     ...(chunking === 'general' ? ['general'] : []),
   ].join('-');
-  return { ci, floors, chunkMaxTokens, chunking, out: value('out') ?? `${stem}.json` };
+  return { ci, floors, chunkMaxTokens, childTokens, chunking, out: value('out') ?? `${stem}.json` };
 }

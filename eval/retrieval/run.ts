@@ -68,12 +68,15 @@ async function main(): Promise<void> {
     docs = await time('parse', async () => {
       const parsed = [];
       for (const doc of CORPUS.filter((d) => d.ci || !options.ci))
-        parsed.push(await parseDoc(cpu, doc, chunking, options.chunking, evalDocsDir(config.dataDir)));
+        parsed.push(
+          await parseDoc(cpu, doc, chunking, options.chunking, evalDocsDir(config.dataDir), options.childTokens),
+        );
       return parsed;
     });
     const present = new Set(docs.map((d) => d.doc.id));
     const labels = loadLabels().filter((l) => present.has(l.doc));
-    const problems = labelProblems(labels, docs, options.chunkMaxTokens !== null);
+    const resized = options.chunkMaxTokens !== null || Object.keys(options.childTokens).length > 0;
+    const problems = labelProblems(labels, docs, resized);
     if (problems.length > 0)
       throw new Error(`${problems.length} labels do not match the parsed documents:\n  ${problems.join('\n  ')}`);
     const relevant = relevantChunks(labels, docs);
@@ -161,6 +164,7 @@ async function main(): Promise<void> {
         ci: options.ci,
         chunking,
         chunkingMode: options.chunking,
+        childTokens: options.childTokens,
         corpus: docs.map((d) => ({
           doc: d.doc.id,
           set: d.doc.set,
