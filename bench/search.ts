@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { createAdapters } from '../composition/adapters';
+import { createAdapters, type Adapters } from '../composition/adapters';
 import { loadConfig } from '../config/config';
 import { migrateToLatest } from '../db/migrate';
 import { searchWithSettings } from '../search/hybridSearch';
-import { resolveSearchSettings } from '../search/searchSettings';
+import { resolveSearchSettings, type SearchSettings } from '../search/searchSettings';
+import { createPostgresVectorStore } from '../stores/postgresVectorStore';
 import { resetBenchDatabase } from './benchDatabase';
 import { chunkVector, BENCH_MODELS, queryWords } from './searchCorpus';
 import { loadedChunks, loadSearchDataset } from './searchLoad';
@@ -17,13 +18,16 @@ import { coarseRecallAt10, exactScanMs, partTimes, percentile, round } from './s
  * every list searched, fused, joined to its chunks) on one dataset of BENCH_SEARCH_CHUNKS chunks
  * (100,000) on the local profile: Postgres vectors and full-text search, no reranker. The chunks
  * are loaded directly through the stores (bench/searchLoad.ts) into a database of the bench's own
- * and kept for the next run. Two settings run side by side, query by query, in alternating order:
- * with the second dense vector and without it. Then where the time goes (each part alone), the
- * old exact dense scan on a few queries, and the coarse pass's recall@10 against the exact scan.
+ * and kept for the next run. Sides run query by query, in an order that alternates: with the second
+ * dense vector and without it, each at every rerank depth of BENCH_SEARCH_DEPTHS (how many rows
+ * the dense lists' sign-bit pass hands to the exact cosine). Then, per depth, where the time goes
+ * (each part alone) and the coarse pass's recall@10 against the exact scan; and the old exact dense
+ * scan on a few queries.
  */
 const TOTAL = Number(process.env.BENCH_SEARCH_CHUNKS ?? 100_000);
 const QUERIES = Number(process.env.BENCH_SEARCH_QUERIES ?? 100);
 const OUT = process.env.BENCH_OUT ?? 'search.json';
+const DEPTHS = (process.env.BENCH_SEARCH_DEPTHS ?? '1000,500,250').split(',').map(Number);
 const repoRoot = path.resolve(__dirname, '..');
 const scope = { userId: 'bench-user', datasetId: `bench-search-${TOTAL}` };
 
@@ -73,30 +77,57 @@ async function main(): Promise<void> {
   await ensureLoaded(config, url);
   const adapters = createAdapters(config);
   try {
+    const atDepth = (depth: number): Adapters => ({
+      ...adapters,
+      vectors: createPostgresVectorStore(adapters.db, { rerankCandidates: depth }),
+    });
     const settings = {
       withLanguageDense: resolveSearchSettings(),
       firstDenseOnly: resolveSearchSettings({ denseModels: ['user'] }),
     };
-    const times: Record<keyof typeof settings, number[]> = { withLanguageDense: [], firstDenseOnly: [] };
-    const names = Object.keys(settings) as (keyof typeof settings)[];
+    const sides: { name: string; deps: Adapters; settings: SearchSettings }[] = DEPTHS.flatMap((depth) =>
+      Object.entries(settings).map(([name, value]) => ({
+        name: `${name}@${depth}`,
+        deps: atDepth(depth),
+        settings: value,
+      })),
+    );
+    const times: Record<string, number[]> = Object.fromEntries(sides.map((side) => [side.name, []]));
     for (let q = -5; q < QUERIES; q += 1) {
       const query = queryFor(Math.abs(q));
-      for (const name of q % 2 === 0 ? names : [...names].reverse()) {
+      for (const side of q % 2 === 0 ? sides : [...sides].reverse()) {
         const start = performance.now();
-        const hits = await searchWithSettings(adapters, scope, query, 10, settings[name]);
+        const hits = await searchWithSettings(side.deps, scope, query, 10, side.settings);
         if (hits.length === 0) throw new Error(`no hit for "${query}"`);
-        if (q >= 0) times[name].push(performance.now() - start);
+        if (q >= 0) times[side.name]?.push(performance.now() - start);
       }
     }
-    const parts: Record<string, number[]> = {};
-    for (let q = 0; q < Math.min(QUERIES, 30); q += 1) {
-      for (const [part, ms] of Object.entries(await partTimes(adapters, scope, queryFor(q)))) {
-        (parts[part] ??= []).push(ms);
+    const partsByDepth: Record<string, Record<string, number>> = {};
+    const recallByDepth: Record<string, number> = {};
+    for (const depth of DEPTHS) {
+      const parts: Record<string, number[]> = {};
+      for (let q = 0; q < Math.min(QUERIES, 30); q += 1) {
+        for (const [part, ms] of Object.entries(await partTimes(atDepth(depth), scope, queryFor(q)))) {
+          (parts[part] ??= []).push(ms);
+        }
       }
+      partsByDepth[depth] = Object.fromEntries(Object.entries(parts).map(([p, v]) => [p, round(percentile(v, 50))]));
+      const targets = [
+        11,
+        2222,
+        33333 % TOTAL,
+        44444 % TOTAL,
+        5555,
+        66666 % TOTAL,
+        77777 % TOTAL,
+        8888,
+        99999 % TOTAL,
+        123,
+      ];
+      recallByDepth[depth] = round(await coarseRecallAt10(atDepth(depth), scope, TOTAL, targets), 3);
     }
     const exact: number[] = [];
     for (let q = 0; q < 3; q += 1) exact.push(await exactScanMs(adapters, scope, chunkVector(q * 31, 512)));
-    const recall = await coarseRecallAt10(adapters, scope, TOTAL, [11, 2222, 33333 % TOTAL, 44444 % TOTAL, 5555]);
     const { rows } = await sql<{
       n: string;
     }>`SELECT pg_size_pretty(pg_total_relation_size('dense_vectors')) AS n`.execute(adapters.db);
@@ -110,10 +141,10 @@ async function main(): Promise<void> {
       queries: QUERIES,
       profile: 'local (Postgres vectors and full-text search, USE + bge-small query embedding, no reranker)',
       models: BENCH_MODELS,
-      hybridSearch: Object.fromEntries(names.map((n) => [n, summary(times[n])])),
-      partsP50Ms: Object.fromEntries(Object.entries(parts).map(([p, v]) => [p, round(percentile(v, 50))])),
+      hybridSearch: Object.fromEntries(Object.entries(times).map(([n, v]) => [n, summary(v)])),
+      partsP50MsByDepth: partsByDepth,
       exactDenseScanMs: exact.map((ms) => round(ms)),
-      coarsePassRecallAt10: round(recall, 3),
+      coarsePassRecallAt10ByDepth: recallByDepth,
       denseVectorsTable: rows[0]?.n,
       loadAverage: { before: loadBefore.map((l) => round(l, 2)), after: os.loadavg().map((l) => round(l, 2)) },
       cores: os.availableParallelism(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_DENSE_RERANK_CANDIDATES } from '../contracts/denseRerank';
 
 export type Profile = 'local' | 'production';
 
@@ -16,7 +17,13 @@ export interface StoresConfig {
         credentials: { accessKeyId: string; secretAccessKey: string } | null;
         forcePathStyle: boolean;
       };
-  vectorStore: { kind: 'postgres' } | { kind: 'qdrant'; url: string; apiKey: string | undefined; collection: string };
+  vectorStore:
+    | {
+        kind: 'postgres';
+        /** Rows the sign-bit pass hands to the exact cosine (stores/postgresDenseTable.ts). */
+        rerankCandidates: number;
+      }
+    | { kind: 'qdrant'; url: string; apiKey: string | undefined; collection: string };
   keywordIndex:
     | { kind: 'postgres' }
     | {
@@ -43,6 +50,7 @@ export const storesEnvSchema = z.object({
   SLUICE_PROFILE: z.enum(['local', 'production']).default('local'),
   SLUICE_OBJECT_STORE: z.enum(['local', 's3']).optional(),
   SLUICE_VECTOR_STORE: z.enum(['postgres', 'qdrant']).optional(),
+  SLUICE_DENSE_RERANK_CANDIDATES: z.coerce.number().int().min(50).max(100_000).default(DEFAULT_DENSE_RERANK_CANDIDATES),
   SLUICE_KEYWORD_INDEX: z.enum(['postgres', 'opensearch']).optional(),
   SLUICE_EMBEDDER: z.enum(['local', 'local-model', 'user-config']).optional(),
   S3_ENDPOINT: z.url().optional(),
@@ -134,7 +142,7 @@ export function resolveStores(e: StoresEnv, problems: string[]): StoresConfig {
             apiKey: e.QDRANT_API_KEY,
             collection: e.QDRANT_COLLECTION,
           }
-        : { kind: 'postgres' },
+        : { kind: 'postgres', rerankCandidates: e.SLUICE_DENSE_RERANK_CANDIDATES },
     keywordIndex:
       keywordKind === 'opensearch'
         ? {

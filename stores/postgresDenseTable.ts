@@ -9,14 +9,6 @@ export type DenseTable = 'dense_vectors' | 'language_dense_vectors';
 const UPSERT_BATCH = 200;
 
 /**
- * How many rows the coarse pass (Hamming distance of the sign bits) hands to the exact score. A
- * dataset with no more rows than this of the model is searched exactly; a larger one is first
- * narrowed to the rows whose signs agree most with the query's. bench:search measures the
- * overlap of the result with the exact scan's at 100,000 chunks.
- */
-export const DENSE_RERANK_CANDIDATES = 1000;
-
-/**
  * Upsert keyed by chunk id: a chunk has one row per table, so writing it with another model
  * replaces its row (a re-embedding's move). Postgres derives `sign_bits` from the vector.
  */
@@ -79,11 +71,11 @@ function cosineOfSent(sent: Buffer, query: number[], norm: number): number | nul
 
 /**
  * The `limit` rows of the model closest to `vector` by cosine, best first. Two passes: the
- * DENSE_RERANK_CANDIDATES rows whose sign bits differ least from the query's (a native bit_count
+ * `candidates` rows whose sign bits differ least from the query's (a native bit_count
  * over one index-narrowed scan of 48–512 bytes per row), then the exact cosine of those only, here
  * from their binary form (array_send): measured in bench:search, scoring in SQL (unnest per row)
  * cost ~0.1 ms per 512-d row, most of a search. A dataset with no more rows than
- * DENSE_RERANK_CANDIDATES of the model is scored whole, as exactly as before.
+ * `candidates` of the model is scored whole, exactly.
  */
 export async function searchDenseRows(
   db: Kysely<Database>,
@@ -93,6 +85,7 @@ export async function searchDenseRows(
   model: EmbeddingModelRef,
   vector: number[],
   limit: number,
+  candidates: number,
 ): Promise<SearchHit[]> {
   if (vector.length !== model.dimension) {
     throw dimensionMismatch(model, storeName, `the query vector has ${vector.length} dimensions`);
@@ -105,7 +98,7 @@ export async function searchDenseRows(
        WHERE user_id = ${scope.userId} AND dataset_id = ${scope.datasetId}
          AND model = ${model.model} AND dimension = ${model.dimension}
        ORDER BY bit_count(sign_bits # ${bits}), chunk_id
-       LIMIT ${Math.max(limit, DENSE_RERANK_CANDIDATES)}
+       LIMIT ${Math.max(limit, candidates)}
     )
     SELECT v.chunk_id, array_send(v.vector) AS sent
       FROM coarse JOIN ${sql.table(table)} v USING (chunk_id)`.execute(db);

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { DEFAULT_DENSE_RERANK_CANDIDATES } from '../contracts/denseRerank';
 import type { Database } from '../db/database';
 import { searchDenseRows, upsertDenseRows } from './postgresDenseTable';
 import type { TenantScope, VectorStore } from './ports';
@@ -20,13 +21,16 @@ const VECTOR_TABLES = ['dense_vectors', 'language_dense_vectors', 'sparse_vector
 
 /**
  * The embedded-default vector store: dense and sparse vectors in Postgres. Dense search is exact
- * up to DENSE_RERANK_CANDIDATES rows of a model in a dataset and narrowed by sign bits beyond
+ * up to `rerankCandidates` rows of a model in a dataset and narrowed by sign bits beyond
  * (stores/postgresDenseTable.ts); Qdrant is the production adapter. A dense row is keyed by chunk
  * and carries its model and dimension: writing a chunk with another model replaces its row (the
  * move of a re-embedding), and a search reads one model's rows. The second dense vector (the
  * chunk language's model) has a table of its own with the same rules.
  */
-export function createPostgresVectorStore(db: Kysely<Database>): VectorStore {
+export function createPostgresVectorStore(
+  db: Kysely<Database>,
+  { rerankCandidates = DEFAULT_DENSE_RERANK_CANDIDATES }: { rerankCandidates?: number } = {},
+): VectorStore {
   return {
     name: NAME,
 
@@ -99,9 +103,9 @@ export function createPostgresVectorStore(db: Kysely<Database>): VectorStore {
     },
 
     searchDense: (scope, model, vector, limit) =>
-      searchDenseRows(db, 'dense_vectors', NAME, scope, model, vector, limit),
+      searchDenseRows(db, 'dense_vectors', NAME, scope, model, vector, limit, rerankCandidates),
     searchLanguageDense: (scope, model, vector, limit) =>
-      searchDenseRows(db, 'language_dense_vectors', NAME, scope, model, vector, limit),
+      searchDenseRows(db, 'language_dense_vectors', NAME, scope, model, vector, limit, rerankCandidates),
 
     async searchSparse(scope, sparse, limit) {
       if (sparse.indices.length === 0) return [];

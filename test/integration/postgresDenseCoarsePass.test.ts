@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createDb } from '../../db/connection';
-import { DENSE_RERANK_CANDIDATES } from '../../stores/postgresDenseTable';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
 import { TEST_DATABASE_URL } from '../support/testConfig';
 import { newScope, unitVector } from '../support/vectorStoreContract';
 
-// The Postgres store narrows a dataset larger than DENSE_RERANK_CANDIDATES by sign bits before
+// The Postgres store narrows a dataset larger than its rerank depth by sign bits before
 // scoring exactly (stores/postgresDenseTable.ts): the nearest vectors must still come first.
 
 const db = createDb(TEST_DATABASE_URL, 2);
@@ -21,12 +20,13 @@ function random(seed: number): () => number {
 }
 
 it('beyond the exact-scan size, a query still finds the exact nearest vectors first, in both tables', async () => {
-  const store = createPostgresVectorStore(db);
+  const candidates = 200;
+  const store = createPostgresVectorStore(db, { rerankCandidates: candidates });
   const scope = newScope();
   const model = { model: `coarse-${randomUUID().slice(0, 8)}`, dimension: 64 };
   const next = random(7);
   const doc = randomUUID();
-  const records = Array.from({ length: DENSE_RERANK_CANDIDATES + 500 }, (_, i) => ({
+  const records = Array.from({ length: candidates * 5 }, (_, i) => ({
     chunkId: `${doc}-${i}`,
     documentId: doc,
     vector: unitVector(Array.from({ length: model.dimension }, next)),
@@ -34,7 +34,7 @@ it('beyond the exact-scan size, a query still finds the exact nearest vectors fi
   await store.upsertDense(scope, model, records);
   await store.upsertLanguageDense(scope, model, records);
   // Each query is a stored vector slightly disturbed: that vector is the nearest one.
-  for (const target of [3, 700, 1400]) {
+  for (const target of [3, 500, 900]) {
     const query = unitVector((records[target]?.vector ?? []).map((v) => v + next() * 0.05));
     const exact = records
       .map((r) => ({ id: r.chunkId, score: r.vector.reduce((s, v, i) => s + v * (query[i] ?? 0), 0) }))
