@@ -15,11 +15,14 @@ const SPARSE_PAGE_CHARS = 1200;
 export const STRATEGY_PARAMETERS: Record<ChunkingStrategy, ChunkingParameters> = {
   general: DEFAULT_CHUNKING_PARAMETERS,
   // A whole answer per child: longer children, no overlap (the question leads every part anyway).
-  qa: { childTokens: 512, overlapTokens: 0, parentTokens: null },
+  // 768, not 512: chosen on eval:retrieval's tuning half (recall@5 0.841 → 0.870 on its qa
+  // documents) and kept on the held-out half (0.925 → 0.940); 256 lost on both.
+  qa: { childTokens: 768, overlapTokens: 0, parentTokens: null },
   // Small row groups, so a question about one row finds a group about that row; parents of a few groups.
   table: { childTokens: 200, overlapTokens: 0, parentTokens: 2000 },
   page: { childTokens: 400, overlapTokens: 40, parentTokens: null },
-  one: { childTokens: 400, overlapTokens: 60, parentTokens: null },
+  // A short document whole in one child where it fits: 600 (not 400) gained a question on each half.
+  one: { childTokens: 600, overlapTokens: 60, parentTokens: null },
 };
 
 /**
