@@ -11,7 +11,7 @@ import { createPostgresVectorStore } from '../stores/postgresVectorStore';
 import { resetBenchDatabase } from './benchDatabase';
 import { chunkVector, BENCH_MODELS, queryWords } from './searchCorpus';
 import { loadedChunks, loadSearchDataset } from './searchLoad';
-import { coarseRecallAt10, exactScanMs, partTimes, percentile, round } from './searchMeasures';
+import { coarseRecallAt10, exactScanMs, exactTop10, partTimes, percentile, round } from './searchMeasures';
 
 /**
  * `npm run bench:search`: the latency of hybrid search (the query embedded by the local model,
@@ -102,6 +102,8 @@ async function main(): Promise<void> {
         if (q >= 0) times[side.name]?.push(performance.now() - start);
       }
     }
+    const targets = [11, 2222, 33333, 44444, 5555, 66666, 77777, 8888, 99999, 123].map((t) => t % TOTAL);
+    const exactTop = exactTop10(TOTAL, targets);
     const partsByDepth: Record<string, Record<string, number>> = {};
     const recallByDepth: Record<string, number> = {};
     for (const depth of DEPTHS) {
@@ -112,19 +114,7 @@ async function main(): Promise<void> {
         }
       }
       partsByDepth[depth] = Object.fromEntries(Object.entries(parts).map(([p, v]) => [p, round(percentile(v, 50))]));
-      const targets = [
-        11,
-        2222,
-        33333 % TOTAL,
-        44444 % TOTAL,
-        5555,
-        66666 % TOTAL,
-        77777 % TOTAL,
-        8888,
-        99999 % TOTAL,
-        123,
-      ];
-      recallByDepth[depth] = round(await coarseRecallAt10(atDepth(depth), scope, TOTAL, targets), 3);
+      recallByDepth[depth] = round(await coarseRecallAt10(atDepth(depth), scope, exactTop), 3);
     }
     const exact: number[] = [];
     for (let q = 0; q < 3; q += 1) exact.push(await exactScanMs(adapters, scope, chunkVector(q * 31, 512)));

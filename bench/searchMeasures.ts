@@ -67,16 +67,8 @@ export async function exactScanMs(adapters: Adapters, scope: TenantScope, vector
   );
 }
 
-/**
- * How much of the exact top 10 the store's dense search returns in its top 10, for queries near
- * known chunks: the exact ranking streamed over the generated vectors, none kept in memory.
- */
-export async function coarseRecallAt10(
-  adapters: Adapters,
-  scope: TenantScope,
-  total: number,
-  targets: number[],
-): Promise<number> {
+/** The exact top 10 of queries near known chunks, streamed over the generated vectors, none kept in memory. */
+export function exactTop10(total: number, targets: number[]): { query: number[]; ids: Set<string> }[] {
   const { dimension } = BENCH_MODELS.first;
   const queries = targets.map((t) => queryVectorNear(t, dimension));
   const best = queries.map(() => [] as { id: string; score: number }[]);
@@ -93,11 +85,19 @@ export async function coarseRecallAt10(
       }
     });
   }
+  return queries.map((query, q) => ({ query, ids: new Set((best[q] ?? []).map((b) => b.id)) }));
+}
+
+/** How much of the exact top 10 (exactTop10, computed once for every depth) the store's dense search returns in its top 10. */
+export async function coarseRecallAt10(
+  adapters: Adapters,
+  scope: TenantScope,
+  exact: { query: number[]; ids: Set<string> }[],
+): Promise<number> {
   let found = 0;
-  for (const [q, query] of queries.entries()) {
+  for (const { query, ids } of exact) {
     const hits = await adapters.vectors.searchDense(scope, BENCH_MODELS.first, query, 10);
-    const exact = new Set((best[q] ?? []).map((b) => b.id));
-    found += hits.filter((h) => exact.has(h.chunkId)).length;
+    found += hits.filter((h) => ids.has(h.chunkId)).length;
   }
-  return found / (queries.length * 10);
+  return found / (exact.length * 10);
 }
