@@ -111,23 +111,21 @@ export function createPostgresVectorStore(
       if (sparse.indices.length === 0) return [];
       // IDF is computed at query time over the tenant's dataset, like Qdrant's IDF modifier, so a
       // term found in every chunk counts for little. The candidates (chunks holding a query term)
-      // come from the GIN index on indices, and a term's document frequency is counted among them
-      // (every chunk that holds it is one): measured in bench:search, scanning the whole dataset
-      // once per query term was most of a sparse search at 100,000 chunks. A candidate's weight for
-      // a query term is found by array_position (a row's indices are distinct): unnesting every
-      // candidate's whole vector to keep the few query terms took half of the search.
+      // come from the GIN index, and a term's document frequency is counted among them (every chunk
+      // that holds it is one): measured in bench:search, scanning the whole dataset once per query
+      // term was most of a sparse search at 100,000 chunks. A candidate's weight for a query term is
+      // found by array_position (a row's indices are distinct): unnesting every candidate's whole
+      // vector to keep the few query terms took half of the search. Each candidate row is read once
+      // and only its matches are kept: materializing the candidates' whole vectors spilled to disk
+      // past work_mem and was read again per query term (EXPLAIN in docs/search.md).
       const terms = sql`${sql.val(sparse.indices)}::int[]`;
       const { rows } = await sql<{ chunk_id: string; score: number }>`
         WITH q AS (SELECT * FROM unnest(${terms}, ${sql.val(sparse.values)}::real[]) AS q(i, w)),
-        candidates AS MATERIALIZED (
-          SELECT chunk_id, indices, weights FROM sparse_vectors
-           WHERE user_id = ${scope.userId} AND dataset_id = ${scope.datasetId} AND indices && ${terms}
-        ),
         matches AS MATERIALIZED (
-          SELECT c.chunk_id, q.i, q.w AS query_weight, c.weights[p.at] AS w FROM candidates c
-           CROSS JOIN q
-           CROSS JOIN LATERAL (SELECT array_position(c.indices, q.i) AS at) p
-           WHERE p.at IS NOT NULL
+          SELECT s.chunk_id, p.i, p.query_weight, s.weights[p.at] AS w FROM sparse_vectors s
+           CROSS JOIN LATERAL (SELECT q.i, q.w AS query_weight, array_position(s.indices, q.i) AS at FROM q) p
+           WHERE s.user_id = ${scope.userId} AND s.dataset_id = ${scope.datasetId} AND s.indices && ${terms}
+             AND p.at IS NOT NULL
         ),
         total AS (
           SELECT count(*)::float8 AS n FROM sparse_vectors

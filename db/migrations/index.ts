@@ -13,6 +13,8 @@ import * as chunkingPlans from './20261205T0200_chunking_plans';
 import * as chunkGenerations from './20261205T0300_chunk_generations';
 import * as parserBackendsAndEnrichment from './20261205T0500_parser_backends_and_enrichment';
 import * as cleaningEnrichments from './20261206T0100_cleaning_enrichments';
+import * as denseQuantizedRerank from './20261207T0100_dense_quantized_rerank';
+import * as searchTablesSerialScans from './20261207T0200_search_tables_serial_scans';
 
 /**
  * Migrations are listed statically rather than discovered on disk, so they run the same way
@@ -33,6 +35,8 @@ const migrations: Record<string, Migration> = {
   '20261205T0300_chunk_generations': chunkGenerations,
   '20261205T0500_parser_backends_and_enrichment': parserBackendsAndEnrichment,
   '20261206T0100_cleaning_enrichments': cleaningEnrichments,
+  '20261207T0100_dense_quantized_rerank': denseQuantizedRerank,
+  '20261207T0200_search_tables_serial_scans': searchTablesSerialScans,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -9,6 +9,12 @@ PG_DATA="$SLUICE_DATA_DIR/pg"
 PG_LOG="$STACK_LOG_DIR/postgres.log"
 # Tests open several pools at once; the default 100 runs out.
 PG_MAX_CONNECTIONS=200
+# Postgres's default 128 MB cache holds less than one 100,000-chunk dataset's vectors and keyword
+# entries, so every search read thousands of pages from the OS (bench:search, docs/search.md).
+SLUICE_PG_SHARED_BUFFERS="${SLUICE_PG_SHARED_BUFFERS:-1GB}"
+# The default random_page_cost (4) prices a disk that seeks; here every page is in memory or on an
+# SSD, and with 4 the planner scans the dense tables' wide rows instead of their covering index.
+PG_RANDOM_PAGE_COST=1.1
 PG_DATABASES=(sluice sluice_test)
 
 # Highest installed Debian PostgreSQL (/usr/lib/postgresql/<major>/bin), or
@@ -126,7 +132,7 @@ postgres_start() {
   # Options go through pg_ctl's shell, hence the inner single quotes.
   # 9>&-: the postmaster must not inherit (and so hold) the stack lock.
   pg_run pg_ctl -D "$PG_DATA" -l "$PG_LOG" -w -t "$STACK_TIMEOUT" \
-    -o "-p $SLUICE_PG_PORT -k '$STACK_RUN_DIR' -c listen_addresses=127.0.0.1 -c max_connections=$PG_MAX_CONNECTIONS" \
+    -o "-p $SLUICE_PG_PORT -k '$STACK_RUN_DIR' -c listen_addresses=127.0.0.1 -c max_connections=$PG_MAX_CONNECTIONS -c shared_buffers=$SLUICE_PG_SHARED_BUFFERS -c random_page_cost=$PG_RANDOM_PAGE_COST" \
     start >/dev/null 9>&- \
     || die "postgres: failed to start (see $PG_LOG)"
 }

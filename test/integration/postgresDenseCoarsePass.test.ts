@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { createDb } from '../../db/connection';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
 import { TEST_DATABASE_URL } from '../support/testConfig';
@@ -51,5 +52,35 @@ it('beyond the exact-scan size, a query still finds the exact nearest vectors fi
       records[target]?.vector.reduce((s, v, i) => s + v * (query[i] ?? 0), 0) ?? 0,
       5,
     );
+  }
+});
+
+it('keeps each vector quantized as the search reads it: round(127 x / max|x|) + 128, and 128 for a zero vector', async () => {
+  const store = createPostgresVectorStore(db);
+  const scope = newScope();
+  const model = { model: `quantized-${randomUUID().slice(0, 8)}`, dimension: 4 };
+  const doc = randomUUID();
+  await store.upsertDense(scope, model, [
+    { chunkId: `${doc}-a`, documentId: doc, vector: [0.5, -0.25, 0.1, -1] },
+    { chunkId: `${doc}-zero`, documentId: doc, vector: [0, 0, 0, 0] },
+  ]);
+  await store.upsertLanguageDense(scope, model, [{ chunkId: `${doc}-a`, documentId: doc, vector: [2, 1, 0, -2] }]);
+  const bytes = async (table: 'dense_vectors' | 'language_dense_vectors', id: string) => {
+    const row = await db.selectFrom(table).select('quantized').where('chunk_id', '=', id).executeTakeFirstOrThrow();
+    return [...row.quantized];
+  };
+  expect(await bytes('dense_vectors', `${doc}-a`)).toEqual([64 + 128, -32 + 128, 13 + 128, -127 + 128]);
+  expect(await bytes('dense_vectors', `${doc}-zero`)).toEqual([128, 128, 128, 128]);
+  expect(await bytes('language_dense_vectors', `${doc}-a`)).toEqual([127 + 128, 64 + 128, 128, -127 + 128]);
+});
+
+it('can rank by sign bits from the tenant index alone, without reading table rows', async () => {
+  // The index carries the bits and the chunk id, so the first pass can be an index-only scan.
+  const { rows } = await sql<{ indexdef: string }>`
+    SELECT indexdef FROM pg_indexes
+     WHERE indexname IN ('dense_vectors_tenant_model_idx', 'language_dense_vectors_tenant_model_idx')`.execute(db);
+  expect(rows).toHaveLength(2);
+  for (const { indexdef } of rows) {
+    expect(indexdef).toContain('(user_id, dataset_id, model, dimension) INCLUDE (sign_bits, chunk_id)');
   }
 });
