@@ -2,9 +2,9 @@ import type { DenseRecord, EmbeddingModelRef, SearchHit, TenantScope, VectorStor
 
 /**
  * The eval's dense vectors, both the first and the second (the bge model of the chunk's language),
- * held in memory and searched exactly (cosine, ties by chunk id): the same ranking as the local
- * profile's Postgres store (stores/postgresVectorStore.ts computes the exact cosine in SQL) at a
- * thousandth of the time, which is what makes several dense spaces × 400 questions affordable; and
+ * held in memory and searched exactly (cosine, ties by chunk id): the ranking of the local
+ * profile's Postgres store wherever its candidate pass covers the dataset (stores/postgresDenseTable.ts;
+ * the eval's datasets are a few thousand chunks), at a thousandth of the time, which is what makes several dense spaces × 400 questions affordable; and
  * spaces live side by side (a real store keeps one model per chunk). Sparse vectors and everything
  * else go to the real store.
  */
