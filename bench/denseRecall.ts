@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { createAdapters, type Adapters } from '../composition/adapters';
 import { loadConfig } from '../config/config';
@@ -8,6 +6,7 @@ import { loadLabels } from '../eval/retrieval/labels';
 import { denseQueryText } from '../search/denseQuery';
 import { createPostgresVectorStore } from '../stores/postgresVectorStore';
 import { resetBenchDatabase } from './benchDatabase';
+import { writeBenchResult } from './benchResults';
 import { recallPassages } from './denseRecallCorpus';
 import { round } from './searchMeasures';
 
@@ -120,10 +119,7 @@ async function main(): Promise<void> {
       worstQueryRecallAt10ByDepth: worstByDepth,
       depthAsShareOfPassages: Object.fromEntries(DEPTHS.map((d) => [d, round(d / vectors.size, 4)])),
     };
-    const dir = path.resolve(__dirname, '..', 'bench-results');
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, OUT), `${JSON.stringify(result, null, 2)}\n`);
-    console.log(JSON.stringify(result, null, 2));
+    writeBenchResult(OUT, result);
   } finally {
     await adapters.close();
   }

@@ -1,6 +1,4 @@
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { createAdapters, type Adapters } from '../composition/adapters';
 import { loadConfig } from '../config/config';
@@ -9,6 +7,7 @@ import { searchWithSettings } from '../search/hybridSearch';
 import { resolveSearchSettings, type SearchSettings } from '../search/searchSettings';
 import { createPostgresVectorStore } from '../stores/postgresVectorStore';
 import { resetBenchDatabase } from './benchDatabase';
+import { writeBenchResult } from './benchResults';
 import { chunkVector, BENCH_MODELS, queryWords } from './searchCorpus';
 import { loadedChunks, loadSearchDataset } from './searchLoad';
 import { coarseRecallAt10, exactScanMs, exactTop10, partTimes, percentile, round } from './searchMeasures';
@@ -28,7 +27,6 @@ const TOTAL = Number(process.env.BENCH_SEARCH_CHUNKS ?? 100_000);
 const QUERIES = Number(process.env.BENCH_SEARCH_QUERIES ?? 100);
 const OUT = process.env.BENCH_OUT ?? 'search.json';
 const DEPTHS = (process.env.BENCH_SEARCH_DEPTHS ?? '1000,500,250').split(',').map(Number);
-const repoRoot = path.resolve(__dirname, '..');
 const scope = { userId: 'bench-user', datasetId: `bench-search-${TOTAL}` };
 
 function benchUrl(): string {
@@ -144,9 +142,7 @@ async function main(): Promise<void> {
       loadAverage: { before: loadBefore.map((l) => round(l, 2)), after: os.loadavg().map((l) => round(l, 2)) },
       cores: os.availableParallelism(),
     };
-    fs.mkdirSync(path.join(repoRoot, 'bench-results'), { recursive: true });
-    fs.writeFileSync(path.join(repoRoot, 'bench-results', OUT), `${JSON.stringify(result, null, 2)}\n`);
-    console.log(JSON.stringify(result, null, 2));
+    writeBenchResult(OUT, result);
   } finally {
     await adapters.close();
   }
