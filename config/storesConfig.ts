@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { DEFAULT_DENSE_RERANK_CANDIDATES } from '../contracts/denseRerank';
+import {
+  DEFAULT_DENSE_CELL_MIN_ROWS,
+  DEFAULT_DENSE_CELL_PROBE_SHARE,
+  DEFAULT_DENSE_RERANK_CANDIDATES,
+} from '../contracts/denseRerank';
 
 export type Profile = 'local' | 'production';
 
@@ -22,6 +26,8 @@ export interface StoresConfig {
         kind: 'postgres';
         /** Rows the sign-bit pass hands to the exact cosine (stores/postgresDenseTable.ts). */
         rerankCandidates: number;
+        /** When a model's rows are clustered into cells, and how many a search reads (stores/postgresDenseCells.ts). */
+        cells: { minRows: number; probeShare: number };
       }
     | { kind: 'qdrant'; url: string; apiKey: string | undefined; collection: string };
   keywordIndex:
@@ -51,6 +57,8 @@ export const storesEnvSchema = z.object({
   SLUICE_OBJECT_STORE: z.enum(['local', 's3']).optional(),
   SLUICE_VECTOR_STORE: z.enum(['postgres', 'qdrant']).optional(),
   SLUICE_DENSE_RERANK_CANDIDATES: z.coerce.number().int().min(50).max(100_000).default(DEFAULT_DENSE_RERANK_CANDIDATES),
+  SLUICE_DENSE_CELLS_MIN_ROWS: z.coerce.number().int().min(1_000).default(DEFAULT_DENSE_CELL_MIN_ROWS),
+  SLUICE_DENSE_CELL_PROBE_SHARE: z.coerce.number().gt(0).max(1).default(DEFAULT_DENSE_CELL_PROBE_SHARE),
   SLUICE_KEYWORD_INDEX: z.enum(['postgres', 'opensearch']).optional(),
   SLUICE_EMBEDDER: z.enum(['local', 'local-model', 'user-config']).optional(),
   S3_ENDPOINT: z.url().optional(),
@@ -142,7 +150,11 @@ export function resolveStores(e: StoresEnv, problems: string[]): StoresConfig {
             apiKey: e.QDRANT_API_KEY,
             collection: e.QDRANT_COLLECTION,
           }
-        : { kind: 'postgres', rerankCandidates: e.SLUICE_DENSE_RERANK_CANDIDATES },
+        : {
+            kind: 'postgres',
+            rerankCandidates: e.SLUICE_DENSE_RERANK_CANDIDATES,
+            cells: { minRows: e.SLUICE_DENSE_CELLS_MIN_ROWS, probeShare: e.SLUICE_DENSE_CELL_PROBE_SHARE },
+          },
     keywordIndex:
       keywordKind === 'opensearch'
         ? {

@@ -10,3 +10,17 @@
  * more of its nearest neighbours with 1,000 to 2,000.
  */
 export const DEFAULT_DENSE_RERANK_CANDIDATES = 500;
+
+/**
+ * How many rows of a model a dataset holds before the Postgres store clusters them into cells
+ * (its inverted-file index, stores/postgresDenseCells.ts), when SLUICE_DENSE_CELLS_MIN_ROWS does
+ * not say. Below it the sign-bit pass over every row is short (about 10 ms at 20,000 rows in
+ * bench:search); above it that pass grows with the dataset.
+ */
+export const DEFAULT_DENSE_CELL_MIN_ROWS = 20_000;
+
+/**
+ * The share of a model's cells a search reads, nearest its query first, when
+ * SLUICE_DENSE_CELL_PROBE_SHARE does not say. Chosen on real embeddings (bench:dense-recall).
+ */
+export const DEFAULT_DENSE_CELL_PROBE_SHARE = 0.25;

@@ -3,18 +3,24 @@ import type { Database } from '../db/database';
 import { bestFirst, cosineOfQuantized, cosineOfSent, norm, signBits } from './denseScoring';
 import { assertVectorsFit, dimensionMismatch } from './dimensionMismatch';
 import type { DenseRecord, EmbeddingModelRef, SearchHit, TenantScope } from './ports';
+import { cellsToRead, writeWithCells, type CellCache, type DenseTable } from './postgresDenseCells';
 
-/** The tables that hold dense vectors: the first (the user's model) and the second (the chunk language's). */
-export type DenseTable = 'dense_vectors' | 'language_dense_vectors';
+/** The store's cached centroids and the share of cells a search reads (stores/postgresDenseCells.ts). */
+export interface DenseCellContext {
+  cache: CellCache;
+  probeShare: number;
+}
 
 const UPSERT_BATCH = 200;
 
 /**
  * Upsert keyed by chunk id: a chunk has one row per table, so writing it with another model
- * replaces its row (a re-embedding's move). Postgres derives `sign_bits` from the vector.
+ * replaces its row (a re-embedding's move). Postgres derives `sign_bits` and `quantized` from the
+ * vector; each row gets its cell of the model's centroids (-1 while it has none).
  */
 export async function upsertDenseRows(
   db: Kysely<Database>,
+  cells: DenseCellContext,
   table: DenseTable,
   storeName: string,
   scope: TenantScope,
@@ -23,27 +29,40 @@ export async function upsertDenseRows(
 ): Promise<void> {
   assertVectorsFit(model, storeName, records);
   for (let i = 0; i < records.length; i += UPSERT_BATCH) {
-    const rows = records.slice(i, i + UPSERT_BATCH).map((r) => ({
-      chunk_id: r.chunkId,
-      document_id: r.documentId,
-      user_id: scope.userId,
-      dataset_id: scope.datasetId,
-      model: model.model,
-      dimension: model.dimension,
-      vector: r.vector,
-    }));
-    await db
-      .insertInto(table)
-      .values(rows)
-      .onConflict((oc) =>
-        oc.column('chunk_id').doUpdateSet((eb) => ({
-          vector: eb.ref('excluded.vector'),
-          model: eb.ref('excluded.model'),
-          dimension: eb.ref('excluded.dimension'),
-          updated_at: sql`now()`,
-        })),
-      )
-      .execute();
+    const batch = records.slice(i, i + UPSERT_BATCH);
+    await writeWithCells(
+      db,
+      cells.cache,
+      table,
+      scope,
+      model,
+      batch.map((r) => r.vector),
+      async (trx, cellOf) => {
+        const rows = batch.map((r, j) => ({
+          chunk_id: r.chunkId,
+          document_id: r.documentId,
+          user_id: scope.userId,
+          dataset_id: scope.datasetId,
+          model: model.model,
+          dimension: model.dimension,
+          vector: r.vector,
+          cell: cellOf[j] as number,
+        }));
+        await trx
+          .insertInto(table)
+          .values(rows)
+          .onConflict((oc) =>
+            oc.column('chunk_id').doUpdateSet((eb) => ({
+              vector: eb.ref('excluded.vector'),
+              model: eb.ref('excluded.model'),
+              dimension: eb.ref('excluded.dimension'),
+              cell: eb.ref('excluded.cell'),
+              updated_at: sql`now()`,
+            })),
+          )
+          .execute();
+      },
+    );
   }
 }
 
@@ -56,7 +75,8 @@ const RESCORE_FACTOR = 2;
 
 /**
  * The `limit` rows of the model closest to `vector` by cosine, best first, with exact scores.
- * Three passes, measured in bench:search on 100,000 chunks: the `candidates` rows whose sign bits
+ * Once the model has cells, only the rows of the cells nearest the query are read
+ * (stores/postgresDenseCells.ts). Three passes, measured in bench:search on 100,000 chunks: the `candidates` rows whose sign bits
  * differ least from the query's (a native bit_count over an index that carries the bits, no heap
  * row read); their cosine from the quantized bytes kept inline in each row; and the exact cosine,
  * from the floats (array_send), of the best RESCORE_FACTOR x `limit` of those. Reading every
@@ -65,6 +85,7 @@ const RESCORE_FACTOR = 2;
  */
 export async function searchDenseRows(
   db: Kysely<Database>,
+  cells: DenseCellContext,
   table: DenseTable,
   storeName: string,
   scope: TenantScope,
@@ -79,10 +100,12 @@ export async function searchDenseRows(
   if (limit <= 0) return [];
   const ofModel = sql`user_id = ${scope.userId} AND dataset_id = ${scope.datasetId}
                       AND model = ${model.model} AND dimension = ${model.dimension}`;
+  const probes = await cellsToRead(db, cells.cache, table, scope, model, vector, cells.probeShare);
+  const inCells = probes ? sql`AND cell = ANY(${probes}::int[])` : sql``;
   const bits = sql`${signBits(vector)}::bit varying`;
   const { rows } = await sql<{ chunk_id: string; quantized: Buffer }>`
     WITH coarse AS (
-      SELECT chunk_id FROM ${sql.table(table)} WHERE ${ofModel}
+      SELECT chunk_id FROM ${sql.table(table)} WHERE ${ofModel} ${inCells}
        ORDER BY bit_count(sign_bits # ${bits}), chunk_id
        LIMIT ${Math.max(limit, candidates)}
     )

@@ -1,6 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import { DEFAULT_DENSE_RERANK_CANDIDATES } from '../contracts/denseRerank';
+import {
+  DEFAULT_DENSE_CELL_MIN_ROWS,
+  DEFAULT_DENSE_CELL_PROBE_SHARE,
+  DEFAULT_DENSE_RERANK_CANDIDATES,
+} from '../contracts/denseRerank';
 import type { Database } from '../db/database';
+import { holdCells, refreshDenseCells, type CellCache, type DenseCellSettings } from './postgresDenseCells';
 import { searchDenseRows, upsertDenseRows } from './postgresDenseTable';
 import type { TenantScope, VectorStore } from './ports';
 
@@ -19,43 +24,66 @@ const NAME = 'Postgres (dense_vectors)';
 /** Every table holding a chunk's vectors: what a delete must reach. */
 const VECTOR_TABLES = ['dense_vectors', 'language_dense_vectors', 'sparse_vectors'] as const;
 
+export interface PostgresVectorStoreOptions {
+  rerankCandidates?: number;
+  cells?: Partial<DenseCellSettings>;
+}
+
 /**
  * The embedded-default vector store: dense and sparse vectors in Postgres. Dense search is exact
  * up to `rerankCandidates` rows of a model in a dataset and narrowed by sign bits beyond
- * (stores/postgresDenseTable.ts); Qdrant is the production adapter. A dense row is keyed by chunk
+ * (stores/postgresDenseTable.ts), and past `cells.minRows` rows reads only the cells nearest the
+ * query (stores/postgresDenseCells.ts); Qdrant is the production adapter. A dense row is keyed by chunk
  * and carries its model and dimension: writing a chunk with another model replaces its row (the
  * move of a re-embedding), and a search reads one model's rows. The second dense vector (the
  * chunk language's model) has a table of its own with the same rules.
  */
 export function createPostgresVectorStore(
   db: Kysely<Database>,
-  { rerankCandidates = DEFAULT_DENSE_RERANK_CANDIDATES }: { rerankCandidates?: number } = {},
+  { rerankCandidates = DEFAULT_DENSE_RERANK_CANDIDATES, cells = {} }: PostgresVectorStoreOptions = {},
 ): VectorStore {
+  const settings: DenseCellSettings = {
+    minRows: cells.minRows ?? DEFAULT_DENSE_CELL_MIN_ROWS,
+    probeShare: cells.probeShare ?? DEFAULT_DENSE_CELL_PROBE_SHARE,
+  };
+  const cellContext = { cache: new Map() as CellCache, probeShare: settings.probeShare };
   return {
     name: NAME,
 
-    upsertDense: (scope, model, records) => upsertDenseRows(db, 'dense_vectors', NAME, scope, model, records),
+    upsertDense: (scope, model, records) =>
+      upsertDenseRows(db, cellContext, 'dense_vectors', NAME, scope, model, records),
     upsertLanguageDense: (scope, model, records) =>
-      upsertDenseRows(db, 'language_dense_vectors', NAME, scope, model, records),
+      upsertDenseRows(db, cellContext, 'language_dense_vectors', NAME, scope, model, records),
 
     async copyDense(scope, model, copies) {
       const copied: string[] = [];
       for (const batch of inBatches(copies)) {
-        // One statement per batch: the vectors never leave Postgres.
-        const { rows } = await sql<{ chunk_id: string }>`
-          INSERT INTO dense_vectors (chunk_id, document_id, user_id, dataset_id, model, dimension, vector)
-          SELECT c.to_id, c.document_id, v.user_id, v.dataset_id, v.model, v.dimension, v.vector
-            FROM unnest(${batch.map((c) => c.fromChunkId)}::text[], ${batch.map((c) => c.toChunkId)}::text[],
-                        ${batch.map((c) => c.documentId)}::text[]) AS c(from_id, to_id, document_id)
-            JOIN dense_vectors v ON v.chunk_id = c.from_id
-           WHERE v.user_id = ${scope.userId} AND v.dataset_id = ${scope.datasetId}
-             AND v.model = ${model.model} AND v.dimension = ${model.dimension}
-          ON CONFLICT (chunk_id) DO UPDATE SET vector = excluded.vector, model = excluded.model,
-                                               dimension = excluded.dimension, updated_at = now()
-          RETURNING chunk_id`.execute(db);
+        // One statement per batch: the vectors never leave Postgres. A copy keeps its source's
+        // cell (the same vector), under the lock a training takes before it reassigns the rows.
+        const rows = await db.transaction().execute(async (trx) => {
+          await holdCells(trx, 'dense_vectors', scope, model);
+          const inserted = await sql<{ chunk_id: string }>`
+            INSERT INTO dense_vectors (chunk_id, document_id, user_id, dataset_id, model, dimension, vector, cell)
+            SELECT c.to_id, c.document_id, v.user_id, v.dataset_id, v.model, v.dimension, v.vector, v.cell
+              FROM unnest(${batch.map((c) => c.fromChunkId)}::text[], ${batch.map((c) => c.toChunkId)}::text[],
+                          ${batch.map((c) => c.documentId)}::text[]) AS c(from_id, to_id, document_id)
+              JOIN dense_vectors v ON v.chunk_id = c.from_id
+             WHERE v.user_id = ${scope.userId} AND v.dataset_id = ${scope.datasetId}
+               AND v.model = ${model.model} AND v.dimension = ${model.dimension}
+            ON CONFLICT (chunk_id) DO UPDATE SET vector = excluded.vector, model = excluded.model,
+                                                 dimension = excluded.dimension, cell = excluded.cell,
+                                                 updated_at = now()
+            RETURNING chunk_id`.execute(trx);
+          return inserted.rows;
+        });
         copied.push(...rows.map((r) => r.chunk_id));
       }
       return copied;
+    },
+
+    async maintainDenseIndex(scope, model, kind, compute) {
+      const table = kind === 'first' ? 'dense_vectors' : 'language_dense_vectors';
+      await refreshDenseCells(db, table, scope, model, compute, settings);
     },
 
     async upsertSparse(scope, records) {
@@ -103,9 +131,9 @@ export function createPostgresVectorStore(
     },
 
     searchDense: (scope, model, vector, limit) =>
-      searchDenseRows(db, 'dense_vectors', NAME, scope, model, vector, limit, rerankCandidates),
+      searchDenseRows(db, cellContext, 'dense_vectors', NAME, scope, model, vector, limit, rerankCandidates),
     searchLanguageDense: (scope, model, vector, limit) =>
-      searchDenseRows(db, 'language_dense_vectors', NAME, scope, model, vector, limit, rerankCandidates),
+      searchDenseRows(db, cellContext, 'language_dense_vectors', NAME, scope, model, vector, limit, rerankCandidates),
 
     async searchSparse(scope, sparse, limit) {
       if (sparse.indices.length === 0) return [];

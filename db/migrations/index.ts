@@ -15,6 +15,7 @@ import * as parserBackendsAndEnrichment from './20261205T0500_parser_backends_an
 import * as cleaningEnrichments from './20261206T0100_cleaning_enrichments';
 import * as denseQuantizedRerank from './20261207T0100_dense_quantized_rerank';
 import * as searchTablesSerialScans from './20261207T0200_search_tables_serial_scans';
+import * as denseCells from './20261208T0100_dense_cells';
 
 /**
  * Migrations are listed statically rather than discovered on disk, so they run the same way
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '20261206T0100_cleaning_enrichments': cleaningEnrichments,
   '20261207T0100_dense_quantized_rerank': denseQuantizedRerank,
   '20261207T0200_search_tables_serial_scans': searchTablesSerialScans,
+  '20261208T0100_dense_cells': denseCells,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -74,13 +74,13 @@ it('keeps each vector quantized as the search reads it: round(127 x / max|x|) + 
   expect(await bytes('language_dense_vectors', `${doc}-a`)).toEqual([127 + 128, 64 + 128, 128, -127 + 128]);
 });
 
-it('can rank by sign bits from the tenant index alone, without reading table rows', async () => {
+it('can rank by sign bits from the tenant index alone, within cells, without reading table rows', async () => {
   // The index carries the bits and the chunk id, so the first pass can be an index-only scan.
   const { rows } = await sql<{ indexdef: string }>`
     SELECT indexdef FROM pg_indexes
      WHERE indexname IN ('dense_vectors_tenant_model_idx', 'language_dense_vectors_tenant_model_idx')`.execute(db);
   expect(rows).toHaveLength(2);
   for (const { indexdef } of rows) {
-    expect(indexdef).toContain('(user_id, dataset_id, model, dimension) INCLUDE (sign_bits, chunk_id)');
+    expect(indexdef).toContain('(user_id, dataset_id, model, dimension, cell) INCLUDE (sign_bits, chunk_id)');
   }
 });
