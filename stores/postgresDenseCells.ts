@@ -51,7 +51,7 @@ export function encodeCentroids(values: Float32Array): Buffer {
   return bytes;
 }
 
-function decodeCentroids(bytes: Buffer, count: number, dimension: number): Centroids {
+export function decodeCentroids(bytes: Buffer, count: number, dimension: number): Centroids {
   const values = new Float32Array(count * dimension);
   for (let i = 0; i < values.length; i += 1) values[i] = bytes.readFloatLE(i * 4);
   return { count, dimension, values };
