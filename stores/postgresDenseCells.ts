@@ -31,9 +31,20 @@ const ITERATIONS = 8;
 /** Rows reassigned per round trip (and per task on the CPU pool). */
 const ASSIGN_PAGE = 5_000;
 
-/** About the square root of the row count, as inverted-file indexes size their lists. */
+/**
+ * Rows times cells a training may assign: each costs a dot product of the model's dimension, and a
+ * training runs inside VECTORIZING (at 512 dimensions, 40 million took about 40 s on two cores).
+ */
+const ASSIGNMENT_BUDGET = 40_000_000;
+
+/**
+ * About the square root of the row count, as inverted-file indexes size their lists (316 at
+ * 100,000 rows), and fewer past 126,000 rows so that a training stays within its budget: a larger
+ * dataset reads fewer, larger cells, still a quarter of its rows, not all of them.
+ */
 export function cellCountFor(rows: number): number {
-  return Math.min(1_024, Math.max(16, Math.round(Math.sqrt(rows))));
+  const byRows = Math.min(1_024, Math.max(16, Math.round(Math.sqrt(rows))));
+  return Math.max(16, Math.min(byRows, Math.floor(ASSIGNMENT_BUDGET / Math.max(1, rows))));
 }
 
 function keyOf(table: DenseTable, scope: TenantScope, model: EmbeddingModelRef): string {

@@ -1,4 +1,5 @@
 import { cellsOfQuantized, nearestCell, nearestCells, trainCentroids } from '../../stores/denseCells';
+import { cellCountFor } from '../../stores/postgresDenseCells';
 
 // The k-means of the Postgres store's dense cells (stores/denseCells.ts).
 
@@ -93,4 +94,13 @@ it('assigns a quantized vector (b standing for b - 128) to the cell of its dequa
     const values = Array.from(bytes.subarray(row * DIMENSION, (row + 1) * DIMENSION), (b) => b - 128);
     expect(cells[row]).toBe(nearestCell(centroids, values));
   }
+});
+
+it('sizes the cells by the square root of the rows, and fewer once a training would pass its budget', () => {
+  expect(cellCountFor(100)).toBe(16);
+  expect(cellCountFor(50_000)).toBe(224);
+  expect(cellCountFor(100_000)).toBe(316);
+  expect(cellCountFor(1_000_000)).toBe(40);
+  expect(cellCountFor(1_000_000) * 1_000_000).toBeLessThanOrEqual(40_000_000);
+  expect(cellCountFor(50_000_000)).toBe(16);
 });
