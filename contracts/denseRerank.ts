@@ -22,6 +22,9 @@ export const DEFAULT_DENSE_CELL_MIN_ROWS = 50_000;
 
 /**
  * The share of a model's cells a search reads, nearest its query first, when
- * SLUICE_DENSE_CELL_PROBE_SHARE does not say. Chosen on real embeddings (bench:dense-recall).
+ * SLUICE_DENSE_CELL_PROBE_SHARE does not say. On real embeddings (bench:dense-recall, 27,339
+ * passages in 165 cells) a quarter of the cells held 0.278 of the passages and kept 0.959 of the
+ * exact top 10 at depth 500 (every cell: 0.985; a half: 0.981; an eighth: 0.930); on 100,000
+ * generated chunks (bench:search) it cut hybrid p50 to 0.72-0.75 of reading every cell.
  */
 export const DEFAULT_DENSE_CELL_PROBE_SHARE = 0.25;
