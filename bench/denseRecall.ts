@@ -8,7 +8,8 @@ import { denseQueryText } from '../search/denseQuery';
 import { createCpuPool } from '../cpuPool/pool';
 import { DEFAULT_PARSE_LIMITS } from '../parsers/parseLimits';
 import { nearestCells } from '../stores/denseCells';
-import { cellCountFor, decodeCentroids, refreshDenseCells } from '../stores/postgresDenseCells';
+import { refreshDenseCells } from '../stores/postgresDenseCellTraining';
+import { cellCountFor, decodeCentroids } from '../stores/postgresDenseCells';
 import { createPostgresVectorStore } from '../stores/postgresVectorStore';
 import { resetBenchDatabase } from './benchDatabase';
 import { writeBenchResult } from './benchResults';
@@ -105,7 +106,9 @@ async function trainCells(adapters: Adapters, model: { model: string; dimension:
   const row = await adapters.db.selectFrom('dense_cells').selectAll().executeTakeFirstOrThrow();
   const { rows } = await sql<{ cell: number; n: string }>`
     SELECT cell, count(*) AS n FROM dense_vectors GROUP BY cell`.execute(adapters.db);
-  console.error(`trained ${row.cell_count} cells (${cellCountFor(row.trained_rows)} asked) in ${trainSeconds} s`);
+  console.error(
+    `trained ${row.cell_count} cells (${cellCountFor(row.trained_rows, model.dimension)} asked) in ${trainSeconds} s`,
+  );
   return {
     centroids: decodeCentroids(row.centroids, row.cell_count, model.dimension),
     sizes: new Map(rows.map((r) => [r.cell, Number(r.n)])),

@@ -84,10 +84,6 @@ export interface SearchHit {
 }
 
 /**
- * Dense vectors are kept per embedding model (model name and dimension): tenants' models differ
- * and change, and a vector is only comparable with vectors of the model that made it.
- */
-/**
  * The CPU work of training a dense index (the Postgres store's cells): k-means over a sample, and
  * the nearest cell of each row. The worker's CPU pool does it off the main thread, under its limits.
  */
@@ -106,6 +102,10 @@ export interface DenseCellCompute {
 /** Which dense vector an index maintenance is for: the first (the user's model) or the second (the language's). */
 export type DenseVectorKind = 'first' | 'language';
 
+/**
+ * Dense vectors are kept per embedding model (model name and dimension): tenants' models differ
+ * and change, and a vector is only comparable with vectors of the model that made it.
+ */
 export interface VectorStore {
   /** What an error message names: the adapter and where it keeps vectors (no address, no credential). */
   readonly name: string;

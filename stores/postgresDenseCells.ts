@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/database';
 import { nearestCell, nearestCells, type Centroids } from './denseCells';
-import type { DenseCellCompute, EmbeddingModelRef, TenantScope } from './ports';
+import type { EmbeddingModelRef, TenantScope } from './ports';
 
 /**
  * The inverted-file index of the Postgres dense search (migration 20261208T0100_dense_cells): per
@@ -11,7 +11,8 @@ import type { DenseCellCompute, EmbeddingModelRef, TenantScope } from './ports';
  *
  * A training holds the centroids row FOR UPDATE while it reassigns every row, and a write holds it
  * FOR SHARE while it assigns and writes its rows: no row is written with the cells of a generation
- * its training is replacing.
+ * its training is replacing. The row exists before the first training (generation 0, no cells:
+ * stores/postgresDenseCellTraining.ts), so the first one is locked out the same way.
  */
 export type DenseTable = 'dense_vectors' | 'language_dense_vectors';
 
@@ -25,33 +26,31 @@ export interface DenseCellSettings {
 /** Centroids by their key, with the generation they are of: a process reads them again only when it moved. */
 export type CellCache = Map<string, { generation: number; centroids: Centroids }>;
 
-/** A k-means sample this many times the cell count: enough members per cell for a stable centre. */
-const SAMPLE_PER_CELL = 32;
-const ITERATIONS = 8;
-/** Rows reassigned per round trip (and per task on the CPU pool). */
-const ASSIGN_PAGE = 5_000;
+/** The most models' centroids a process keeps (the least recently used go first): 0.6 MB each at 316 x 512. */
+const CACHED_MODELS = 64;
 
 /**
- * Rows times cells a training may assign: each costs a dot product of the model's dimension, and a
- * training runs inside VECTORIZING (at 512 dimensions, 40 million took about 40 s on two cores).
+ * Multiply-adds a training may spend assigning rows (rows x cells x dimension): it runs inside
+ * VECTORIZING, and 20 billion (40 million rows x cells at 512 dimensions) took about 40 s on two
+ * cores. A write assigns its own rows in the process: at most cells x dimension per row.
  */
-const ASSIGNMENT_BUDGET = 40_000_000;
+const ASSIGNMENT_BUDGET = 20_000_000_000;
 
 /**
  * About the square root of the row count, as inverted-file indexes size their lists (316 at
- * 100,000 rows), and fewer past 126,000 rows so that a training stays within its budget: a larger
- * dataset reads fewer, larger cells, still a quarter of its rows, not all of them.
+ * 100,000 rows), and fewer once a training would pass its budget (past 126,000 rows at 512
+ * dimensions): a larger dataset reads fewer, larger cells, still a quarter of its rows.
  */
-export function cellCountFor(rows: number): number {
+export function cellCountFor(rows: number, dimension: number): number {
   const byRows = Math.min(1_024, Math.max(16, Math.round(Math.sqrt(rows))));
-  return Math.max(16, Math.min(byRows, Math.floor(ASSIGNMENT_BUDGET / Math.max(1, rows))));
+  return Math.max(16, Math.min(byRows, Math.floor(ASSIGNMENT_BUDGET / Math.max(1, rows * dimension))));
 }
 
-function keyOf(table: DenseTable, scope: TenantScope, model: EmbeddingModelRef): string {
+export function keyOf(table: DenseTable, scope: TenantScope, model: EmbeddingModelRef): string {
   return JSON.stringify([table, scope.userId, scope.datasetId, model.model, model.dimension]);
 }
 
-function whereKey(table: DenseTable, scope: TenantScope, model: EmbeddingModelRef) {
+export function whereKey(table: DenseTable, scope: TenantScope, model: EmbeddingModelRef) {
   return sql`dense_table = ${table} AND user_id = ${scope.userId} AND dataset_id = ${scope.datasetId}
              AND model = ${model.model} AND dimension = ${model.dimension}`;
 }
@@ -81,15 +80,22 @@ async function centroidsOf(
   const { rows } = await sql<{ generation: number }>`
     SELECT generation FROM dense_cells WHERE ${whereKey(table, scope, model)} ${forShare}`.execute(db);
   const generation = rows[0]?.generation;
-  if (generation === undefined) return null;
+  // Generation 0 is the row a first training locks before it has cells.
+  if (generation === undefined || generation === 0) return null;
   const cached = cache.get(key);
-  if (cached?.generation === generation) return cached.centroids;
+  if (cached?.generation === generation) {
+    cache.delete(key);
+    cache.set(key, cached);
+    return cached.centroids;
+  }
   const stored = await sql<{ generation: number; cell_count: number; centroids: Buffer }>`
     SELECT generation, cell_count, centroids FROM dense_cells WHERE ${whereKey(table, scope, model)}`.execute(db);
   const row = stored.rows[0];
-  if (!row) return null;
+  if (!row || row.cell_count === 0) return null;
   const centroids = decodeCentroids(row.centroids, row.cell_count, model.dimension);
+  cache.delete(key);
   cache.set(key, { generation: row.generation, centroids });
+  if (cache.size > CACHED_MODELS) cache.delete(cache.keys().next().value as string);
   return centroids;
 }
 
@@ -98,7 +104,7 @@ async function centroidsOf(
  * has no cells here, and the search reads every row.
  */
 export async function cellsToRead(
-  db: Kysely<Database>,
+  db: Kysely<Database> | Transaction<Database>,
   cache: CellCache,
   table: DenseTable,
   scope: TenantScope,
@@ -143,68 +149,11 @@ export async function holdCells(
   await sql`SELECT 1 FROM dense_cells WHERE ${whereKey(table, scope, model)} FOR SHARE`.execute(trx);
 }
 
-export type CellRefresh = 'trained' | 'not-due' | 'busy';
-
 /**
- * Trains the model's cells when they are due, and reassigns every row to them: due when the model
- * has `minRows` rows and no cells yet, or twice the rows its cells were trained on. Another process
- * training the same cells makes this one return 'busy'. The k-means and the assignment run on
- * `compute` (the worker's CPU pool); Postgres only samples and records.
+ * Holds every model's centroids of the dataset FOR SHARE in `trx`, before rows are deleted: a
+ * delete then waits for a training to commit instead of deadlocking with its row locks.
  */
-export async function refreshDenseCells(
-  db: Kysely<Database>,
-  table: DenseTable,
-  scope: TenantScope,
-  model: EmbeddingModelRef,
-  compute: DenseCellCompute,
-  settings: DenseCellSettings,
-): Promise<CellRefresh> {
-  const ofModel = sql`user_id = ${scope.userId} AND dataset_id = ${scope.datasetId}
-                      AND model = ${model.model} AND dimension = ${model.dimension}`;
-  const { rows: counted } = await sql<{ n: string; trained: number | null }>`
-    SELECT (SELECT count(*) FROM ${sql.table(table)} WHERE ${ofModel}) AS n,
-           (SELECT trained_rows FROM dense_cells WHERE ${whereKey(table, scope, model)}) AS trained`.execute(db);
-  const rows = Number(counted[0]?.n ?? 0);
-  const trained = counted[0]?.trained ?? null;
-  if (rows < settings.minRows || (trained !== null && rows < 2 * trained)) return 'not-due';
-  return db.transaction().execute(async (trx) => {
-    const { rows: locked } = await sql<{ ok: boolean }>`
-      SELECT pg_try_advisory_xact_lock(hashtextextended(${keyOf(table, scope, model)}, 0)) AS ok`.execute(trx);
-    if (!locked[0]?.ok) return 'busy';
-    const count = cellCountFor(rows);
-    const { rows: sampled } = await sql<{ quantized: Buffer }>`
-      SELECT quantized FROM ${sql.table(table)} WHERE ${ofModel}
-       ORDER BY random() LIMIT ${count * SAMPLE_PER_CELL}`.execute(trx);
-    const sample = new Float32Array(sampled.length * model.dimension);
-    sampled.forEach((r, i) => {
-      for (let d = 0; d < model.dimension; d += 1) sample[i * model.dimension + d] = (r.quantized[d] ?? 128) - 128;
-    });
-    const values = await compute.trainDenseCells(sample, model.dimension, count, ITERATIONS);
-    const cellCount = values.length / model.dimension;
-    await sql`SELECT 1 FROM dense_cells WHERE ${whereKey(table, scope, model)} FOR UPDATE`.execute(trx);
-    let after = '';
-    for (;;) {
-      const { rows: page } = await sql<{ chunk_id: string; quantized: Buffer }>`
-        SELECT chunk_id, quantized FROM ${sql.table(table)} WHERE ${ofModel} AND chunk_id > ${after}
-         ORDER BY chunk_id LIMIT ${ASSIGN_PAGE}`.execute(trx);
-      if (page.length === 0) break;
-      const bytes = new Uint8Array(page.length * model.dimension).fill(128);
-      page.forEach((r, i) => bytes.set(r.quantized.subarray(0, model.dimension), i * model.dimension));
-      const cells = await compute.assignDenseCells(values, model.dimension, bytes, page.length);
-      await sql`
-        UPDATE ${sql.table(table)} t SET cell = u.cell
-          FROM unnest(${page.map((r) => r.chunk_id)}::text[], ${Array.from(cells)}::int[]) AS u(chunk_id, cell)
-         WHERE t.chunk_id = u.chunk_id`.execute(trx);
-      after = (page[page.length - 1] as { chunk_id: string }).chunk_id;
-    }
-    await sql`
-      INSERT INTO dense_cells (dense_table, user_id, dataset_id, model, dimension, generation, cell_count,
-                               centroids, trained_rows)
-      VALUES (${table}, ${scope.userId}, ${scope.datasetId}, ${model.model}, ${model.dimension}, 1, ${cellCount},
-              ${encodeCentroids(values)}, ${rows})
-      ON CONFLICT (dense_table, user_id, dataset_id, model, dimension) DO UPDATE
-        SET generation = dense_cells.generation + 1, cell_count = excluded.cell_count,
-            centroids = excluded.centroids, trained_rows = excluded.trained_rows, trained_at = now()`.execute(trx);
-    return 'trained' as const;
-  });
+export async function holdDatasetCells(trx: Transaction<Database>, scope: TenantScope): Promise<void> {
+  await sql`SELECT 1 FROM dense_cells WHERE user_id = ${scope.userId} AND dataset_id = ${scope.datasetId}
+             ORDER BY dense_table, model, dimension FOR SHARE`.execute(trx);
 }

@@ -100,16 +100,24 @@ export async function searchDenseRows(
   if (limit <= 0) return [];
   const ofModel = sql`user_id = ${scope.userId} AND dataset_id = ${scope.datasetId}
                       AND model = ${model.model} AND dimension = ${model.dimension}`;
-  const probes = await cellsToRead(db, cells.cache, table, scope, model, vector, cells.probeShare);
-  const inCells = probes ? sql`AND cell = ANY(${probes}::int[])` : sql``;
   const bits = sql`${signBits(vector)}::bit varying`;
-  const { rows } = await sql<{ chunk_id: string; quantized: Buffer }>`
-    WITH coarse AS (
-      SELECT chunk_id FROM ${sql.table(table)} WHERE ${ofModel} ${inCells}
-       ORDER BY bit_count(sign_bits # ${bits}), chunk_id
-       LIMIT ${Math.max(limit, candidates)}
-    )
-    SELECT v.chunk_id, v.quantized FROM coarse JOIN ${sql.table(table)} v USING (chunk_id)`.execute(db);
+  // One snapshot for the centroids and the rows' cells: a training that commits between the two
+  // reads would otherwise pair one generation's nearest cells with the next one's numbering.
+  const rows = await db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const probes = await cellsToRead(trx, cells.cache, table, scope, model, vector, cells.probeShare);
+      const inCells = probes ? sql`AND cell = ANY(${probes}::int[])` : sql``;
+      const coarse = await sql<{ chunk_id: string; quantized: Buffer }>`
+        WITH coarse AS (
+          SELECT chunk_id FROM ${sql.table(table)} WHERE ${ofModel} ${inCells}
+           ORDER BY bit_count(sign_bits # ${bits}), chunk_id
+           LIMIT ${Math.max(limit, candidates)}
+        )
+        SELECT v.chunk_id, v.quantized FROM coarse JOIN ${sql.table(table)} v USING (chunk_id)`.execute(trx);
+      return coarse.rows;
+    });
   const queryNorm = norm(vector);
   const shortlist = rows
     .map((r) => ({ chunkId: r.chunk_id, score: cosineOfQuantized(r.quantized, vector, queryNorm) }))

@@ -5,7 +5,8 @@ import {
   DEFAULT_DENSE_RERANK_CANDIDATES,
 } from '../contracts/denseRerank';
 import type { Database } from '../db/database';
-import { holdCells, refreshDenseCells, type CellCache, type DenseCellSettings } from './postgresDenseCells';
+import { refreshDenseCells } from './postgresDenseCellTraining';
+import { holdCells, holdDatasetCells, type CellCache, type DenseCellSettings } from './postgresDenseCells';
 import { searchDenseRows, upsertDenseRows } from './postgresDenseTable';
 import type { TenantScope, VectorStore } from './ports';
 
@@ -43,7 +44,8 @@ export function createPostgresVectorStore(
   { rerankCandidates = DEFAULT_DENSE_RERANK_CANDIDATES, cells = {} }: PostgresVectorStoreOptions = {},
 ): VectorStore {
   const settings: DenseCellSettings = {
-    minRows: cells.minRows ?? DEFAULT_DENSE_CELL_MIN_ROWS,
+    // A model with no more rows than the rerank depth is ranked whole: cells would only cut that.
+    minRows: Math.max(cells.minRows ?? DEFAULT_DENSE_CELL_MIN_ROWS, rerankCandidates + 1),
     probeShare: cells.probeShare ?? DEFAULT_DENSE_CELL_PROBE_SHARE,
   };
   const cellContext = { cache: new Map() as CellCache, probeShare: settings.probeShare };
@@ -108,26 +110,32 @@ export function createPostgresVectorStore(
     },
 
     async deleteDocument(scope, documentId) {
-      for (const table of VECTOR_TABLES) {
-        await db
-          .deleteFrom(table)
-          .where('document_id', '=', documentId)
-          .where('user_id', '=', scope.userId)
-          .where('dataset_id', '=', scope.datasetId)
-          .execute();
-      }
+      await db.transaction().execute(async (trx) => {
+        await holdDatasetCells(trx, scope);
+        for (const table of VECTOR_TABLES) {
+          await trx
+            .deleteFrom(table)
+            .where('document_id', '=', documentId)
+            .where('user_id', '=', scope.userId)
+            .where('dataset_id', '=', scope.datasetId)
+            .execute();
+        }
+      });
     },
 
     async deleteChunks(scope, chunkIds) {
       if (chunkIds.length === 0) return;
-      for (const table of VECTOR_TABLES) {
-        await db
-          .deleteFrom(table)
-          .where('chunk_id', 'in', chunkIds)
-          .where('user_id', '=', scope.userId)
-          .where('dataset_id', '=', scope.datasetId)
-          .execute();
-      }
+      await db.transaction().execute(async (trx) => {
+        await holdDatasetCells(trx, scope);
+        for (const table of VECTOR_TABLES) {
+          await trx
+            .deleteFrom(table)
+            .where('chunk_id', 'in', chunkIds)
+            .where('user_id', '=', scope.userId)
+            .where('dataset_id', '=', scope.datasetId)
+            .execute();
+        }
+      });
     },
 
     searchDense: (scope, model, vector, limit) =>

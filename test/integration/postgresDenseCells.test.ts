@@ -3,9 +3,10 @@ import { sql } from 'kysely';
 import { createCpuPool, type CpuPool } from '../../cpuPool/pool';
 import { createDb } from '../../db/connection';
 import { DEFAULT_PARSE_LIMITS } from '../../parsers/parseLimits';
-import { cellCountFor, refreshDenseCells } from '../../stores/postgresDenseCells';
+import { refreshDenseCells } from '../../stores/postgresDenseCellTraining';
+import { cellCountFor } from '../../stores/postgresDenseCells';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
-import type { DenseRecord, VectorStore } from '../../stores/ports';
+import type { DenseCellCompute, DenseRecord, VectorStore } from '../../stores/ports';
 import { TEST_DATABASE_URL } from '../support/testConfig';
 import { newScope, unitVector } from '../support/vectorStoreContract';
 
@@ -51,7 +52,7 @@ function setup(probeShare = 0.25): {
   scope: ReturnType<typeof newScope>;
   model: { model: string; dimension: number };
 } {
-  const store = createPostgresVectorStore(db, { rerankCandidates: 5_000, cells: { minRows: MIN_ROWS, probeShare } });
+  const store = createPostgresVectorStore(db, { rerankCandidates: 500, cells: { minRows: MIN_ROWS, probeShare } });
   return { store, scope: newScope(), model: { model: `cells-${randomUUID().slice(0, 8)}`, dimension: DIMENSION } };
 }
 
@@ -90,7 +91,7 @@ it('clusters a model into cells once it has enough rows, assigns every row, and 
   // Only the table asked for is trained.
   expect(await generationOf(scope.datasetId, 'language_dense_vectors')).toBeUndefined();
   const cells = await cellsOf('dense_vectors', scope.datasetId);
-  const count = cellCountFor(MIN_ROWS + 200);
+  const count = cellCountFor(MIN_ROWS + 200, DIMENSION);
   expect([...cells.values()].every((cell) => cell >= 0 && cell < count)).toBe(true);
   expect(new Set(cells.values()).size).toBeGreaterThan(CLUSTERS);
 
@@ -120,7 +121,7 @@ it('reads only the cells nearest the query, and every row not yet assigned', asy
   const cells = await cellsOf('dense_vectors', scope.datasetId);
   const query = unitVector(Array.from({ length: DIMENSION }, (_, d) => (d === 0 ? 1 : 0)));
   const hits = await store.searchDense(scope, model, query, 2_000);
-  const probes = Math.ceil(cellCountFor(records.length) * 0.1);
+  const probes = Math.ceil(cellCountFor(records.length, DIMENSION) * 0.1);
   const read = new Set(hits.map((h) => cells.get(h.chunkId)));
   expect(read.size).toBeLessThanOrEqual(probes);
   expect(hits.length).toBeLessThan(records.length / 2);
@@ -135,14 +136,30 @@ it('reads only the cells nearest the query, and every row not yet assigned', asy
   expect(again.some((h) => h.chunkId === far)).toBe(true);
 });
 
-it('trains again once the rows double, as a new generation; a copy keeps its source cell; one training at a time', async () => {
+/** The CPU pool, stopped at its first assignment (the training then holds the centroids FOR UPDATE) until released. */
+function gated(): { compute: DenseCellCompute; assigning: Promise<void>; release: () => void } {
+  let entered = (): void => undefined;
+  let release = (): void => undefined;
+  const assigning = new Promise<void>((resolve) => (entered = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const compute: DenseCellCompute = {
+    trainDenseCells: (...args) => cpu.trainDenseCells(...args),
+    assignDenseCells: async (...args) => {
+      entered();
+      await released;
+      return cpu.assignDenseCells(...args);
+    },
+  };
+  return { compute, assigning, release };
+}
+
+it('trains again once the rows double, as a new generation; a copy keeps its source cell', async () => {
   const { store, scope, model } = setup();
   const doc = randomUUID();
   await store.upsertDense(scope, model, clusteredRecords(doc, 0, MIN_ROWS, 4));
   const settings = { minRows: MIN_ROWS, probeShare: 0.25 };
   const refresh = () => refreshDenseCells(db, 'dense_vectors', scope, model, cpu, settings);
-  const outcomes = await Promise.all([refresh(), refresh()]);
-  expect([...outcomes].sort()).toEqual(['busy', 'trained']);
+  expect(await refresh()).toBe('trained');
   expect(await refresh()).toBe('not-due');
 
   await store.upsertDense(scope, model, clusteredRecords(doc, MIN_ROWS, MIN_ROWS, 6));
@@ -158,4 +175,44 @@ it('trains again once the rows double, as a new generation; a copy keeps its sou
   expect(copied).toEqual([`${doc}-copy`]);
   const cells = await cellsOf('dense_vectors', scope.datasetId);
   expect(cells.get(`${doc}-copy`)).toBe(cells.get(`${doc}-7`));
+});
+
+it('during a first training, another is busy, and a write and a delete wait for it: the write gets its cell', async () => {
+  const { store, scope, model } = setup();
+  const doc = randomUUID();
+  const gone = randomUUID();
+  await store.upsertDense(scope, model, clusteredRecords(doc, 0, MIN_ROWS - 10, 7));
+  await store.upsertDense(scope, model, clusteredRecords(gone, 0, 10, 8));
+  const settings = { minRows: MIN_ROWS, probeShare: 0.25 };
+  const { compute, assigning, release } = gated();
+  const training = refreshDenseCells(db, 'dense_vectors', scope, model, compute, settings);
+  await assigning;
+  expect(await refreshDenseCells(db, 'dense_vectors', scope, model, cpu, settings)).toBe('busy');
+
+  const late = clusteredRecords(doc, 9_000, 2, 9);
+  let settled = 0;
+  const writing = store.upsertDense(scope, model, late).then(() => (settled += 1));
+  const deleting = store.deleteDocument(scope, gone).then(() => (settled += 1));
+  try {
+    // Both wait on the centroids row the training holds (a slower machine only waits longer).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(settled).toBe(0);
+  } finally {
+    release();
+  }
+  expect(await training).toBe('trained');
+  await Promise.all([writing, deleting]);
+  const cells = await cellsOf('dense_vectors', scope.datasetId);
+  expect(late.map((r) => (cells.get(r.chunkId) ?? -1) >= 0)).toEqual([true, true]);
+  expect([...cells.keys()].some((id) => id.startsWith(gone))).toBe(false);
+  expect([...cells.values()].every((cell) => cell >= 0)).toBe(true);
+});
+
+it('keeps no cells for a model with no more rows than the rerank depth: it is ranked whole', async () => {
+  const store = createPostgresVectorStore(db, { rerankCandidates: 2_000, cells: { minRows: MIN_ROWS } });
+  const scope = newScope();
+  const model = { model: `cells-${randomUUID().slice(0, 8)}`, dimension: DIMENSION };
+  await store.upsertDense(scope, model, clusteredRecords(randomUUID(), 0, MIN_ROWS + 100, 10));
+  await store.maintainDenseIndex?.(scope, model, 'first', cpu);
+  expect(await generationOf(scope.datasetId)).toBeUndefined();
 });

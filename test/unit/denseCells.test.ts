@@ -96,11 +96,13 @@ it('assigns a quantized vector (b standing for b - 128) to the cell of its dequa
   }
 });
 
-it('sizes the cells by the square root of the rows, and fewer once a training would pass its budget', () => {
-  expect(cellCountFor(100)).toBe(16);
-  expect(cellCountFor(50_000)).toBe(224);
-  expect(cellCountFor(100_000)).toBe(316);
-  expect(cellCountFor(1_000_000)).toBe(40);
-  expect(cellCountFor(1_000_000) * 1_000_000).toBeLessThanOrEqual(40_000_000);
-  expect(cellCountFor(50_000_000)).toBe(16);
+it('sizes the cells by the square root of the rows, and fewer once a training would pass its budget of multiply-adds', () => {
+  expect(cellCountFor(100, 512)).toBe(16);
+  expect(cellCountFor(50_000, 512)).toBe(224);
+  expect(cellCountFor(100_000, 512)).toBe(316);
+  expect(cellCountFor(1_000_000, 512)).toBe(39);
+  expect(cellCountFor(1_000_000, 512) * 1_000_000 * 512).toBeLessThanOrEqual(20_000_000_000);
+  // A wider model gets fewer cells for the same rows: the budget counts its dot products' length.
+  expect(cellCountFor(100_000, 4_096)).toBe(48);
+  expect(cellCountFor(50_000_000, 512)).toBe(16);
 });
