@@ -22,18 +22,6 @@ export interface FaultTargets {
   s3: TcpProxy;
 }
 
-/** A seeded generator (mulberry32): a run can be repeated with the same BENCH_CHAOS_SEED. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Every kind `each` times, shuffled (Fisher-Yates), so the order of faults is random but the counts are exact. */
 export function faultSchedule(each: number, random: () => number): FaultKind[] {
   const kinds = FAULT_KINDS.flatMap((kind) => Array.from({ length: each }, () => kind));

@@ -1,4 +1,5 @@
 import { BGE_MODEL_IDENTITIES, LOCAL_MODEL_IDENTITY } from '../contracts/localModel';
+import { seededRandom } from '../contracts/seededRandom';
 
 /**
  * The synthetic dataset of `npm run bench:search`, generated from a seed so that every run (and
@@ -13,18 +14,6 @@ const WORDS_PER_CHUNK = 80;
 const LATIN_VOCABULARY = 20_000;
 const HAN_VOCABULARY = 8000;
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'zi', 'pe', 'sa', 'do', 'fu', 'gri', 'hel', 'jun', 'bor'];
-
-/** mulberry32: small, fast, and the same numbers for the same seed everywhere. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function latinWord(rank: number): string {
   let word = '';
@@ -45,7 +34,7 @@ export const isChinese = (index: number): boolean => index % 5 === 4;
 
 /** Chunk `index`'s words with their vocabulary ranks (0 = the most common word). */
 export function chunkWords(index: number): { word: string; rank: number }[] {
-  const next = seeded(index * 2 + 1);
+  const next = seededRandom(index * 2 + 1);
   const chinese = isChinese(index);
   return Array.from({ length: WORDS_PER_CHUNK }, () => {
     const rank = zipfRank(next, chinese ? HAN_VOCABULARY : LATIN_VOCABULARY);
@@ -83,8 +72,8 @@ function gaussian(next: () => number): number {
 
 /** Chunk `index`'s vector of `dimension`: its cluster's centre plus noise of the same size. */
 export function chunkVector(index: number, dimension: number, salt = 0): number[] {
-  const centre = seeded(((index % CLUSTERS) + 1) * 7919 + dimension + salt);
-  const noise = seeded(index * 104729 + dimension + salt + 3);
+  const centre = seededRandom(((index % CLUSTERS) + 1) * 7919 + dimension + salt);
+  const noise = seededRandom(index * 104729 + dimension + salt + 3);
   const values = new Float64Array(dimension);
   for (let i = 0; i < dimension; i += 1) values[i] = gaussian(centre) + 0.9 * gaussian(noise);
   return unit(values);
@@ -93,7 +82,7 @@ export function chunkVector(index: number, dimension: number, salt = 0): number[
 /** A query near chunk `index`: its vector disturbed a little more. */
 export function queryVectorNear(index: number, dimension: number, salt = 0): number[] {
   const base = chunkVector(index, dimension, salt);
-  const noise = seeded(index * 31 + 17);
+  const noise = seededRandom(index * 31 + 17);
   return unit(Float64Array.from(base, (v) => v + 0.03 * gaussian(noise)));
 }
 

@@ -6,23 +6,13 @@
  * quantized bytes) never changes which cell it belongs to.
  */
 
+import { seededRandom } from '../contracts/seededRandom';
+
 export interface Centroids {
   count: number;
   dimension: number;
   /** `count` unit vectors of `dimension` values, one after another. */
   values: Float32Array;
-}
-
-/** A small seeded generator (mulberry32): the same sample trains the same cells. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function normalizeInPlace(values: Float32Array, offset: number, dimension: number): boolean {
@@ -110,7 +100,7 @@ export function trainCentroids(
   const values = new Float32Array(k * dimension);
   const centroids: Centroids = { count: 0, dimension, values };
   if (kept.length === 0) return { count: 1, dimension, values: new Float32Array(dimension) };
-  const next = random(seed);
+  const next = seededRandom(seed);
   // k-means++: each next seed is drawn with probability growing with its distance to the seeds so far.
   const distance = new Float64Array(kept.length).fill(Infinity);
   let pick = kept[Math.floor(next() * kept.length)] as number;

@@ -25,6 +25,30 @@ const NAME = 'Postgres (dense_vectors)';
 /** Every table holding a chunk's vectors: what a delete must reach. */
 const VECTOR_TABLES = ['dense_vectors', 'language_dense_vectors', 'sparse_vectors'] as const;
 
+/**
+ * Deletes the tenant's vector rows whose `column` is one of `values`, in every vector table. The
+ * dataset's centroid rows are held first, so a delete waits for a training's reassignment instead
+ * of deadlocking with its row locks.
+ */
+async function deleteVectorRows(
+  db: Kysely<Database>,
+  scope: TenantScope,
+  column: 'document_id' | 'chunk_id',
+  values: readonly string[],
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await holdDatasetCells(trx, scope);
+    for (const table of VECTOR_TABLES) {
+      await trx
+        .deleteFrom(table)
+        .where(column, 'in', values)
+        .where('user_id', '=', scope.userId)
+        .where('dataset_id', '=', scope.datasetId)
+        .execute();
+    }
+  });
+}
+
 export interface PostgresVectorStoreOptions {
   rerankCandidates?: number;
   cells?: Partial<DenseCellSettings>;
@@ -109,33 +133,10 @@ export function createPostgresVectorStore(
       }
     },
 
-    async deleteDocument(scope, documentId) {
-      await db.transaction().execute(async (trx) => {
-        await holdDatasetCells(trx, scope);
-        for (const table of VECTOR_TABLES) {
-          await trx
-            .deleteFrom(table)
-            .where('document_id', '=', documentId)
-            .where('user_id', '=', scope.userId)
-            .where('dataset_id', '=', scope.datasetId)
-            .execute();
-        }
-      });
-    },
+    deleteDocument: (scope, documentId) => deleteVectorRows(db, scope, 'document_id', [documentId]),
 
     async deleteChunks(scope, chunkIds) {
-      if (chunkIds.length === 0) return;
-      await db.transaction().execute(async (trx) => {
-        await holdDatasetCells(trx, scope);
-        for (const table of VECTOR_TABLES) {
-          await trx
-            .deleteFrom(table)
-            .where('chunk_id', 'in', chunkIds)
-            .where('user_id', '=', scope.userId)
-            .where('dataset_id', '=', scope.datasetId)
-            .execute();
-        }
-      });
+      if (chunkIds.length > 0) await deleteVectorRows(db, scope, 'chunk_id', chunkIds);
     },
 
     searchDense: (scope, model, vector, limit) =>

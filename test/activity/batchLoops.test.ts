@@ -6,11 +6,8 @@ import type { ActivityDeps } from '../../activities/deps';
 import { createSparseVectorizingActivity } from '../../activities/sparseVectorizing';
 import { storeTokenPlan } from '../../activities/tokenPlan';
 import { createVectorizingActivity } from '../../activities/vectorizing';
-import type { StageInput } from '../../contracts/ingest';
-import type { Stage } from '../../contracts/stages';
 import { createDb } from '../../db/connection';
 import { countChunks, setChunkStatus } from '../../db/repositories/chunks';
-import { insertTaskWithPipeline } from '../../db/repositories/newTask';
 import { getPipeline } from '../../db/repositories/pipelines';
 import { recordTokenPlan } from '../../db/repositories/tasks';
 import { singleEmbedderResolver } from '../../embedders/embedderResolver';
@@ -19,7 +16,7 @@ import { sparseVectorFromTokens } from '../../sparse/sparseVector';
 import { createLocalObjectStore } from '../../stores/localObjectStore';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
 import type { VectorStore } from '../../stores/ports';
-import { partialDeps, runAttempt, seedDocument } from '../support/stageHarness';
+import { partialDeps, runAttempt, seedStageTask } from '../support/stageHarness';
 import { TEST_DATABASE_URL } from '../support/testConfig';
 
 // VECTORIZING and SPARSE_VECTORIZING share one batch loop (activities/pendingBatches.ts). Attempt
@@ -41,18 +38,6 @@ function slowClock(): () => void {
   };
 }
 
-async function seedTask(chunks: number, inherited: Stage[]): Promise<StageInput> {
-  const { doc } = await seedDocument(db, chunks);
-  const input = { ...doc, taskId: randomUUID() };
-  await insertTaskWithPipeline(db, {
-    taskId: input.taskId,
-    documentId: doc.documentId,
-    ownerRunChain: randomUUID(),
-    inherited: Object.fromEntries(inherited.map((s) => [s, 1])),
-  });
-  return input;
-}
-
 const expectRetryable = (error: unknown, type: string) => {
   expect(error).toBeInstanceOf(ApplicationFailure);
   expect(error).toMatchObject({ type, nonRetryable: false });
@@ -60,7 +45,7 @@ const expectRetryable = (error: unknown, type: string) => {
 
 it('VECTORIZING: a provider error in batch 3 of 5, then a retry from the heartbeat embeds only the last 3 batches', async () => {
   const tick = slowClock();
-  const input = await seedTask(50, ['CLEANING', 'CHUNKING']);
+  const input = await seedStageTask(db, 50, ['CLEANING', 'CHUNKING']);
   const real = createLocalHashEmbedder({ dimension: 8 });
   const embedded: string[] = [];
   let failOnCall: number | null = 3;
@@ -104,7 +89,13 @@ it('VECTORIZING: a provider error in batch 3 of 5, then a retry from the heartbe
 it('SPARSE_VECTORIZING: an upsert error in batch 2 of 3, then a retry from the heartbeat writes only the rest', async () => {
   const tick = slowClock();
   const chunks = 1200;
-  const doc = await seedTask(chunks, ['CLEANING', 'CHUNKING', 'VECTORIZING', 'PRETOKENIZE', 'KEYWORD_INDEXING']);
+  const doc = await seedStageTask(db, chunks, [
+    'CLEANING',
+    'CHUNKING',
+    'VECTORIZING',
+    'PRETOKENIZE',
+    'KEYWORD_INDEXING',
+  ]);
   const ids = Array.from({ length: chunks }, (_, i) => `${doc.documentId}:${i}`);
   await setChunkStatus(db, ids, 'dense_status', 'SUCCESS');
   const planDeps = partialDeps({ objects });

@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { ActivityDeps } from '../../activities/deps';
 import { createVectorizingActivity } from '../../activities/vectorizing';
-import type { StageInput } from '../../contracts/ingest';
 import { createCpuPool, type CpuPool } from '../../cpuPool/pool';
 import { createDb } from '../../db/connection';
 import { countChunks } from '../../db/repositories/chunks';
-import { insertTaskWithPipeline } from '../../db/repositories/newTask';
 import { singleEmbedderResolver } from '../../embedders/embedderResolver';
 import { createLocalHashEmbedder } from '../../embedders/localHashEmbedder';
 import { DEFAULT_PARSE_LIMITS } from '../../parsers/parseLimits';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
 import type { VectorStore } from '../../stores/ports';
-import { partialDeps, runAttempt, seedDocument } from '../support/stageHarness';
+import { partialDeps, runAttempt, seedStageTask } from '../support/stageHarness';
 import { TEST_DATABASE_URL } from '../support/testConfig';
 
 // VECTORIZING keeps the Postgres store's dense cells up to date (stores/postgresDenseCells.ts):
@@ -31,18 +29,6 @@ afterAll(async () => {
 const MIN_ROWS = 1_000;
 const embedder = { ...createLocalHashEmbedder({ dimension: 16 }), model: `cells-${randomUUID().slice(0, 8)}` };
 
-async function seedTask(chunks: number): Promise<StageInput> {
-  const { doc } = await seedDocument(db, chunks);
-  const input = { ...doc, taskId: randomUUID() };
-  await insertTaskWithPipeline(db, {
-    taskId: input.taskId,
-    documentId: doc.documentId,
-    ownerRunChain: randomUUID(),
-    inherited: { CLEANING: 1, CHUNKING: 1 },
-  });
-  return input;
-}
-
 function depsWith(vectors: VectorStore): ActivityDeps {
   return partialDeps({
     db,
@@ -61,11 +47,11 @@ async function cellsOf(datasetId: string): Promise<number[]> {
 
 it('trains the cells of a dataset that reached the row count, and leaves a smaller one without', async () => {
   const vectors = createPostgresVectorStore(db, { cells: { minRows: MIN_ROWS } });
-  const small = await seedTask(20);
+  const small = await seedStageTask(db, 20, ['CLEANING', 'CHUNKING']);
   expect((await runAttempt(createVectorizingActivity(depsWith(vectors)), small).outcome).result?.items).toBe(20);
   expect(new Set(await cellsOf(small.datasetId))).toEqual(new Set([-1]));
 
-  const large = await seedTask(MIN_ROWS + 50);
+  const large = await seedStageTask(db, MIN_ROWS + 50, ['CLEANING', 'CHUNKING']);
   const { result } = await runAttempt(createVectorizingActivity(depsWith(vectors)), large).outcome;
   expect(result?.items).toBe(MIN_ROWS + 50);
   const trained = await db
@@ -87,7 +73,7 @@ it('a training that fails is logged and the stage still succeeds with every vect
       return Promise.reject(new Error('the CPU pool is closing'));
     },
   };
-  const input = await seedTask(30);
+  const input = await seedStageTask(db, 30, ['CLEANING', 'CHUNKING']);
   const { result, error } = await runAttempt(createVectorizingActivity(depsWith(vectors)), input).outcome;
   expect(error).toBeUndefined();
   expect(result).toMatchObject({ stage: 'VECTORIZING', skipped: false, items: 30 });

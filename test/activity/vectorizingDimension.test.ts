@@ -1,17 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from '../../activities/deps';
 import { createVectorizingActivity } from '../../activities/vectorizing';
 import type { StageInput } from '../../contracts/ingest';
 import { createDb } from '../../db/connection';
 import { countChunks } from '../../db/repositories/chunks';
-import { insertTaskWithPipeline } from '../../db/repositories/newTask';
 import { singleEmbedderResolver } from '../../embedders/embedderResolver';
 import { createLocalHashEmbedder } from '../../embedders/localHashEmbedder';
 import { dimensionMismatch } from '../../stores/dimensionMismatch';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
 import type { VectorStore } from '../../stores/ports';
-import { partialDeps, runAttempt, seedDocument } from '../support/stageHarness';
+import { partialDeps, runAttempt, seedStageTask } from '../support/stageHarness';
 import { TEST_DATABASE_URL } from '../support/testConfig';
 
 // Issue 22: a dimension mismatch in VECTORIZING, wherever it arises, is a permanent
@@ -24,20 +22,8 @@ afterAll(() => db.destroy());
 const hash = createLocalHashEmbedder({ dimension: 8 });
 const embedder = { ...hash, model: 'dim-test-model' };
 
-async function seedTask(): Promise<StageInput> {
-  const { doc } = await seedDocument(db, 3);
-  const input = { ...doc, taskId: randomUUID() };
-  await insertTaskWithPipeline(db, {
-    taskId: input.taskId,
-    documentId: doc.documentId,
-    ownerRunChain: randomUUID(),
-    inherited: { CLEANING: 1, CHUNKING: 1 },
-  });
-  return input;
-}
-
 async function failureOf(vectors: VectorStore, embed = embedder): Promise<{ error: unknown; input: StageInput }> {
-  const input = await seedTask();
+  const input = await seedStageTask(db, 3, ['CLEANING', 'CHUNKING']);
   const deps = partialDeps({
     db,
     vectors,

@@ -5,6 +5,7 @@ import type { BatchProgress } from '../../activities/heartbeat';
 import type { ActivityDeps } from '../../activities/deps';
 import { storeTokenPlan } from '../../activities/tokenPlan';
 import type { StageInput, StageResult } from '../../contracts/ingest';
+import type { Stage } from '../../contracts/stages';
 import type { Database } from '../../db/database';
 import { listActiveChunks, replaceChunks } from '../../db/repositories/chunks';
 import { insertDocument } from '../../db/repositories/documents';
@@ -79,6 +80,23 @@ export async function seedDocument(
     source_object_key: `sources/${doc.documentId}`,
   });
   return { doc, chunkIds: await writeChunks(db, doc, chunks) };
+}
+
+/** A new document with `chunks` active chunks, and a task whose `inherited` stages are SUCCESS already. */
+export async function seedStageTask(
+  db: Kysely<Database>,
+  chunks: number,
+  inherited: readonly Stage[],
+): Promise<StageInput> {
+  const { doc } = await seedDocument(db, chunks);
+  const input = { ...doc, taskId: randomUUID() };
+  await insertTaskWithPipeline(db, {
+    taskId: input.taskId,
+    documentId: doc.documentId,
+    ownerRunChain: randomUUID(),
+    inherited: Object.fromEntries(inherited.map((stage) => [stage, 1])),
+  });
+  return input;
 }
 
 /** A document with `chunks` active chunks and a task that is about to run KEYWORD_INDEXING. */
