@@ -11,7 +11,7 @@ import { textLanguage } from '../tokenizer/textLanguage';
 import { tokenize } from '../tokenizer/tokenize';
 import { denseQueryText } from './denseQuery';
 import { identifierTerms, isIdentifierQuery } from './identifierTerms';
-import { languageOf, OTHER_LANGUAGE_FACTOR, preferLanguage, wantedLanguage } from './languageRouting';
+import { languageOf, routeByLanguage } from './languageRouting';
 import { reciprocalRankFusion } from './reciprocalRankFusion';
 import {
   asks,
@@ -167,14 +167,13 @@ export async function searchWithSettings(
     served = await keepServed(deps, scope, deeper);
   }
   const fused = reciprocalRankFusion(served.lists, fusionOf(settings));
-  const routed = preferLanguage(
+  const routed = routeByLanguage(
     fused,
     (hit) => {
       const text = served.rows.get(hit.chunkId)?.text;
       return text === undefined ? null : languageOf(text);
     },
-    wantedLanguage(query),
-    OTHER_LANGUAGE_FACTOR,
+    query,
   );
   const results: SearchResult[] = [];
   for (const hit of routed) {

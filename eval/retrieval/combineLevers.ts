@@ -2,11 +2,11 @@ import type { TextLanguage } from '../../search/languageRouting';
 import type { FusionSettings } from '../../search/reciprocalRankFusion';
 import { rankGrid } from './fusionGrid';
 import type { LeverRow } from './markdownReport';
-import { IDENTIFIER_QUERY_LEVER, SECOND_DENSE_LEVER, type Lever } from './levers';
+import { IDENTIFIER_QUERY_LEVER, NAMED_LANGUAGE_LEVER, SECOND_DENSE_LEVER, type Lever } from './levers';
+import type { FusionSpec, QuestionRun } from './rankers';
 
 /** Levers that change no list and no weight, only how a question's fusion is routed. */
-const ROUTING_LEVERS = ['language routing', IDENTIFIER_QUERY_LEVER];
-import type { FusionSpec, QuestionRun } from './rankers';
+const ROUTING_LEVERS = ['language routing', NAMED_LANGUAGE_LEVER, IDENTIFIER_QUERY_LEVER];
 
 /**
  * The kept levers together: their lists and routing in one spec, and the weights of that
@@ -24,6 +24,7 @@ export function combineKept(
   const kept = levers.filter((l) => keptNames.includes(l.name));
   const lists = { ...base.lists };
   let otherLanguageFactor: number | undefined;
+  let namedLanguageFactor: number | undefined;
   let identifierQueryDenseFactor: number | undefined;
   // The second dense vector keeps the weight its lever chose: a fifth tuned list would make the grid six times larger.
   const fixed: Record<string, number> = {};
@@ -33,6 +34,7 @@ export function combineKept(
     const secondWeight = 'k' in lever.spec.settings ? lever.spec.settings.weights.languageDense : undefined;
     if (lever.name === SECOND_DENSE_LEVER && secondWeight !== undefined) fixed.languageDense = secondWeight;
     if (lever.spec.otherLanguageFactor !== undefined) otherLanguageFactor = lever.spec.otherLanguageFactor;
+    if (lever.spec.namedLanguageFactor !== undefined) namedLanguageFactor = lever.spec.namedLanguageFactor;
     if (lever.spec.identifierQueryDenseFactor !== undefined)
       identifierQueryDenseFactor = lever.spec.identifierQueryDenseFactor;
   }
@@ -49,6 +51,7 @@ export function combineKept(
   const gridBase = {
     lists,
     ...(otherLanguageFactor !== undefined ? { otherLanguageFactor } : {}),
+    ...(namedLanguageFactor !== undefined ? { namedLanguageFactor } : {}),
     ...(identifierQueryDenseFactor !== undefined ? { identifierQueryDenseFactor } : {}),
   };
   const group = (l: TextLanguage): QuestionRun[] => tuning.filter((r) => r.question.language === l);

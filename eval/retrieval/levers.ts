@@ -16,6 +16,8 @@ export const PREVIOUS_DEFAULT: FusionSettings = { k: 5, weights: { dense: 1, spa
 export const SECOND_DENSE_LIST = 'dense:bge';
 export const SECOND_DENSE_LEVER = "second dense vector (bge of the chunk's language)";
 const SECOND_DENSE_WEIGHTS = [0.5, 1, 1.5, 2];
+export const NAMED_LANGUAGE_LEVER = 'a named language first';
+const NAMED_LANGUAGE_FACTORS = [0, 0.25, 0.5];
 export const IDENTIFIER_QUERY_LEVER = 'lexical lists lead a query of identifiers only';
 const IDENTIFIER_QUERY_DENSE_FACTORS = [0, 0.25, 0.5, 1];
 
@@ -72,6 +74,20 @@ export function buildLevers(tuning: readonly QuestionRun[], languageOf: Language
     what: 'other-language hits scored × factor unless the question names the other language',
     spec: { ...base, otherLanguageFactor: factor },
     chosen: `factor ${factor}`,
+  });
+
+  // Routing as above, with a factor of its own for a question that names the language it wants.
+  const named = pick(
+    NAMED_LANGUAGE_FACTORS,
+    (f) => ({ ...base, otherLanguageFactor: factor, namedLanguageFactor: f }),
+    tuning,
+    languageOf,
+  );
+  levers.push({
+    name: NAMED_LANGUAGE_LEVER,
+    what: 'language routing, with other-language hits × a factor of their own when the question names the language it wants',
+    spec: { ...base, otherLanguageFactor: factor, namedLanguageFactor: named },
+    chosen: `factor ${factor}, named ${named}`,
   });
 
   const grid = rankGrid(byLanguage(tuning), { lists: LOCAL_LISTS }, languageOf)[0]?.settings ?? PREVIOUS_DEFAULT;

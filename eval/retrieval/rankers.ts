@@ -1,7 +1,7 @@
 import { reciprocalRankFusion, type FusionSettings } from '../../search/reciprocalRankFusion';
 import { isIdentifierQuery } from '../../search/identifierTerms';
 import { scaleDenseWeights } from '../../search/searchSettings';
-import { preferLanguage, wantedLanguage, type TextLanguage } from '../../search/languageRouting';
+import { routeByLanguage, type TextLanguage } from '../../search/languageRouting';
 import type { SearchHit } from '../../stores/ports';
 import type { EvalQuestion } from './labels';
 import { MRR_AT } from './metrics';
@@ -31,6 +31,8 @@ export interface FusionSpec {
   settings: FusionSettings | Record<TextLanguage, FusionSettings>;
   /** Language routing (search/languageRouting.ts): the factor on other-language hits; absent = off. */
   otherLanguageFactor?: number;
+  /** The factor when the question named the language it wants; absent = otherLanguageFactor. */
+  namedLanguageFactor?: number;
   /** The factor on the dense lists' weights for a query of identifiers only; absent = 1. */
   identifierQueryDenseFactor?: number;
 }
@@ -53,12 +55,10 @@ export function fuseRun(
       : chosen;
   const fused = reciprocalRankFusion(picked, settings);
   if (spec.otherLanguageFactor === undefined) return fused;
-  return preferLanguage(
-    fused,
-    (h) => languageOfChunk(h.chunkId),
-    wantedLanguage(run.question.question),
-    spec.otherLanguageFactor,
-  );
+  return routeByLanguage(fused, (h) => languageOfChunk(h.chunkId), run.question.question, {
+    otherLanguageFactor: spec.otherLanguageFactor,
+    namedLanguageFactor: spec.namedLanguageFactor ?? spec.otherLanguageFactor,
+  });
 }
 
 export function fusedRanker(

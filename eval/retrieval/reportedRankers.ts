@@ -1,4 +1,4 @@
-import { OTHER_LANGUAGE_FACTOR, type TextLanguage } from '../../search/languageRouting';
+import { LANGUAGE_ROUTING, type TextLanguage } from '../../search/languageRouting';
 import { DEFAULT_FUSION } from '../../search/reciprocalRankFusion';
 import { DEFAULT_SEARCH_SETTINGS, IDENTIFIER_QUERY_DENSE_FACTOR } from '../../search/searchSettings';
 import { LOCAL_LISTS, PREVIOUS_DEFAULT, PRODUCTION_LISTS } from './levers';
@@ -11,7 +11,7 @@ import { fusedRanker, singleList, type Ranker } from './rankers';
 export const SEARCH_DEFAULT = {
   lists: { ...LOCAL_LISTS, identifier: 'identifier:postgres' },
   settings: DEFAULT_FUSION,
-  otherLanguageFactor: OTHER_LANGUAGE_FACTOR,
+  ...LANGUAGE_ROUTING,
   identifierQueryDenseFactor: IDENTIFIER_QUERY_DENSE_FACTOR,
 };
 /**
@@ -47,6 +47,11 @@ export function reportedRankers(
           ),
         ]
       : []),
+    fusedRanker(
+      'fused (search default, a named language routed as the question’s own)',
+      { ...SEARCH_DEFAULT, namedLanguageFactor: LANGUAGE_ROUTING.otherLanguageFactor },
+      languageOfChunk,
+    ),
     fusedRanker(
       'fused, hashing embedder',
       { ...SEARCH_DEFAULT, lists: { ...SEARCH_DEFAULT.lists, dense: 'dense:hash' } },

@@ -1,4 +1,10 @@
-import { languageOf, preferLanguage, wantedLanguage } from '../../search/languageRouting';
+import {
+  languageOf,
+  languageWanted,
+  preferLanguage,
+  routeByLanguage,
+  wantedLanguage,
+} from '../../search/languageRouting';
 
 describe('languageOf', () => {
   it('tells Chinese from English by the dominant script', () => {
@@ -41,6 +47,52 @@ describe('wantedLanguage', () => {
     expect(wantedLanguage('/var/lib/dpkg/info httpredir.debian.org')).toBeNull();
     expect(wantedLanguage('Installed-Size 字段')).toBe('zh');
     expect(wantedLanguage('What does start-stop-daemon do?')).toBe('en');
+  });
+});
+
+describe('languageWanted', () => {
+  it('says whether the question named the language it wants', () => {
+    expect(languageWanted('How do I hold a package?')).toEqual({ language: 'en', named: false });
+    expect(languageWanted('In the Chinese guide, how do I hold a package?')).toEqual({ language: 'zh', named: true });
+    expect(languageWanted('英文的 Debian 版本表里，Debian 8 jessie 是哪天发布的？')).toEqual({
+      language: 'en',
+      named: true,
+    });
+    expect(languageWanted('start-stop-daemon')).toBeNull();
+  });
+
+  it('does not take a language set aside for the one wanted', () => {
+    expect(languageWanted('除英语外的本地化任务要预留多少空间？')).toEqual({ language: 'zh', named: false });
+    expect(languageWanted('除了英文以外还支持哪些语言？')).toEqual({ language: 'zh', named: false });
+    expect(languageWanted('Which locales other than Chinese does the installer offer?')).toEqual({
+      language: 'en',
+      named: false,
+    });
+    expect(languageWanted('Besides English, 中文的 FAQ 在哪里？')).toEqual({ language: 'zh', named: false });
+  });
+});
+
+describe('routeByLanguage', () => {
+  const hits = [
+    { chunkId: 'zh-1', score: 0.9 },
+    { chunkId: 'zh-2', score: 0.5 },
+    { chunkId: 'en-1', score: 0.3 },
+  ];
+  const language = (h: { chunkId: string }): 'zh' | 'en' => (h.chunkId.startsWith('zh') ? 'zh' : 'en');
+  const routing = { otherLanguageFactor: 0.5, namedLanguageFactor: 0 };
+
+  it('puts every hit in a named language first', () => {
+    const routed = routeByLanguage(hits, language, '英文 FAQ 里怎样保留软件包？', routing);
+    expect(routed.map((h) => h.chunkId)).toEqual(['en-1', 'zh-1', 'zh-2']);
+  });
+
+  it('only demotes other-language hits by the other factor when the language is the question’s own', () => {
+    const routed = routeByLanguage(hits, language, 'How do I hold a package?', routing);
+    expect(routed.map((h) => h.chunkId)).toEqual(['zh-1', 'en-1', 'zh-2']);
+  });
+
+  it('leaves a query of identifiers only as fused', () => {
+    expect(routeByLanguage(hits, language, 'start-stop-daemon', routing)).toEqual(hits);
   });
 });
 
