@@ -63,12 +63,25 @@ export function asks(settings: SearchSettings, retriever: SearchRetriever): bool
  */
 export const IDENTIFIER_QUERY_DENSE_FACTOR = 0;
 
-/** Fusion weights with the dense lists' (an absent weight counts as 1) multiplied by `factor`. */
-export function scaleDenseWeights<W extends Partial<Record<SearchRetriever, number>>>(weights: W, factor: number): W {
-  return { ...weights, dense: (weights.dense ?? 1) * factor, languageDense: (weights.languageDense ?? 1) * factor };
+/**
+ * The weights of a query of identifiers only: the dense lists' (an absent weight counts as 1) ×
+ * `factor`, and no identifier list. The query's identifiers are the whole query, so that list would
+ * be the keyword list asked again and count the keyword index twice: on the retrieval eval's tuning
+ * half, dropping it took such questions' recall@5 from 0.882 to 0.941 on the local profile.
+ */
+export function identifierQueryWeights<W extends Partial<Record<SearchRetriever, number>>>(
+  weights: W,
+  factor: number,
+): W {
+  return {
+    ...weights,
+    dense: (weights.dense ?? 1) * factor,
+    languageDense: (weights.languageDense ?? 1) * factor,
+    identifier: 0,
+  };
 }
 
-/** The settings a query of identifiers only runs with: the dense lists' weights × factor. */
+/** The settings a query of identifiers only runs with (identifierQueryWeights). */
 export function forIdentifierQuery(settings: SearchSettings, factor = IDENTIFIER_QUERY_DENSE_FACTOR): SearchSettings {
-  return { ...settings, weights: scaleDenseWeights(settings.weights, factor) };
+  return { ...settings, weights: identifierQueryWeights(settings.weights, factor) };
 }

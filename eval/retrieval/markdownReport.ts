@@ -56,23 +56,23 @@ export function markdownReport(results: RankerResult[], levers: LeverRow[], head
       ]),
     ),
   );
-  out.push(`\n### Held-out half: recall@5 by corpus (${headline} and each single retriever)\n`);
+  out.push(`\n### Held-out half: recall@5 / MRR@10 by corpus (${headline} and each single retriever)\n`);
   out.push(
     table(
       ['corpus (questions)', ...results.map((r) => r.name)],
       sets.map((s) => [
         `${s} (${count(first.heldOut, 'bySet', s)})`,
-        ...results.map((r) => f(r.heldOut.bySet[s]?.recallAt5)),
+        ...results.map((r) => cell(r.heldOut.bySet[s])),
       ]),
     ),
   );
-  out.push(`\n### Held-out half: recall@5 by question style\n`);
+  out.push(`\n### Held-out half: recall@5 / MRR@10 by question style\n`);
   out.push(
     table(
       ['style (questions)', ...results.map((r) => r.name)],
       styles.map((s) => [
         `${s} (${count(first.heldOut, 'byStyle', s)})`,
-        ...results.map((r) => f(r.heldOut.byStyle[s]?.recallAt5)),
+        ...results.map((r) => cell(r.heldOut.byStyle[s])),
       ]),
     ),
   );

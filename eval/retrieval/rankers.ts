@@ -1,6 +1,6 @@
 import { reciprocalRankFusion, type FusionSettings } from '../../search/reciprocalRankFusion';
 import { isIdentifierQuery } from '../../search/identifierTerms';
-import { scaleDenseWeights } from '../../search/searchSettings';
+import { identifierQueryWeights } from '../../search/searchSettings';
 import { routeByLanguage, type TextLanguage } from '../../search/languageRouting';
 import type { SearchHit } from '../../stores/ports';
 import type { EvalQuestion } from './labels';
@@ -33,7 +33,7 @@ export interface FusionSpec {
   otherLanguageFactor?: number;
   /** The factor when the question named the language it wants; absent = otherLanguageFactor. */
   namedLanguageFactor?: number;
-  /** The factor on the dense lists' weights for a query of identifiers only; absent = 1. */
+  /** The factor on the dense lists' weights for a query of identifiers only (which also drops its identifier list); absent = neither. */
   identifierQueryDenseFactor?: number;
 }
 
@@ -51,7 +51,7 @@ export function fuseRun(
   const factor = spec.identifierQueryDenseFactor;
   const settings =
     factor !== undefined && isIdentifierQuery(run.question.question)
-      ? { ...chosen, weights: scaleDenseWeights(chosen.weights, factor) }
+      ? { ...chosen, weights: identifierQueryWeights(chosen.weights, factor) }
       : chosen;
   const fused = reciprocalRankFusion(picked, settings);
   if (spec.otherLanguageFactor === undefined) return fused;

@@ -10,13 +10,16 @@ describe('a query of identifiers only', () => {
     expect(isIdentifierQuery('   ')).toBe(false);
   });
 
-  it('asks no dense list under the default factor, and keeps every lexical weight', () => {
+  it('asks no dense list under the default factor, and asks the keyword index once', () => {
     const settings = forIdentifierQuery(DEFAULT_SEARCH_SETTINGS);
     expect(asks(settings, 'dense')).toBe(false);
     expect(asks(settings, 'languageDense')).toBe(false);
     expect(asks(settings, 'sparse')).toBe(true);
+    expect(asks(settings, 'keyword')).toBe(true);
+    // Its identifiers are the whole query: the identifier list would be the keyword list again.
+    expect(asks(settings, 'identifier')).toBe(false);
     expect(settings.weights.sparse).toBe(DEFAULT_SEARCH_SETTINGS.weights.sparse);
-    expect(settings.weights.identifier).toBe(DEFAULT_SEARCH_SETTINGS.weights.identifier);
+    expect(settings.weights.keyword).toBe(DEFAULT_SEARCH_SETTINGS.weights.keyword);
   });
 
   it('scales the dense weights by another factor when given one', () => {
