@@ -79,9 +79,13 @@ test('a query of identifiers only is answered by the lexical lists: the dense li
   expect(top.sectionPath).toEqual(['Birds of the valley', 'Ringing']);
   expect(r.body.hits.every((hit) => hit.ranks.dense === null && hit.ranks.languageDense === null)).toBe(true);
   expect(top.ranks.sparse).toBe(1);
-  // With words beside the identifier the dense lists count again.
+  // Its identifiers are the whole query, so the keyword index is asked once: as the keyword list.
+  expect(r.body.hits.some((hit) => hit.ranks.keyword !== null)).toBe(true);
+  expect(r.body.hits.every((hit) => hit.ranks.identifier === null)).toBe(true);
+  // With words beside the identifier the dense lists count again, and so does the identifier list.
   const worded = await hitTest({ query: 'what does ring-log record about a bird' });
   expect(worded.body.hits.some((hit) => hit.ranks.dense !== null)).toBe(true);
+  expect(worded.body.hits.some((hit) => hit.ranks.identifier !== null)).toBe(true);
 });
 
 test("weights adjusted for one test change that test only, never the dataset's settings", async () => {
