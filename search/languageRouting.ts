@@ -1,4 +1,5 @@
 import { wordsBesideIdentifiers } from './identifierTerms';
+import { namesAnswerLanguage } from './namedLanguage';
 
 /**
  * Language-aware ranking: a question asked in one language should not get a top hit in another
@@ -67,17 +68,6 @@ export function languageOf(text: string): TextLanguage | null {
   return prose.han + prose.latin + prose.other > 0 ? dominant(prose) : dominant(code);
 }
 
-/** A language named in the question: "in the Chinese guide", "英文的 FAQ". */
-const NAMES_CHINESE = /\b(?:chinese|mandarin)\b|中文|汉语|漢語|华语/i;
-const NAMES_ENGLISH = /\benglish\b|英文|英语|英語/i;
-/**
- * A language named only to be set aside ("除英语外的本地化", "languages other than Chinese") is not
- * the one the answer is wanted in. Each alternative is a fixed run of words, so the scan is linear.
- */
-const SETS_ASIDE_CHINESE = /\b(?:other than|except|besides|apart from|non-)\s?(?:chinese|mandarin)\b/gi;
-const SETS_ASIDE_ENGLISH =
-  /除了?\s?(?:英文|英语|英語)\s?(?:以外|之外|外)|\b(?:other than|except|besides|apart from|non-)\s?english\b/gi;
-
 /** The language the answer should be in, and whether the question named it. */
 export interface WantedLanguage {
   language: TextLanguage;
@@ -86,10 +76,10 @@ export interface WantedLanguage {
 }
 
 /**
- * The language the answer should be in: the one the question names when it names the other
- * language ("What does the Chinese guide say about…"), the question's own otherwise; null when
- * the question's language cannot be told. The question's language is that of its words beside the
- * identifiers (`Installed-Size 字段` is Chinese), and a query of identifiers only
+ * The language the answer should be in: the other language when the question names it as the
+ * answer's (search/namedLanguage.ts: "What does the Chinese guide say about…"), its own otherwise;
+ * null when the question's language cannot be told. The question's language is that of its words
+ * beside the identifiers (`Installed-Size 字段` is Chinese), and a query of identifiers only
  * (`start-stop-daemon`, `/var/lib/dpkg/info`) has none: code is written alike in every language.
  */
 export function languageWanted(query: string): WantedLanguage | null {
@@ -97,11 +87,8 @@ export function languageWanted(query: string): WantedLanguage | null {
   if (words.length === 0) return null;
   const own = languageOf(words);
   if (own === null) return null;
-  if (own === 'en' && NAMES_CHINESE.test(query.replace(SETS_ASIDE_CHINESE, ' ')))
-    return { language: 'zh', named: true };
-  if (own === 'zh' && NAMES_ENGLISH.test(query.replace(SETS_ASIDE_ENGLISH, ' ')))
-    return { language: 'en', named: true };
-  return { language: own, named: false };
+  const other = own === 'en' ? 'zh' : 'en';
+  return namesAnswerLanguage(query, other) ? { language: other, named: true } : { language: own, named: false };
 }
 
 /** The language the answer should be in (languageWanted), without how it was told. */

@@ -18,7 +18,7 @@ type Hit = {
   fileName: string;
   sectionPath: string[];
   score: number;
-  ranks: Record<'dense' | 'languageDense' | 'sparse' | 'keyword', number | null>;
+  ranks: Record<'dense' | 'languageDense' | 'sparse' | 'keyword' | 'identifier', number | null>;
 };
 type HitTestBody = {
   settings: { rrfK: number; weights: Record<string, number>; denseModels: string[] };

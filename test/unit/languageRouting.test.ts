@@ -61,6 +61,10 @@ describe('languageWanted', () => {
     expect(languageWanted('start-stop-daemon')).toBeNull();
   });
 
+  it('keeps the question’s own language when the other is named for anything but the answer', () => {
+    expect(languageWanted('How do I install Chinese fonts?')).toEqual({ language: 'en', named: false });
+  });
+
   it('does not take a language set aside for the one wanted', () => {
     expect(languageWanted('除英语外的本地化任务要预留多少空间？')).toEqual({ language: 'zh', named: false });
     expect(languageWanted('除了英文以外还支持哪些语言？')).toEqual({ language: 'zh', named: false });
