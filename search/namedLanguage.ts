@@ -1,4 +1,4 @@
-import type { TextLanguage } from './languageRouting';
+import type { TextLanguage } from '../contracts/localModel';
 
 /**
  * Whether a question names the language its answer is in: a document in that language ("In the
