@@ -1,6 +1,7 @@
 import type { SearchRetriever, SearchSettingsInput } from '../contracts/searchSettings';
 import { SEARCH_RETRIEVERS } from '../contracts/searchSettings';
 import type { TenantScope } from '../stores/ports';
+import { languageWanted, type WantedLanguage } from './languageRouting';
 import { searchSettingsFor, searchWithSettings, type SearchDeps } from './hybridSearch';
 import type { SearchSettings } from './searchSettings';
 
@@ -12,15 +13,22 @@ export interface HitTestHit {
   fileName: string;
   sectionPath: string[];
   text: string;
-  /** The fused score: the sum over the lists that found the chunk of weight / (k + rank). */
+  /**
+   * The fused score: the sum over the lists that found the chunk of weight / (k + rank), times
+   * languageFactor.
+   */
   score: number;
   /** Each retriever's rank of the chunk (1-based), null where that list did not return it. */
   ranks: Record<SearchRetriever, number | null>;
+  /** 1, or what language routing multiplied the score by for a hit in another language than wanted. */
+  languageFactor: number;
 }
 
 export interface HitTestResult {
   /** The settings the test ran with: the defaults, the dataset's own, then the adjustment. */
   settings: SearchSettings;
+  /** The language the query wants its answers in, and whether it named it (search/languageRouting.ts). */
+  wantedLanguage: WantedLanguage | null;
   hits: HitTestHit[];
 }
 
@@ -40,6 +48,7 @@ export async function hitTest(
   const results = await searchWithSettings(deps, scope, query, limit, settings);
   return {
     settings,
+    wantedLanguage: languageWanted(query),
     hits: results.map((r, i) => ({
       rank: i + 1,
       chunkId: r.chunkId,
@@ -52,6 +61,7 @@ export async function hitTest(
         SearchRetriever,
         number | null
       >,
+      languageFactor: r.languageFactor,
     })),
   };
 }

@@ -53,6 +53,8 @@ export interface SearchResult {
   score: number;
   /** The chunk's 1-based rank in each list that found it (a list without it is absent). */
   ranks: Record<string, number>;
+  /** What language routing multiplied the fused score by: 1, or less for a hit in another language. */
+  languageFactor: number;
 }
 
 /** Each retriever looks deeper than the final page, so fusion has candidates to reorder. */
@@ -187,6 +189,7 @@ export async function searchWithSettings(
       text: row.text,
       score: hit.score,
       ranks: hit.ranks,
+      languageFactor: hit.languageFactor,
     });
     if (results.length >= limit) break;
   }

@@ -1,3 +1,4 @@
+import type { TextLanguage } from '../contracts/localModel';
 import { wordsBesideIdentifiers } from './identifierTerms';
 import { namesAnswerLanguage } from './namedLanguage';
 
@@ -8,8 +9,9 @@ import { namesAnswerLanguage } from './namedLanguage';
  *
  * "Language" here is the script that dominates a text: Han (Chinese) or Latin (English and the
  * other Latin-script languages); a text dominated by neither (Cyrillic, kana...) is left alone.
+ * (TextLanguage is the one of contracts/localModel.ts, re-exported for the modules that route.)
  */
-export type TextLanguage = 'zh' | 'en';
+export type { TextLanguage };
 
 const HAN = /\p{sc=Han}/u;
 const LATIN = /\p{sc=Latin}/u;
@@ -118,6 +120,9 @@ export interface Scored {
   score: number;
 }
 
+/** A hit after routing: its score multiplied by `languageFactor` (1 unless it was demoted). */
+export type Routed<T extends Scored> = T & { languageFactor: number };
+
 /**
  * Multiplies the fused score of every hit in another language than `wanted` by `factor` and
  * re-sorts (stable for equal scores); 0 puts every other-language hit after every hit in the
@@ -128,13 +133,14 @@ export function preferLanguage<T extends Scored>(
   languageOfHit: (hit: T) => TextLanguage | null,
   wanted: TextLanguage | null,
   factor: number,
-): T[] {
-  if (wanted === null || factor === 1) return [...hits];
+): Routed<T>[] {
+  if (wanted === null || factor === 1) return hits.map((hit) => ({ ...hit, languageFactor: 1 }));
   return hits
     .map((hit, i) => {
       const language = languageOfHit(hit);
-      const score = language !== null && language !== wanted ? hit.score * factor : hit.score;
-      return { hit: { ...hit, score }, i, other: language !== null && language !== wanted };
+      const other = language !== null && language !== wanted;
+      const languageFactor = other ? factor : 1;
+      return { hit: { ...hit, score: hit.score * languageFactor, languageFactor }, i, other };
     })
     .sort((a, b) => b.hit.score - a.hit.score || Number(a.other) - Number(b.other) || a.i - b.i)
     .map((x) => x.hit);
@@ -146,9 +152,8 @@ export function routeByLanguage<T extends Scored>(
   languageOfHit: (hit: T) => TextLanguage | null,
   query: string,
   routing: LanguageRouting = LANGUAGE_ROUTING,
-): T[] {
+): Routed<T>[] {
   const wanted = languageWanted(query);
-  if (wanted === null) return [...hits];
-  const factor = wanted.named ? routing.namedLanguageFactor : routing.otherLanguageFactor;
-  return preferLanguage(hits, languageOfHit, wanted.language, factor);
+  const factor = wanted?.named ? routing.namedLanguageFactor : routing.otherLanguageFactor;
+  return preferLanguage(hits, languageOfHit, wanted?.language ?? null, factor);
 }

@@ -43,6 +43,8 @@ export function reciprocalRankFusion(
   const fused = new Map<string, FusedHit>();
   for (const [name, hits] of Object.entries(lists)) {
     const weight = settings.weights[name] ?? 1;
+    // A list weighted 0 is left out, as search leaves it unasked: its hits would only pad the page.
+    if (weight <= 0) continue;
     hits.forEach((hit, i) => {
       const entry = fused.get(hit.chunkId) ?? { chunkId: hit.chunkId, score: 0, ranks: {} };
       entry.score += weight / (settings.k + i + 1);

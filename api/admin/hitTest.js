@@ -8,6 +8,7 @@
   if (!form) return;
   // The lists of contracts/searchSettings.ts SEARCH_RETRIEVERS, in its order (the table's columns).
   const RETRIEVERS = ['dense', 'languageDense', 'sparse', 'keyword', 'identifier'];
+  const LANGUAGE_NAMES = { en: 'English', zh: 'Chinese' };
   const field = (name) => form.elements.namedItem(name);
 
   /** Only what the admin typed: an empty field keeps the dataset's own setting. */
@@ -54,14 +55,19 @@
     }
     const s = data.settings;
     status.className = 'muted';
+    const wanted = data.wantedLanguage;
+    const language = wanted
+      ? `answers wanted in ${LANGUAGE_NAMES[wanted.language]}${wanted.named ? ' (named in the query)' : ''}`
+      : 'no language wanted';
     status.textContent =
       `k ${s.rrfK} · weights ${RETRIEVERS.map((r) => `${r} ${s.weights[r]}`).join(', ')} · dense models ` +
-      `${s.denseModels.join(', ') || 'none'} · ${data.hits.length} hits`;
+      `${s.denseModels.join(', ') || 'none'} · ${language} · ${data.hits.length} hits`;
     for (const hit of data.hits) {
       const row = document.createElement('tr');
       row.className = 'hit';
       cell(row, String(hit.rank));
       cell(row, hit.score.toFixed(4), 'fused-score');
+      cell(row, hit.languageFactor === 1 ? '' : `× ${hit.languageFactor}`, 'language-factor');
       for (const retriever of RETRIEVERS) {
         cell(row, hit.ranks[retriever] === null ? '–' : String(hit.ranks[retriever]), `rank-${retriever}`);
       }

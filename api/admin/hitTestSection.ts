@@ -4,15 +4,15 @@ import { esc } from './html';
 /**
  * The retrieval test view of a dataset (api/admin/hitTest.js fills it from POST
  * /v1/datasets/{id}/hit-test): a query, this test's weights, k and dense models (empty = the
- * dataset's own), and a table of every hit with each retriever's rank, the fused score and the
- * chunk's section path. Nothing here changes the dataset's settings.
+ * dataset's own), and a table of every hit with each retriever's rank, the fused score, what language
+ * routing multiplied it by, and the chunk's section path. Nothing here changes the dataset's settings.
  */
 export function hitTestSection(dataset: string): string {
   const weights = SEARCH_RETRIEVERS.map(
     (r) =>
       `<label>${esc(r)} <input name="weight-${esc(r)}" type="number" min="0" max="100" step="0.05" placeholder="dataset's" size="6"></label>`,
   ).join('\n');
-  const columns = ['#', 'fused score', ...SEARCH_RETRIEVERS, 'section path', 'text']
+  const columns = ['#', 'fused score', 'language ×', ...SEARCH_RETRIEVERS, 'section path', 'text']
     .map((c) => `<th scope="col">${esc(c)}</th>`)
     .join('');
   return `<section id="hit-test-section">

@@ -35,6 +35,10 @@ const hitTestResponse = z.object({
     ),
     denseModels: z.array(z.enum(DENSE_MODEL_CHOICES)),
   }),
+  wantedLanguage: z
+    .object({ language: z.enum(['en', 'zh']), named: z.boolean() })
+    .nullable()
+    .describe('the language answers are wanted in, and whether the query named it; null when it cannot be told'),
   hits: z.array(
     z.object({
       rank: z.number().int(),
@@ -45,6 +49,9 @@ const hitTestResponse = z.object({
       text: z.string(),
       score: z.number(),
       ranks,
+      languageFactor: z
+        .number()
+        .describe('1, or what the score was multiplied by for a hit in another language than the wanted one'),
     }),
   ),
 });

@@ -1,3 +1,4 @@
+import { LANGUAGE_ROUTING } from '../../search/languageRouting';
 import { DEFAULT_SEARCH_SETTINGS } from '../../search/searchSettings';
 import {
   call,
@@ -19,9 +20,11 @@ type Hit = {
   sectionPath: string[];
   score: number;
   ranks: Record<'dense' | 'languageDense' | 'sparse' | 'keyword' | 'identifier', number | null>;
+  languageFactor: number;
 };
 type HitTestBody = {
   settings: { rrfK: number; weights: Record<string, number>; denseModels: string[] };
+  wantedLanguage: { language: 'en' | 'zh'; named: boolean } | null;
   hits: Hit[];
 };
 
@@ -68,8 +71,26 @@ test("shows every retriever's rank, the fused score and the section path of each
     (sum, [list, rank]) => (rank === null ? sum : sum + (weights[list] ?? 0) / (rrfK + rank)),
     0,
   );
+  expect(top.languageFactor).toBe(1);
   expect(top.score).toBeCloseTo(expected, 10);
   expect(r.body.hits.map((hit) => hit.rank)).toEqual(r.body.hits.map((_, i) => i + 1));
+  expect(r.body.wantedLanguage).toEqual({ language: 'en', named: false });
+  // Chinese hits were demoted by the other-language factor, and their scores say so.
+  const chinese = r.body.hits.filter((hit) => hit.fileName === 'birds-zh.md');
+  expect(chinese.length).toBeGreaterThan(0);
+  for (const hit of chinese) expect(hit.languageFactor).toBe(LANGUAGE_ROUTING.otherLanguageFactor);
+});
+
+test('a question naming the language of its answer gets every hit in that language first', async () => {
+  const r = await hitTest({ query: 'In the Chinese document, where does the kingfisher build its nest?' });
+  expect(r.status).toBe(200);
+  expect(r.body.wantedLanguage).toEqual({ language: 'zh', named: true });
+  const files = r.body.hits.map((hit) => hit.fileName);
+  const firstEnglish = files.indexOf('birds.md');
+  expect(files[0]).toBe('birds-zh.md');
+  expect(firstEnglish).toBeGreaterThan(0);
+  expect(files.slice(firstEnglish).every((file) => file === 'birds.md')).toBe(true);
+  for (const hit of r.body.hits.slice(firstEnglish)) expect([hit.languageFactor, hit.score]).toEqual([0, 0]);
 });
 
 test('a query of identifiers only is answered by the lexical lists: the dense lists are not asked', async () => {

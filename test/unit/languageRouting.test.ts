@@ -96,7 +96,17 @@ describe('routeByLanguage', () => {
   });
 
   it('leaves a query of identifiers only as fused', () => {
-    expect(routeByLanguage(hits, language, 'start-stop-daemon', routing)).toEqual(hits);
+    const routed = routeByLanguage(hits, language, 'start-stop-daemon', routing);
+    expect(routed).toEqual(hits.map((h) => ({ ...h, languageFactor: 1 })));
+  });
+
+  it('says what it multiplied each score by', () => {
+    const routed = routeByLanguage(hits, language, 'How do I hold a package?', routing);
+    expect(routed.map((h) => [h.chunkId, h.languageFactor, h.score])).toEqual([
+      ['zh-1', 0.5, 0.45],
+      ['en-1', 1, 0.3],
+      ['zh-2', 0.5, 0.25],
+    ]);
   });
 });
 
@@ -117,7 +127,8 @@ describe('preferLanguage', () => {
   });
 
   it('changes nothing with factor 1 or an unknown wanted language', () => {
-    expect(preferLanguage(hits, language, 'en', 1)).toEqual(hits);
-    expect(preferLanguage(hits, language, null, 0)).toEqual(hits);
+    const unchanged = hits.map((h) => ({ ...h, languageFactor: 1 }));
+    expect(preferLanguage(hits, language, 'en', 1)).toEqual(unchanged);
+    expect(preferLanguage(hits, language, null, 0)).toEqual(unchanged);
   });
 });

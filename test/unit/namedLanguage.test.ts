@@ -10,14 +10,20 @@ describe('namesAnswerLanguage', () => {
     expect(namesAnswerLanguage('在英文的安装幻灯片中，怎样进入救援模式？', 'en')).toBe(true);
   });
 
-  it('is the answer asked for in the language', () => {
-    expect(namesAnswerLanguage('How is a package hold written in Chinese?', 'zh')).toBe(true);
+  it('is an edition in the language', () => {
+    expect(namesAnswerLanguage('英文版手册里怎样保留软件包？', 'en')).toBe(true);
   });
 
   it('is not a language named for anything else', () => {
     expect(namesAnswerLanguage('How do I install Chinese fonts?', 'zh')).toBe(false);
     expect(namesAnswerLanguage('Which Chinese input methods does Debian ship?', 'zh')).toBe(false);
+    expect(namesAnswerLanguage('How do I type in Chinese on Debian?', 'zh')).toBe(false);
+    expect(namesAnswerLanguage('Is the installer available in Chinese?', 'zh')).toBe(false);
+    expect(namesAnswerLanguage('How do I display Chinese text in the terminal?', 'zh')).toBe(false);
+    expect(namesAnswerLanguage('How do I contribute a Chinese translation?', 'zh')).toBe(false);
     expect(namesAnswerLanguage('怎样输入英文字母？', 'en')).toBe(false);
+    expect(namesAnswerLanguage('英文缩写 DFSG 代表什么？', 'en')).toBe(false);
+    expect(namesAnswerLanguage('用英文怎么表达这个错误？', 'en')).toBe(false);
     // The document comes only after the clause ends: it is not the language's.
     expect(namesAnswerLanguage('用英文，还是看安装指南？', 'en')).toBe(false);
   });
@@ -25,7 +31,13 @@ describe('namesAnswerLanguage', () => {
   it('is not a language set aside', () => {
     expect(namesAnswerLanguage('除英语外的本地化任务要预留多少空间？', 'en')).toBe(false);
     expect(namesAnswerLanguage('除了英文版以外还有哪些手册？', 'en')).toBe(false);
-    expect(namesAnswerLanguage('Which manuals other than Chinese translations exist?', 'zh')).toBe(false);
+    expect(namesAnswerLanguage('Which manuals other than the Chinese guide exist?', 'zh')).toBe(false);
+    expect(namesAnswerLanguage('Without the Chinese guide, how do I start?', 'zh')).toBe(false);
+    expect(namesAnswerLanguage('不要英文文档，中文的呢？', 'en')).toBe(false);
+  });
+
+  it('reads 删除 (delete) as no setting aside', () => {
+    expect(namesAnswerLanguage('如何删除英文版手册？', 'en')).toBe(true);
   });
 
   it('only looks for the language it is asked about', () => {

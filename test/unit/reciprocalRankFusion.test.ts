@@ -34,6 +34,18 @@ describe('reciprocalRankFusion', () => {
     ]);
   });
 
+  it('leaves out a list weighted 0, as search leaves it unasked', () => {
+    const lists = {
+      dense: [{ chunkId: 'a', score: 0.9 }],
+      identifier: [
+        { chunkId: 'a', score: 3 },
+        { chunkId: 'z', score: 2 },
+      ],
+    };
+    const fused = reciprocalRankFusion(lists, { k: 1, weights: { dense: 1, identifier: 0 } });
+    expect(fused).toEqual([{ chunkId: 'a', score: 0.5, ranks: { dense: 1 } }]);
+  });
+
   it('lets a heavier list keep its first place against two lighter lists that agree', () => {
     const lists = {
       dense: [
