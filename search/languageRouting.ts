@@ -102,7 +102,7 @@ export function wantedLanguage(query: string): TextLanguage | null {
 export interface LanguageRouting {
   /** When the wanted language is the question's own. */
   otherLanguageFactor: number;
-  /** When the question named the wanted language ("In the English table, …"). */
+  /** When the question named a document in the other language ("In the Chinese guide, …"). */
   namedLanguageFactor: number;
 }
 

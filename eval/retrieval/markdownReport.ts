@@ -60,10 +60,7 @@ export function markdownReport(results: RankerResult[], levers: LeverRow[], head
   out.push(
     table(
       ['corpus (questions)', ...results.map((r) => r.name)],
-      sets.map((s) => [
-        `${s} (${count(first.heldOut, 'bySet', s)})`,
-        ...results.map((r) => cell(r.heldOut.bySet[s])),
-      ]),
+      sets.map((s) => [`${s} (${count(first.heldOut, 'bySet', s)})`, ...results.map((r) => cell(r.heldOut.bySet[s]))]),
     ),
   );
   out.push(`\n### Held-out half: recall@5 / MRR@10 by question style\n`);
