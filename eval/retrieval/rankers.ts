@@ -33,7 +33,10 @@ export interface FusionSpec {
   otherLanguageFactor?: number;
   /** The factor when the question named the language it wants; absent = otherLanguageFactor. */
   namedLanguageFactor?: number;
-  /** The factor on the dense lists' weights for a query of identifiers only (which also drops its identifier list); absent = neither. */
+  /**
+   * The factor on the dense lists' weights for a query of identifiers only, which also drops its
+   * identifier list (identifierQueryWeights); absent = neither.
+   */
   identifierQueryDenseFactor?: number;
 }
 
