@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
-import type { DocumentOwner } from '../contracts/deletion';
+import type { DeleteInput, DocumentOwner } from '../contracts/deletion';
+import { permanentError } from '../contracts/sluiceError';
 import { deleteDocumentRows, markDocumentDeleting } from '../db/repositories/documents';
 import { objectKeys } from '../stores/objectKeys';
 import type { ActivityDeps } from './deps';
@@ -11,10 +12,21 @@ import { mappingFailures } from './toApplicationFailure';
  */
 export function createDeletionActivities(deps: ActivityDeps) {
   return {
-    /** Search stops returning the document as soon as it is DELETING. Null: already gone. */
-    markDocumentDeleting: mappingFailures(async (documentId: string): Promise<DocumentOwner | null> => {
-      const doc = await markDocumentDeleting(deps.db, documentId);
-      return doc ? { documentId: doc.id, userId: doc.user_id, datasetId: doc.dataset_id } : null;
+    /**
+     * Search stops returning the document as soon as it is DELETING. Null: already gone. Another
+     * user's document is refused (ID_MISMATCH) before anything changes, its ingestion run included.
+     * A bare document id is what runs started before deletions named their user scheduled.
+     */
+    markDocumentDeleting: mappingFailures(async (input: DeleteInput | string): Promise<DocumentOwner | null> => {
+      const request = typeof input === 'string' ? { documentId: input } : input;
+      const owner = typeof input === 'string' ? null : ownerOf(input);
+      const doc = await markDocumentDeleting(deps.db, request.documentId, owner);
+      if (doc === 'not-owned')
+        throw permanentError(
+          'ID_MISMATCH',
+          `document ${request.documentId} is not a document of user ${owner?.userId ?? ''}${owner?.datasetId !== undefined ? ` in dataset ${owner.datasetId}` : ''}`,
+        );
+      return doc === 'gone' ? null : { documentId: doc.id, userId: doc.user_id, datasetId: doc.dataset_id };
     }),
 
     cancelIngestion: mappingFailures(async (documentId: string): Promise<void> => {
@@ -38,4 +50,13 @@ export function createDeletionActivities(deps: ActivityDeps) {
       await deleteDocumentRows(deps.db, documentId);
     }),
   };
+}
+
+/** The owner a deletion names; an input without a user (outside the contract) is refused. */
+function ownerOf(input: DeleteInput): { userId: string; datasetId?: string } {
+  if (typeof input.userId !== 'string' || input.userId === '')
+    throw permanentError('ID_MISMATCH', `a deletion of document ${input.documentId} must name the user it belongs to`);
+  return input.datasetId === undefined
+    ? { userId: input.userId }
+    : { userId: input.userId, datasetId: input.datasetId };
 }

@@ -4,6 +4,7 @@ import {
   markNotificationsFailed,
   recordNotificationAttempt,
 } from '../db/repositories/notifications';
+import { findTask } from '../db/repositories/tasks';
 import type { ActivityDeps } from './deps';
 import { mappingFailures } from './toApplicationFailure';
 
@@ -22,6 +23,10 @@ export function createNotifyResultActivity(deps: ActivityDeps) {
       failureCode: result.failureCode,
       chunkCount: result.chunkCount,
     };
+    // A task is notified for its own document only: the outbox row is keyed by task and event, so a
+    // row written for another document would also stand in for the owner's own notification.
+    const task = await findTask(deps.db, result.taskId);
+    if (task && task.document_id !== result.documentId) return;
     // Nothing comes back for a row already DELIVERED: nothing is sent again.
     const row = await recordNotificationAttempt(deps.db, {
       taskId: result.taskId,

@@ -97,6 +97,10 @@ async function prepareIn(
 
 async function routeTask(trx: Transaction<Database>, input: PrepareInput, doc: DocumentRow): Promise<PrepareResult> {
   const existing = await findTask(trx, input.taskId);
+  // A task id is only ever answered for its own document: another document's run naming it would
+  // otherwise read that task's status, or mark it INTERRUPTED_TASK and block its owner's retry.
+  if (existing && existing.document_id !== input.documentId)
+    throw permanentError('ID_MISMATCH', `task ${input.taskId} is not a task of document ${input.documentId}`);
   if (existing) return answerExistingTask(trx, input, existing.owner_run_chain);
 
   if (input.retryOfTaskId)

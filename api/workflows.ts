@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { SluiceConfig } from '../config/config';
-import { deleteWorkflowId, DELETE_WORKFLOW_TYPE } from '../contracts/deletion';
+import { deleteWorkflowId, DELETE_WORKFLOW_TYPE, type DeleteInput } from '../contracts/deletion';
 import type { deleteDocument as deleteDocumentWorkflow } from '../workflows/deleteDocument';
 
 /** A request does not wait longer than this for the workflow engine to accept a start. */
@@ -13,15 +13,15 @@ const START_DEADLINE_MS = 10_000;
 export async function startDeletion(
   client: Client,
   config: Readonly<SluiceConfig>,
-  documentId: string,
+  request: DeleteInput,
 ): Promise<{ workflowId: string; alreadyRunning: boolean }> {
-  const workflowId = deleteWorkflowId(documentId);
+  const workflowId = deleteWorkflowId(request.documentId);
   try {
     await client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
       client.workflow.start<typeof deleteDocumentWorkflow>(DELETE_WORKFLOW_TYPE, {
         workflowId,
         taskQueue: config.temporal.taskQueue,
-        args: [{ documentId }],
+        args: [request],
       }),
     );
     return { workflowId, alreadyRunning: false };

@@ -128,13 +128,21 @@ export function addDocumentCommands(program: Command): void {
     .description('durably delete a document: vectors, keyword entries, objects and rows')
     .action(async (documentId: string) => {
       const { deleteDocument } = await import('../client/documentAdmin.js');
-      const cfg = await config();
-      await withClient(cfg, async (client) => {
-        const result = await deleteDocument({ client, config: cfg }, documentId);
-        console.log(
-          result.existed ? `deleted ${documentId} (${result.objectsDeleted} objects)` : `${documentId} did not exist`,
-        );
-      });
+      const { findDocument } = await import('../db/repositories/documents.js');
+      await withAdapters((adapters, cfg) =>
+        withClient(cfg, async (client) => {
+          // The operator deletes on the owner's behalf: the deletion names the owner the row records.
+          const doc = await findDocument(adapters.db, documentId);
+          if (!doc) {
+            console.log(`${documentId} did not exist`);
+            return;
+          }
+          const result = await deleteDocument({ client, config: cfg }, { documentId, userId: doc.user_id });
+          console.log(
+            result.existed ? `deleted ${documentId} (${result.objectsDeleted} objects)` : `${documentId} did not exist`,
+          );
+        }),
+      );
     });
 
   program

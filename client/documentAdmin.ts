@@ -9,7 +9,7 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import type { Kysely } from 'kysely';
 import type { SluiceConfig } from '../config/config';
-import { deleteWorkflowId, DELETE_WORKFLOW_TYPE, type DeleteResult } from '../contracts/deletion';
+import { deleteWorkflowId, DELETE_WORKFLOW_TYPE, type DeleteInput, type DeleteResult } from '../contracts/deletion';
 import { ingestWorkflowId, INGEST_WORKFLOW_TYPE } from '../contracts/ingest';
 import { requestRetryUpdate } from '../contracts/ingestApi';
 import type { Database } from '../db/database';
@@ -89,17 +89,20 @@ async function isRunning(handle: WorkflowHandle): Promise<boolean> {
   }
 }
 
-/** Starts (or joins) the durable deletion of a document; resolves when it has finished. */
+/**
+ * Starts (or joins) the durable deletion of a document on behalf of the user who owns it; resolves
+ * when it has finished. Another user's document fails the deletion as ID_MISMATCH, changing nothing.
+ */
 export async function deleteDocument(
   deps: Pick<AdminDeps, 'client' | 'config'>,
-  documentId: string,
+  request: DeleteInput,
 ): Promise<DeleteResult> {
-  const workflowId = deleteWorkflowId(documentId);
+  const workflowId = deleteWorkflowId(request.documentId);
   try {
     const handle = await deps.client.workflow.start<typeof deleteDocumentWorkflow>(DELETE_WORKFLOW_TYPE, {
       workflowId,
       taskQueue: deps.config.temporal.taskQueue,
-      args: [{ documentId }],
+      args: [request],
     });
     return await handle.result();
   } catch (error) {

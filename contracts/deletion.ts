@@ -4,8 +4,15 @@ export function deleteWorkflowId(documentId: string): string {
   return `delete:${documentId}`;
 }
 
+/**
+ * Who asks for the deletion: the document must be this user's (and this dataset's, when named), or
+ * the deletion is refused as ID_MISMATCH with nothing changed. An operator's CLI names the owner it
+ * read from the document row.
+ */
 export interface DeleteInput {
   documentId: string;
+  userId: string;
+  datasetId?: string;
 }
 
 /** What the deletion found and removed; all zeros for a document that was already gone. */

@@ -26,7 +26,7 @@ export const FAILURE_CODES = [
   'RETRY_VALIDATION_FAILED',
   'RESULT_NOTIFY_FAILED',
   'INTERNAL_UNKNOWN_ERROR',
-  // Parsing real uploads (issue 5): each is a property of the file, so all are permanent.
+  // Parsing real uploads: each is a property of the file, so all are permanent.
   /** A password is needed to read the document's text. */
   'ENCRYPTED_DOCUMENT',
   /** The file is damaged: truncated, or its structure cannot be read. */
@@ -35,17 +35,22 @@ export const FAILURE_CODES = [
   'INVALID_TEXT_ENCODING',
   /** Parsing took longer than the per-document limit (SLUICE_PARSE_TIMEOUT). */
   'PARSE_TIMEOUT',
-  // Starting from a named source (issue 13): registration's refusals, like an upload's.
+  // Starting from a named source: registration's refusals, like an upload's.
   /** The user's quota (documents or bytes) has no room for the file. */
   'QUOTA_EXCEEDED',
   /** The workflow input does not match the published contract (docs/contract). */
   'INVALID_INGEST_INPUT',
-  // Issue 21: a dependency restarting or cut off (Postgres, Temporal, the index, the object store).
+  // A dependency restarting or cut off (Postgres, Temporal, the index, the object store).
   /** A server sluice depends on did not answer; always retryable. */
   'DEPENDENCY_UNAVAILABLE',
-  // Issue 24: the reviewable chunking plan.
+  // The reviewable chunking plan.
   /** A `confirmPlan` refused: no plan is waiting, or the strategy or parameters are not valid. */
   'PLAN_VALIDATION_FAILED',
+  /**
+   * A caller named an id that is not the named document's or user's: a task id of another
+   * document, or a deletion for a user who does not own the document. Refused, nothing changed.
+   */
+  'ID_MISMATCH',
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];

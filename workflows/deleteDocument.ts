@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { IngestActivities } from '../activities';
 import type { DeleteInput, DeleteResult } from '../contracts/deletion';
 import { declareVersioningBehavior } from './versioningBehavior';
@@ -24,7 +24,8 @@ const cancelSteps = proxyActivities<IngestActivities>({
  * objects → rows. Rows go last because they are how every earlier step finds its data.
  */
 export async function deleteDocument(input: DeleteInput): Promise<DeleteResult> {
-  const owner = await steps.markDocumentDeleting(input.documentId);
+  // The owner check comes first: a deletion another user asks for changes nothing, not even the run.
+  const owner = await steps.markDocumentDeleting(input).catch(refusedAsWorkflowFailure);
   await cancelSteps.cancelIngestion(input.documentId);
   if (!owner) return { documentId: input.documentId, existed: false, objectsDeleted: 0 };
   await steps.deleteDocumentVectors(owner);
@@ -32,6 +33,14 @@ export async function deleteDocument(input: DeleteInput): Promise<DeleteResult> 
   const objectsDeleted = await steps.deleteDocumentObjects(owner);
   await steps.deleteDocumentRows(input.documentId);
   return { documentId: input.documentId, existed: true, objectsDeleted };
+}
+
+/** A refused owner check fails the deletion with its own code, where callers read the failure's cause. */
+function refusedAsWorkflowFailure(error: unknown): never {
+  const cause = error instanceof ActivityFailure ? error.cause : undefined;
+  if (cause instanceof ApplicationFailure && cause.type === 'ID_MISMATCH')
+    throw ApplicationFailure.create({ type: cause.type, message: cause.message, nonRetryable: true });
+  throw error;
 }
 
 // PINNED: the deletion order is the contract (rows last, because every earlier step finds its data

@@ -170,9 +170,14 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   progress.failureCode = failure?.code ?? null;
   progress.currentStage = null;
   // A refused take-over changed nothing: the failed task stays retryable from the client. An input
-  // outside the contract stays outside it however often it is retried.
+  // outside the contract stays outside it however often it is retried, and so does a task id of
+  // another document, which this run must neither retry nor notify about (the task is not its own).
+  const foreignTask = failure?.code === 'ID_MISMATCH';
   const retryable =
-    failure !== null && failure.code !== 'RETRY_VALIDATION_FAILED' && failure.code !== 'INVALID_INGEST_INPUT';
+    failure !== null &&
+    failure.code !== 'RETRY_VALIDATION_FAILED' &&
+    failure.code !== 'INVALID_INGEST_INPUT' &&
+    !foreignTask;
   // Retryable from the moment the run is seen FAILED, so an admin reacting at once is not refused.
   if (retryable) retryGate.open();
   searchAttributes.set([
@@ -189,7 +194,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
     chunkCount: progress.chunkCount,
     duplicate,
   };
-  if (!duplicate && registered) await notify(result);
+  if (!duplicate && registered && !foreignTask) await notify(result);
   if (!retryable) return result;
 
   const retry = await retryGate.wait(retryWait);

@@ -2,18 +2,18 @@ import { ApplicationFailure, condition, isCancellation, setHandler } from '@temp
 import {
   applyChoice,
   chunkingParametersProblem,
-  isChunkingStrategy,
   type ChunkingPlan,
   type PlannedChunking,
 } from '../contracts/chunkingPlan';
 import type { StageInput } from '../contracts/ingest';
 import { chunkingPlanQuery, confirmPlanUpdate, type PlanConfirmation } from '../contracts/ingestApi';
+import { planConfirmationShapeProblem } from '../contracts/planConfirmation';
 import { PipelineStatusKey } from '../contracts/searchAttributes';
 import { bookkeeping, cpuStage, localCpuStage, notification } from './activityOptions';
 import { activitySummary } from './activitySummary';
 import type { PendingSearchAttributes } from './pendingSearchAttributes';
 
-/** The patch id of the plan step between CLEANING and CHUNKING (issue 24). */
+/** The patch id of the plan step between CLEANING and CHUNKING. */
 export const CHUNKING_PLAN_PATCH = 'chunking-plan';
 
 const refuse = (reason: string): never => {
@@ -50,8 +50,8 @@ export function installPlanGate() {
         if (planned === null) refuse('no chunking plan has been proposed yet');
         if (accepted !== null || planned!.state !== 'WAIT_CONFIRM')
           refuse(`the plan is ${accepted ? 'CONFIRMED' : planned!.state}; only a waiting plan can be confirmed`);
-        const strategy = confirmation?.strategy;
-        if (strategy !== undefined && !isChunkingStrategy(strategy)) refuse(`unknown strategy ${String(strategy)}`);
+        const shape = planConfirmationShapeProblem(confirmation);
+        if (shape) refuse(shape);
         const problem = chunkingParametersProblem({ ...planned!.plan.parameters, ...confirmation?.parameters });
         if (problem) refuse(problem);
       },

@@ -133,8 +133,9 @@ export function documentRoutes(router: Router, ctx: ApiContext): void {
       404: errors('no such document for this user'),
     },
     handler: async ({ reply, params, principal }) => {
-      await ownedDocument(principal().userId, params.id);
-      const started = await startDeletion(ctx.client, ctx.config, params.id);
+      const userId = principal().userId;
+      await ownedDocument(userId, params.id);
+      const started = await startDeletion(ctx.client, ctx.config, { documentId: params.id, userId });
       return reply.code(202).send({ documentId: params.id, ...started });
     },
   });

@@ -35,16 +35,24 @@ export async function existingDocumentIds(db: Kysely<Database>, documentIds: str
 }
 
 /** Search stops returning the document once it is DELETING. Undefined: the document is gone. */
+/**
+ * Marks the document DELETING when it is the named owner's (and dataset's, when one is named).
+ * 'gone' when no such document exists, 'not-owned' when it is someone else's: then nothing changes.
+ */
 export async function markDocumentDeleting(
   db: Kysely<Database>,
   documentId: string,
-): Promise<Pick<DocumentRow, 'id' | 'user_id' | 'dataset_id'> | undefined> {
-  return db
+  owner: { userId: string; datasetId?: string } | null,
+): Promise<Pick<DocumentRow, 'id' | 'user_id' | 'dataset_id'> | 'gone' | 'not-owned'> {
+  let update = db
     .updateTable('documents')
     .set({ lifecycle: 'DELETING', updated_at: new Date() })
-    .where('id', '=', documentId)
-    .returning(['id', 'user_id', 'dataset_id'])
-    .executeTakeFirst();
+    .where('id', '=', documentId);
+  if (owner) update = update.where('user_id', '=', owner.userId);
+  if (owner?.datasetId !== undefined) update = update.where('dataset_id', '=', owner.datasetId);
+  const marked = await update.returning(['id', 'user_id', 'dataset_id']).executeTakeFirst();
+  if (marked) return marked;
+  return (await findDocument(db, documentId)) ? 'not-owned' : 'gone';
 }
 
 /** The document's rows, its outbox included, in one transaction; cascades to tasks and chunks. */

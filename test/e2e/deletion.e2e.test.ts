@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { deleteDocument } from '../../client/documentAdmin';
+import { deleteWorkflowId } from '../../contracts/deletion';
 import { ingestWorkflowId } from '../../contracts/ingest';
 import { countChunks } from '../../db/repositories/chunks';
+import { findDocument } from '../../db/repositories/documents';
 import { hybridSearch } from '../../search/hybridSearch';
 import { objectKeys } from '../../stores/objectKeys';
 import { eventually, ingestBuffer, sectionedMarkdown, waitTerminal } from '../support/ingestHelpers';
@@ -72,7 +74,7 @@ it('deleting while VECTORIZING runs cancels the run and leaves no row, vector, e
     20,
   );
 
-  const result = await deleteDocument(tw, documentId);
+  const result = await deleteDocument(tw, { documentId, ...scope });
   expect(result).toMatchObject({ documentId, existed: true });
   expect(result.objectsDeleted).toBeGreaterThanOrEqual(2);
 
@@ -91,9 +93,31 @@ it('deleting a finished document removes it from search and every store; deletin
   expect((await waitTerminal(tw.client, documentId)).status).toBe('SUCCESS');
   expect((await hybridSearch(tw.adapters, scope, 'ultraviolet pelican', 3))[0]?.documentId).toBe(documentId);
 
-  expect(await deleteDocument(tw, documentId)).toMatchObject({ existed: true });
+  expect(await deleteDocument(tw, { documentId, ...scope })).toMatchObject({ existed: true });
   expect(await hybridSearch(tw.adapters, scope, 'ultraviolet pelican', 3)).toEqual([]);
   expect(await leftovers(documentId)).toEqual(NOTHING);
   // A second delete of the same document joins or repeats the finished deletion harmlessly.
-  expect((await deleteDocument(tw, documentId)).documentId).toBe(documentId);
+  expect((await deleteDocument(tw, { documentId, ...scope })).documentId).toBe(documentId);
+});
+
+it('refuses a deletion that names another user or dataset: the document, its run and its search hits stay', async () => {
+  const { documentId } = await ingestBuffer(tw, '# Kept\n\nThe vermilion heron stays indexed.\n', 'kept.md', scope);
+  expect((await waitTerminal(tw.client, documentId)).status).toBe('SUCCESS');
+
+  for (const stranger of [{ userId: `user-${randomUUID()}` }, { userId: scope.userId, datasetId: 'another-dataset' }]) {
+    const refused = deleteDocument(tw, { documentId, ...stranger });
+    await expect(refused).rejects.toMatchObject({ cause: { type: 'ID_MISMATCH', nonRetryable: true } });
+    // The failed deletion closed; the owner's own deletion may use the id later.
+    const description = await tw.client.workflow.getHandle(deleteWorkflowId(documentId)).describe();
+    expect(description.status.name).toBe('FAILED');
+  }
+  const row = await findDocument(tw.adapters.db, documentId);
+  expect(row?.lifecycle).toBe('ACTIVE');
+  expect((await hybridSearch(tw.adapters, scope, 'vermilion heron', 3))[0]?.documentId).toBe(documentId);
+  // The ingestion run was not cancelled: it closed as it had, with SUCCESS.
+  const run = await tw.client.workflow.getHandle(ingestWorkflowId(documentId)).describe();
+  expect(run.status.name).toBe('COMPLETED');
+
+  expect(await deleteDocument(tw, { documentId, ...scope })).toMatchObject({ existed: true });
+  expect(await leftovers(documentId)).toEqual(NOTHING);
 });

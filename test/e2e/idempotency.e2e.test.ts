@@ -87,3 +87,31 @@ it('keeps workflow history flat: a 5 MB document costs within 20 % of a 1 KB one
   expect(largeBytes / smallBytes).toBeLessThanOrEqual(1.2);
   expect(largeBytes / smallBytes).toBeGreaterThanOrEqual(1 / 1.2);
 }, 600_000);
+
+it("refuses a run that names another user's task id: that task, its notification and its retry stay its owner's", async () => {
+  const victimScope = { userId: `user-${randomUUID()}`, datasetId: 'idempotency' };
+  const victim = await ingestBuffer(tw, '# Victim\n\nOwned by someone else.\n', 'victim.md', victimScope);
+  expect((await waitTerminal(tw.client, victim.documentId)).status).toBe('SUCCESS');
+  const before = await getPipeline(tw.adapters.db, victim.taskId);
+
+  const attacker = await ingestBuffer(tw, '# Attacker\n\nNames a task that is not its own.\n', 'a.md', scope, {
+    taskId: victim.taskId,
+  });
+  const handle = tw.client.workflow.getHandle<typeof ingestDocument>(ingestWorkflowId(attacker.documentId));
+  expect(await handle.result()).toMatchObject({ status: 'FAILED', failureCode: 'ID_MISMATCH', duplicate: false });
+
+  // The victim's task is as it was, and no notification was written for either document by the refused run.
+  expect(await getPipeline(tw.adapters.db, victim.taskId)).toEqual(before);
+  const rows = await tw.adapters.db
+    .selectFrom('notifications')
+    .select(['document_id', 'task_id'])
+    .where('task_id', '=', victim.taskId)
+    .execute();
+  expect(rows).toEqual([{ document_id: victim.documentId, task_id: victim.taskId }]);
+  const attackerRows = await tw.adapters.db
+    .selectFrom('parse_tasks')
+    .select('task_id')
+    .where('document_id', '=', attacker.documentId)
+    .execute();
+  expect(attackerRows).toEqual([]);
+});

@@ -221,7 +221,7 @@ describe(`production profile on real servers, vector store: ${VECTOR_STORE}`, ()
 
   it('delete leaves nothing in the vector store, OpenSearch, S3 or Postgres', async () => {
     const documentId = docs.get('memo.docx') as string;
-    expect(await deleteDocument({ client, config }, documentId)).toMatchObject({ documentId, existed: true });
+    expect(await deleteDocument({ client, config }, { documentId, ...scope })).toMatchObject({ documentId, existed: true });
     const rows = async (
       table:
         | 'documents'

@@ -142,7 +142,7 @@ it('rebuilds under another plan without reading the source, reuses unchanged vec
   expect(generations.map((g) => g.generation)).toEqual([task.chunk_generation]);
 
   // Deletion after a rebuild still leaves nothing behind.
-  await deleteDocument({ client: tw.client, config: tw.config }, documentId);
+  await deleteDocument({ client: tw.client, config: tw.config }, { documentId, ...scope });
   for (const table of ['dense_vectors', 'sparse_vectors', 'keyword_entries', 'chunks'] as const)
     expect((await held(table)).size).toBe(0);
 });

@@ -167,6 +167,19 @@ it('the validator refuses a bad strategy, bad parameters and a second confirmati
     .executeUpdate(confirmPlanUpdate, { args: [{ parameters: { overlapTokens: 400 } }] })
     .catch((e: unknown) => e);
   expect(refusal(overlap)).toContain('overlapTokens');
+  // Nothing unnamed or unbounded reaches history or the plan's row.
+  const extra = await handle
+    .executeUpdate(confirmPlanUpdate, { args: [{ note: 'x'.repeat(300_000) } as never] })
+    .catch((e: unknown) => e);
+  expect(refusal(extra)).toContain('unknown field "note"');
+  const long = await handle
+    .executeUpdate(confirmPlanUpdate, { args: [{ confirmedBy: 'r'.repeat(300_000) }] })
+    .catch((e: unknown) => e);
+  expect(refusal(long)).toContain('confirmedBy must be 1 to 200 characters');
+  const nested = await handle
+    .executeUpdate(confirmPlanUpdate, { args: [{ parameters: { childTokens: 256, extra: 1 } as never }] })
+    .catch((e: unknown) => e);
+  expect(refusal(nested)).toContain('unknown parameter "extra"');
   expect(script.confirmed).toEqual([]);
   expect(await handle.executeUpdate(confirmPlanUpdate, { args: [{}] })).toEqual(PROPOSED);
   const again = await handle.executeUpdate(confirmPlanUpdate, { args: [{}] }).catch((e: unknown) => e);
