@@ -6,7 +6,7 @@ import { outboundEnv, outboundSettings, type OutboundSettings } from './outbound
 import { parsingEnv, parsingSettings, type ParsingSettings } from './parsingConfig';
 import { enrichmentEnv, enrichmentSettings, type EnrichmentSettings } from './enrichmentConfig';
 import { parserServiceEnv, parserServiceSettings, type ParserServiceSettings } from './parserServiceConfig';
-import { processEnv, processSettings, type ProcessSettings } from './processConfig';
+import { databaseEnv, processEnv, processSettings, type ProcessSettings } from './processConfig';
 import { runsEnv, runsSettings, type RunsSettings } from './runsConfig';
 import { secretsEnv, secretsSettings, type SecretsSettings } from './secretsConfig';
 import { stackPortsEnv, withStackPortDefaults } from './stackPorts';
@@ -21,9 +21,11 @@ import { workerEnv, workerSettings, type WorkerSettings } from './workerConfig';
 export type { EnvInput };
 export type { EnvironmentEmbeddingDefault } from './embeddingConfig';
 
-const envSchema = z.object({
+/** Every variable the config reads; config/envAreas.ts sorts them into docs/configuration.md's sections. */
+export const envSchema = z.object({
   ...temporalEnv,
   ...stackPortsEnv,
+  ...databaseEnv,
   ...processEnv,
   ...parsingEnv,
   ...parserServiceEnv,

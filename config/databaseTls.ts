@@ -6,8 +6,15 @@ import { z } from 'zod';
  * libpq parameters, so one code path (db/postgresTls.ts) reads both forms.
  */
 export const databaseTlsEnvSchema = z.object({
-  DATABASE_SSL_MODE: z.enum(['disable', 'prefer', 'require', 'verify-ca', 'verify-full']).optional(),
-  DATABASE_SSL_CA_FILE: z.string().min(1).optional(),
+  DATABASE_SSL_MODE: z
+    .enum(['disable', 'prefer', 'require', 'verify-ca', 'verify-full'])
+    .optional()
+    .describe("libpq's `sslmode`, added to DATABASE_URL (which must not say otherwise)."),
+  DATABASE_SSL_CA_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("CA bundle (a path) that signs the Postgres server's certificate: libpq's `sslrootcert`."),
 });
 
 type DatabaseTlsEnv = z.infer<typeof databaseTlsEnvSchema> & { DATABASE_URL: string };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
+export const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 /** A duration setting such as `30d`, `10m` or `500ms`; `examples` goes into the error message. */

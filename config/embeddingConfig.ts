@@ -6,17 +6,64 @@ import type { EnvOf } from './envShape';
 import type { StoresConfig } from './storesConfig';
 
 export const embeddingEnv = {
-  SLUICE_EMBED_DIMENSION: z.coerce.number().int().min(8).max(4096).optional(),
-  SLUICE_MODEL_DIR: z.string().min(1).optional(),
-  SLUICE_MODEL_THREADS: z.coerce.number().int().min(1).max(256).optional(),
-  SLUICE_MODEL_MAX_TOKENS: z.coerce.number().int().min(16).max(4096).default(512),
-  SLUICE_EMBED_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
-  SLUICE_DEFAULT_EMBEDDING_BASE_URL: z.url().optional(),
-  SLUICE_DEFAULT_EMBEDDING_MODEL: z.string().min(1).optional(),
-  SLUICE_DEFAULT_EMBEDDING_DIMENSION: z.coerce.number().int().min(1).max(65536).optional(),
-  SLUICE_DEFAULT_EMBEDDING_API_KEY: z.string().min(1).optional(),
-  /** The second dense vector (bge-small of the chunk's language) written in VECTORIZING and fused in search. */
-  SLUICE_LANGUAGE_DENSE: z.enum(['on', 'off']).default('off'),
+  SLUICE_EMBED_DIMENSION: z.coerce
+    .number()
+    .int()
+    .min(8)
+    .max(4096)
+    .optional()
+    .describe('Vector size of the hashing embedder. Unset: 256; the local model fixes its own (512).'),
+  SLUICE_MODEL_DIR: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Where the stack installed the local models. Unset: `$SLUICE_DATA_DIR/models`.'),
+  SLUICE_MODEL_THREADS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(256)
+    .optional()
+    .describe('Threads running the local models. Unset: the cores this process may use.'),
+  SLUICE_MODEL_MAX_TOKENS: z.coerce
+    .number()
+    .int()
+    .min(16)
+    .max(4096)
+    .default(512)
+    .describe('Tokens of a text the local model reads; the rest is cut off.'),
+  SLUICE_EMBED_BATCH_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2048)
+    .default(64)
+    .describe('Chunks per embedding request in VECTORIZING.'),
+  SLUICE_DEFAULT_EMBEDDING_BASE_URL: z
+    .url()
+    .optional()
+    .describe(
+      'OpenAI-compatible provider for users with no config of their own and no stored default; with _MODEL and _DIMENSION.',
+    ),
+  SLUICE_DEFAULT_EMBEDDING_MODEL: z.string().min(1).optional().describe("The environment default provider's model."),
+  SLUICE_DEFAULT_EMBEDDING_DIMENSION: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(65536)
+    .optional()
+    .describe("Vector size of the environment default provider's model."),
+  SLUICE_DEFAULT_EMBEDDING_API_KEY: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("The environment default provider's API key."),
+  SLUICE_LANGUAGE_DENSE: z
+    .enum(['on', 'off'])
+    .default('off')
+    .describe(
+      "`on`: VECTORIZING also writes a vector from the bge-small model of each chunk's language; search fuses it.",
+    ),
 };
 
 type EmbeddingEnv = EnvOf<typeof embeddingEnv>;

@@ -5,16 +5,24 @@ import type { EnvOf } from './envShape';
 const ALLOWED_HOST = /^([\w.-]+(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?)$/;
 
 export const outboundEnv = {
-  SLUICE_WEBHOOK_URL: z.url().optional(),
-  SLUICE_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
-  SLUICE_OUTBOUND_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  SLUICE_WEBHOOK_URL: z.url().optional().describe('Where results are posted, signed. Unset: results are logged.'),
+  SLUICE_WEBHOOK_SECRET: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .optional()
+    .describe('Signs webhook bodies (16 characters or more); required with SLUICE_WEBHOOK_URL.'),
+  SLUICE_OUTBOUND_ALLOW_PRIVATE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .describe('`true`: outbound HTTP to addresses users choose may reach private, loopback and link-local ones.'),
   SLUICE_OUTBOUND_ALLOW_HOSTS: z
     .string()
     .refine(
       (value) => value.split(',').every((host) => ALLOWED_HOST.test(host.trim())),
       'must be a comma-separated list of host, host:port or [IPv6]:port',
     )
-    .optional(),
+    .optional()
+    .describe('Comma-separated `host`, `host:port` or `[IPv6]:port` let through even at a private address.'),
 };
 
 export interface OutboundSettings {

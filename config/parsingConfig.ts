@@ -7,34 +7,88 @@ export const parsingEnv = {
     .number()
     .int()
     .positive()
-    .default(200 * 1024 * 1024),
-  SLUICE_PARSE_TIMEOUT: duration('10m, 90s or 500ms').default('10m'),
+    .default(200 * 1024 * 1024)
+    .describe('Largest file accepted, uploaded or named as a source.'),
+  SLUICE_PARSE_TIMEOUT: duration('10m, 90s or 500ms')
+    .default('10m')
+    .describe("Wall-clock limit of one document's parse (PARSE_TIMEOUT)."),
   SLUICE_MAX_UNCOMPRESSED_BYTES: z.coerce
     .number()
     .int()
     .positive()
-    .default(512 * 1024 * 1024),
-  SLUICE_PARSE_HEAP_MB: z.coerce.number().int().min(64).max(16384).default(1024),
-  // Resident memory of one parse process, all of it (cpuPool/processPool.ts); docs/document-memory.md.
-  // Default: the heap plus 512 MB for what lives outside it.
-  SLUICE_PARSE_MEMORY_MB: z.coerce.number().int().min(128).max(65536).optional(),
+    .default(512 * 1024 * 1024)
+    .describe('Zip-bomb guard: the most an Office package may inflate to, nested archives included.'),
+  SLUICE_PARSE_HEAP_MB: z.coerce
+    .number()
+    .int()
+    .min(64)
+    .max(16384)
+    .default(1024)
+    .describe('V8 heap of a parse process and of a CPU-pool thread.'),
+  // The whole of a parse process (cpuPool/processPool.ts); docs/document-memory.md.
+  SLUICE_PARSE_MEMORY_MB: z.coerce
+    .number()
+    .int()
+    .min(128)
+    .max(65536)
+    .optional()
+    .describe(
+      'Resident memory of one parse process, all of it. Unset: the heap plus 512 MB for what lives outside it.',
+    ),
   SLUICE_MAX_MARKDOWN_BYTES: z.coerce
     .number()
     .int()
     .positive()
-    .default(256 * 1024 * 1024),
-  SLUICE_MARKDOWN_BYTES_PER_SOURCE_BYTE: z.coerce.number().positive().max(10_000).default(32),
+    .default(256 * 1024 * 1024)
+    .describe('Ceiling on the markdown one document may produce.'),
+  SLUICE_MARKDOWN_BYTES_PER_SOURCE_BYTE: z.coerce
+    .number()
+    .positive()
+    .max(10_000)
+    .default(32)
+    .describe('Markdown a document may produce per byte of its source, under the ceiling (floor 4 MiB).'),
   // OCR of scanned pages and image uploads (parsers/documentOcr.ts), inside the parse limits above.
-  SLUICE_OCR_MAX_PAGES: z.coerce.number().int().min(0).max(100_000).default(500),
-  SLUICE_OCR_PAGE_TIMEOUT: duration('60s, 2m or 500ms').default('2m'),
-  // The most a document that may be OCR'd (a PDF, an image) can take: its parse gains
-  // SLUICE_OCR_PAGE_TIMEOUT for each page it OCRs, up to this (a 300-page scan took 41 minutes of
-  // one core under load: bench:ocr-long); one that OCRs nothing keeps SLUICE_PARSE_TIMEOUT.
-  SLUICE_OCR_DOCUMENT_TIMEOUT: duration('3h, 90m or 500ms').default('3h'),
-  SLUICE_OCR_DPI: z.coerce.number().int().min(72).max(600).default(150),
-  SLUICE_MAX_CHUNKS_PER_DOCUMENT: z.coerce.number().int().positive().default(200_000),
-  SLUICE_CHUNK_MAX_TOKENS: z.coerce.number().int().min(16).max(8192).default(400),
-  SLUICE_CHUNK_OVERLAP_TOKENS: z.coerce.number().int().min(0).max(4096).default(60),
+  SLUICE_OCR_MAX_PAGES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(100_000)
+    .default(500)
+    .describe('Most pages one document may OCR; one needing more fails FILE_TOO_LARGE.'),
+  SLUICE_OCR_PAGE_TIMEOUT: duration('60s, 2m or 500ms')
+    .default('2m')
+    .describe('Time a parse gains for each page it OCRs.'),
+  // A 300-page scan took 41 minutes of one core under load (bench:ocr-long).
+  SLUICE_OCR_DOCUMENT_TIMEOUT: duration('3h, 90m or 500ms')
+    .default('3h')
+    .describe('The most a parse that OCRs may take; one that OCRs nothing keeps SLUICE_PARSE_TIMEOUT.'),
+  SLUICE_OCR_DPI: z.coerce
+    .number()
+    .int()
+    .min(72)
+    .max(600)
+    .default(150)
+    .describe('Resolution PDF pages are rendered at for OCR.'),
+  SLUICE_MAX_CHUNKS_PER_DOCUMENT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(200_000)
+    .describe('Most chunks (parents and children) one document may produce.'),
+  SLUICE_CHUNK_MAX_TOKENS: z.coerce
+    .number()
+    .int()
+    .min(16)
+    .max(8192)
+    .default(400)
+    .describe("Child-chunk size of the `general` strategy when a dataset's settings give none."),
+  SLUICE_CHUNK_OVERLAP_TOKENS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(4096)
+    .default(60)
+    .describe('Tokens consecutive `general` chunks share; at most half of SLUICE_CHUNK_MAX_TOKENS.'),
 };
 
 export interface ParsingSettings {

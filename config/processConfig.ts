@@ -4,19 +4,47 @@ import { databaseTlsEnvSchema, databaseUrlWithTls } from './databaseTls';
 import type { EnvOf } from './envShape';
 import { packageRoot } from './packageRoot';
 
-/** Where a process keeps its files, which database it uses, whom the CLI acts for, how much it logs. */
-export const processEnv = {
+/** Which database every process uses. */
+export const databaseEnv = {
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection URL')
-    .default('postgres://postgres@127.0.0.1:54329/sluice'),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+    .default('postgres://postgres@127.0.0.1:54329/sluice')
+    .describe(
+      "Postgres connection URL, libpq parameters allowed. Unset: the stack's Postgres (on SLUICE_PG_PORT if set).",
+    ),
+  DATABASE_POOL_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(10)
+    .describe('Postgres connections one process keeps open.'),
   ...databaseTlsEnvSchema.shape,
-  SLUICE_DATA_DIR: z.string().min(1).default(path.join(packageRoot(), '.sluice')),
-  SLUICE_OBJECTS_DIR: z.string().min(1).optional(),
-  SLUICE_TMP_DIR: z.string().min(1).optional(),
-  SLUICE_USER_ID: z.string().min(1).default('local'),
-  SLUICE_LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
+};
+
+/** Where a process keeps its files, whom the CLI acts for, how much it logs. */
+export const processEnv = {
+  SLUICE_DATA_DIR: z
+    .string()
+    .min(1)
+    .default(path.join(packageRoot(), '.sluice'))
+    .describe("Where a process keeps its files: the local object store, temporary files, models, the stack's data."),
+  SLUICE_OBJECTS_DIR: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("The local object store's directory. Unset: `$SLUICE_DATA_DIR/objects`."),
+  SLUICE_TMP_DIR: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Temporary files (a source being parsed). Unset: `$SLUICE_DATA_DIR/tmp`.'),
+  SLUICE_USER_ID: z.string().min(1).default('local').describe('The user the CLI acts for when `--user` is not given.'),
+  SLUICE_LOG_LEVEL: z
+    .enum(['DEBUG', 'INFO', 'WARN', 'ERROR'])
+    .default('INFO')
+    .describe('The least severe log lines written.'),
 };
 
 export interface ProcessSettings {
@@ -28,7 +56,7 @@ export interface ProcessSettings {
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 }
 
-export function processSettings(e: EnvOf<typeof processEnv>, problems: string[]): ProcessSettings {
+export function processSettings(e: EnvOf<typeof databaseEnv & typeof processEnv>, problems: string[]): ProcessSettings {
   return {
     database: { url: databaseUrlWithTls(e, problems), poolSize: e.DATABASE_POOL_SIZE },
     dataDir: e.SLUICE_DATA_DIR,

@@ -4,12 +4,26 @@ import type { EnvOf } from './envShape';
 
 /** How long runs wait and how the sweeps find what was left behind. */
 export const runsEnv = {
-  SLUICE_RETRY_WAIT: duration('30d, 12h, 90s or 500ms').default('30d'),
-  SLUICE_STUCK_AFTER: duration('30d, 12h, 90s or 500ms').default('15m'),
-  SLUICE_SWEEP_EVERY: durationOrOff('5m').default('5m'),
-  SLUICE_ORPHAN_SWEEP_EVERY: durationOrOff('1h').default('1h'),
-  SLUICE_ORPHAN_GRACE: duration('1h or 90m').default('1h'),
-  SLUICE_REBUILD_MAX_OPEN: z.coerce.number().int().min(1).max(1000).default(4),
+  SLUICE_RETRY_WAIT: duration('30d, 12h, 90s or 500ms')
+    .default('30d')
+    .describe('How long a failed run waits for a `retry` signal before it closes.'),
+  SLUICE_STUCK_AFTER: duration('30d, 12h, 90s or 500ms')
+    .default('15m')
+    .describe('A pending or processing task untouched this long, whose run is gone, is swept to INTERRUPTED_TASK.'),
+  SLUICE_SWEEP_EVERY: durationOrOff('5m').default('5m').describe('How often the stuck-task sweep runs.'),
+  SLUICE_ORPHAN_SWEEP_EVERY: durationOrOff('1h')
+    .default('1h')
+    .describe('How often the orphan sweep runs (objects no document refers to, abandoned partial uploads).'),
+  SLUICE_ORPHAN_GRACE: duration('1h or 90m')
+    .default('1h')
+    .describe('How old what the orphan sweep removes must be; keep it above the longest upload.'),
+  SLUICE_REBUILD_MAX_OPEN: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(4)
+    .describe('Runs a dataset rebuild keeps open at once (docs/rebuild.md).'),
 };
 
 export interface RunsSettings {

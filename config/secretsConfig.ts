@@ -5,7 +5,11 @@ import type { StoresConfig } from './storesConfig';
 
 /** The key secrets were sealed with before a rotation; the current one is SLUICE_SECRET_KEY (storesConfig). */
 export const secretsEnv = {
-  SLUICE_SECRET_KEY_PREVIOUS: z.string().min(1).optional(),
+  SLUICE_SECRET_KEY_PREVIOUS: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('The key secrets were sealed with before a rotation (`sluice secrets rotate`).'),
 };
 
 export interface SecretsSettings {

@@ -4,7 +4,13 @@ import type { EnvInput } from './envInput';
 const port = z.coerce.number().int().min(1).max(65535).optional();
 
 /** The stack script's ports, checked with the rest so a typo fails fast. */
-export const stackPortsEnv = { SLUICE_PG_PORT: port, SLUICE_TEMPORAL_PORT: port, SLUICE_TEMPORAL_UI_PORT: port };
+export const stackPortsEnv = {
+  SLUICE_PG_PORT: port.describe("The stack's Postgres port; DATABASE_URL defaults to it."),
+  SLUICE_TEMPORAL_PORT: port.describe(
+    "The stack's Temporal port; TEMPORAL_ADDRESS defaults to it when no temporal.toml profile is named.",
+  ),
+  SLUICE_TEMPORAL_UI_PORT: port.describe("The stack's Temporal Web UI port; TEMPORAL_UI_URL defaults to it."),
+};
 
 /**
  * The stack script (scripts/stack.sh) moves its servers with SLUICE_PG_PORT, SLUICE_TEMPORAL_PORT and

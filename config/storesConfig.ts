@@ -52,35 +52,111 @@ export interface StoresConfig {
 
 const optional = z.string().min(1).optional();
 
-export const storesEnvSchema = z.object({
-  SLUICE_PROFILE: z.enum(['local', 'production']).default('local'),
-  SLUICE_OBJECT_STORE: z.enum(['local', 's3']).optional(),
-  SLUICE_VECTOR_STORE: z.enum(['postgres', 'qdrant']).optional(),
-  SLUICE_DENSE_RERANK_CANDIDATES: z.coerce.number().int().min(50).max(100_000).default(DEFAULT_DENSE_RERANK_CANDIDATES),
-  SLUICE_DENSE_CELLS_MIN_ROWS: z.coerce.number().int().min(1_000).default(DEFAULT_DENSE_CELL_MIN_ROWS),
-  SLUICE_DENSE_CELL_PROBE_SHARE: z.coerce.number().gt(0).max(1).default(DEFAULT_DENSE_CELL_PROBE_SHARE),
-  SLUICE_KEYWORD_INDEX: z.enum(['postgres', 'opensearch']).optional(),
-  SLUICE_EMBEDDER: z.enum(['local', 'local-model', 'user-config']).optional(),
-  S3_ENDPOINT: z.url().optional(),
-  S3_REGION: z.string().min(1).default('us-east-1'),
-  S3_BUCKET: optional,
-  S3_ACCESS_KEY_ID: optional,
-  S3_SECRET_ACCESS_KEY: optional,
-  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
-  QDRANT_URL: z.url().optional(),
-  QDRANT_API_KEY: optional,
-  QDRANT_COLLECTION: z.string().min(1).default('sluice_chunks'),
-  OPENSEARCH_URL: z.url().optional(),
+export const profileEnv = {
+  SLUICE_PROFILE: z
+    .enum(['local', 'production'])
+    .default('local')
+    .describe(
+      '`production` defaults every port to its production adapter (S3, Qdrant, OpenSearch, per-user embedding configs); `local` to the embedded ones.',
+    ),
+};
+
+export const objectStoreEnv = {
+  SLUICE_OBJECT_STORE: z
+    .enum(['local', 's3'])
+    .optional()
+    .describe('Object store adapter. Unset: `s3` on the production profile, else `local` (a directory).'),
+  S3_ENDPOINT: z.url().optional().describe('An S3-compatible server (self-hosted). Unset: AWS.'),
+  S3_REGION: z.string().min(1).default('us-east-1').describe('S3 region.'),
+  S3_BUCKET: optional.describe('Bucket of sources, markdown and token plans; required for the S3 store.'),
+  S3_ACCESS_KEY_ID: optional.describe(
+    'Static S3 access key id, set with S3_SECRET_ACCESS_KEY. Unset: the AWS default credential chain.',
+  ),
+  S3_SECRET_ACCESS_KEY: optional.describe('Static S3 secret key, set with S3_ACCESS_KEY_ID.'),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('Path-style bucket addressing. Unset: on with S3_ENDPOINT, off for AWS (which wants virtual hosts).'),
+};
+
+export const vectorStoreEnv = {
+  SLUICE_VECTOR_STORE: z
+    .enum(['postgres', 'qdrant'])
+    .optional()
+    .describe('Vector store adapter (dense and sparse). Unset: `qdrant` on the production profile, else `postgres`.'),
+  SLUICE_DENSE_RERANK_CANDIDATES: z.coerce
+    .number()
+    .int()
+    .min(50)
+    .max(100_000)
+    .default(DEFAULT_DENSE_RERANK_CANDIDATES)
+    .describe('Postgres vectors: rows the sign-bit pass hands to the cosine per search (docs/search.md).'),
+  SLUICE_DENSE_CELLS_MIN_ROWS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(DEFAULT_DENSE_CELL_MIN_ROWS)
+    .describe("Postgres vectors: a model's rows in a dataset before they are clustered into cells."),
+  SLUICE_DENSE_CELL_PROBE_SHARE: z.coerce
+    .number()
+    .gt(0)
+    .max(1)
+    .default(DEFAULT_DENSE_CELL_PROBE_SHARE)
+    .describe("Postgres vectors: the share of a model's cells a search reads, nearest its query first."),
+  QDRANT_URL: z.url().optional().describe('Qdrant server; required for the Qdrant store.'),
+  QDRANT_API_KEY: optional.describe('Qdrant API key.'),
+  QDRANT_COLLECTION: z
+    .string()
+    .min(1)
+    .default('sluice_chunks')
+    .describe('Base collection (sparse vectors); the dense ones get a collection per model named after it.'),
+};
+
+export const keywordIndexEnv = {
+  SLUICE_KEYWORD_INDEX: z
+    .enum(['postgres', 'opensearch'])
+    .optional()
+    .describe('Keyword index adapter. Unset: `opensearch` on the production profile, else `postgres` (full text).'),
+  OPENSEARCH_URL: z.url().optional().describe('OpenSearch server; required for the OpenSearch index.'),
   OPENSEARCH_INDEX: z
     .string()
     .regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lower-case OpenSearch index name')
-    .default('sluice-chunks'),
-  OPENSEARCH_USERNAME: optional,
-  OPENSEARCH_PASSWORD: optional,
-  OPENSEARCH_CA_FILE: optional,
-  OPENSEARCH_AWS_SIGV4: z.enum(['es', 'aoss']).optional(),
-  OPENSEARCH_AWS_REGION: optional,
-  SLUICE_SECRET_KEY: optional,
+    .default('sluice-chunks')
+    .describe('The OpenSearch index holding an entry per chunk.'),
+  OPENSEARCH_USERNAME: optional.describe('OpenSearch basic-auth user.'),
+  OPENSEARCH_PASSWORD: optional.describe('OpenSearch basic-auth password.'),
+  OPENSEARCH_CA_FILE: optional.describe(
+    "PEM bundle of the CAs that sign OpenSearch's certificate, instead of Node's built-in list.",
+  ),
+  OPENSEARCH_AWS_SIGV4: z
+    .enum(['es', 'aoss'])
+    .optional()
+    .describe('Amazon OpenSearch Service: sign requests with SigV4 from the AWS default chain (`aoss`: Serverless).'),
+  OPENSEARCH_AWS_REGION: optional.describe("The domain's AWS region; required with OPENSEARCH_AWS_SIGV4."),
+};
+
+export const embedderEnv = {
+  SLUICE_EMBEDDER: z
+    .enum(['local', 'local-model', 'user-config'])
+    .optional()
+    .describe(
+      "`local-model`: the semantic model on the CPU; `local`: the hashing embedder (lexical, for tests); `user-config`: each user's provider. Unset: `user-config` on the production profile, else `local-model`.",
+    ),
+};
+
+export const secretKeyEnv = {
+  SLUICE_SECRET_KEY: optional.describe(
+    'Key (32 bytes, base64 or hex) sealing the API keys of embedding and model configs; signs admin sessions. Required with `user-config`.',
+  ),
+};
+
+export const storesEnvSchema = z.object({
+  ...profileEnv,
+  ...objectStoreEnv,
+  ...vectorStoreEnv,
+  ...keywordIndexEnv,
+  ...embedderEnv,
+  ...secretKeyEnv,
 });
 
 type StoresEnv = z.infer<typeof storesEnvSchema>;

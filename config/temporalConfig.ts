@@ -6,8 +6,15 @@ import { resolveTemporal, temporalEnvSchema, type TemporalConfig } from './tempo
 /** How to reach Temporal (temporalConnectionConfig.ts), which task queue to use and where its Web UI is. */
 export const temporalEnv = {
   ...temporalEnvSchema.shape,
-  SLUICE_TASK_QUEUE: z.string().min(1).default('sluice-ingest'),
-  TEMPORAL_UI_URL: z.url().default('http://127.0.0.1:8233'),
+  SLUICE_TASK_QUEUE: z
+    .string()
+    .min(1)
+    .default('sluice-ingest')
+    .describe('The main task queue; VECTORIZING polls `<queue>-embedding`, enrichment `<queue>-enrichment`.'),
+  TEMPORAL_UI_URL: z
+    .url()
+    .default('http://127.0.0.1:8233')
+    .describe("Temporal's Web UI, for the links to runs (on SLUICE_TEMPORAL_UI_PORT if set)."),
 };
 
 export interface TemporalSettings {

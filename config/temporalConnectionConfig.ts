@@ -11,34 +11,60 @@ import { releaseBuildId } from './releaseBuildId';
  * env-config package, so the names are those of Temporal's CLI and other SDKs. The variables
  * override the profile, as they do there.
  */
+const optional = z.string().min(1).optional();
+
 export const temporalEnvSchema = z.object({
-  TEMPORAL_ADDRESS: z.string().min(1).optional(),
-  TEMPORAL_NAMESPACE: z.string().min(1).optional(),
-  TEMPORAL_API_KEY: z.string().min(1).optional(),
-  TEMPORAL_TLS: z.enum(['true', 'false', '1', '0']).optional(),
-  TEMPORAL_TLS_CLIENT_CERT_PATH: z.string().min(1).optional(),
-  TEMPORAL_TLS_CLIENT_CERT_DATA: z.string().min(1).optional(),
-  TEMPORAL_TLS_CLIENT_KEY_PATH: z.string().min(1).optional(),
-  TEMPORAL_TLS_CLIENT_KEY_DATA: z.string().min(1).optional(),
-  TEMPORAL_TLS_SERVER_CA_CERT_PATH: z.string().min(1).optional(),
-  TEMPORAL_TLS_SERVER_CA_CERT_DATA: z.string().min(1).optional(),
-  TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
-  TEMPORAL_PROFILE: z.string().min(1).optional(),
-  TEMPORAL_CONFIG_FILE: z.string().min(1).optional(),
+  TEMPORAL_ADDRESS: optional.describe(
+    "Temporal frontend `host:port`. Unset: the profile's, else `127.0.0.1:7233` (the dev server).",
+  ),
+  TEMPORAL_NAMESPACE: optional.describe("Temporal namespace. Unset: the profile's, else `default`."),
+  TEMPORAL_API_KEY: optional.describe('API key (Temporal Cloud); turns TLS on.'),
+  TEMPORAL_TLS: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .describe("`true`: TLS, with the system's CAs unless a CA is given; `false`: plain gRPC whatever else is set."),
+  TEMPORAL_TLS_CLIENT_CERT_PATH: optional.describe('Client certificate (a PEM file) for mTLS; needs a client key.'),
+  TEMPORAL_TLS_CLIENT_CERT_DATA: optional.describe('The client certificate as PEM text, instead of a file.'),
+  TEMPORAL_TLS_CLIENT_KEY_PATH: optional.describe("The client certificate's private key (a PEM file)."),
+  TEMPORAL_TLS_CLIENT_KEY_DATA: optional.describe('The client private key as PEM text, instead of a file.'),
+  TEMPORAL_TLS_SERVER_CA_CERT_PATH: optional.describe(
+    "CA bundle (a PEM file) that signed the server's certificate. Unset: the system's CAs.",
+  ),
+  TEMPORAL_TLS_SERVER_CA_CERT_DATA: optional.describe('The server CA bundle as PEM text, instead of a file.'),
+  TEMPORAL_TLS_SERVER_NAME: optional.describe("Name to verify the server's certificate against, if not the host's."),
+  TEMPORAL_PROFILE: optional.describe('Profile of the temporal.toml file to use. Unset: `default`.'),
+  TEMPORAL_CONFIG_FILE: optional.describe(
+    'A temporal.toml file (must exist). Unset: `~/.config/temporalio/temporal.toml` if there is one.',
+  ),
   // Worker Versioning (docs/deployment.md): set on the workers of a versioned rollout.
   SLUICE_DEPLOYMENT_NAME: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be letters, digits, - or _')
-    .optional(),
+    .optional()
+    .describe('Worker Deployment of a versioned rollout. Unset: an unversioned worker, which takes every task.'),
   // Empty counts as unset: the Dockerfile's ENV passes an empty build arg through.
-  SLUICE_BUILD_ID: z.preprocess(
-    (value) => (value === '' ? undefined : value),
-    z
-      .string()
-      .regex(/^[A-Za-z0-9_.+-]{1,100}$/, 'must be letters, digits, and . + - _')
-      .optional(),
-  ),
+  SLUICE_BUILD_ID: z
+    .preprocess(
+      (value) => (value === '' ? undefined : value),
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_.+-]{1,100}$/, 'must be letters, digits, and . + - _')
+        .optional(),
+    )
+    .describe("A versioned worker's build id. Unset or empty: the package version plus the git commit."),
 });
+
+/**
+ * Read by Temporal's env-config package from the same environment, outside the schema above: a
+ * family of names, and settings sluice has no use for. Named here so the reference lists them.
+ */
+export const envConfigOnlyVariables = {
+  'TEMPORAL_GRPC_META_<NAME>':
+    'A gRPC header sent with every Temporal call: `<NAME>` lower-cased, its first `_` made `-`.',
+  TEMPORAL_TLS_DISABLE_HOST_VERIFICATION: "Read by env-config, not applied: the server's name is always verified.",
+  TEMPORAL_CODEC_ENDPOINT: 'Read by env-config, not used: sluice runs no remote payload codec.',
+  TEMPORAL_CODEC_AUTH: 'Read by env-config, not used: sluice runs no remote payload codec.',
+};
 
 export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
 

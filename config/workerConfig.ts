@@ -2,29 +2,77 @@ import os from 'node:os';
 import { z } from 'zod';
 import type { EnvOf } from './envShape';
 
+const hostPort = (example: string) => z.string().regex(/^[^\s:]+:\d{1,5}$/, `must look like ${example}`);
+
 export const workerEnv = {
-  SLUICE_WORKER_METRICS_BIND: z
+  SLUICE_WORKER_METRICS_BIND: hostPort('127.0.0.1:9464')
+    .optional()
+    .describe("`host:port` where the worker's Temporal runtime serves Prometheus metrics. Unset: none."),
+  SLUICE_WORKER_METRICS_URL: z
+    .url()
+    .optional()
+    .describe("The worker's metrics endpoint, appended to the API's /metrics. Unset: none."),
+  SLUICE_WORKER_HEALTH_BIND: hostPort('0.0.0.0:9465')
+    .optional()
+    .describe("`host:port` of the worker's health endpoint, for Kubernetes probes. Unset: none."),
+  SLUICE_METRICS_TOKEN: z
     .string()
-    .regex(/^[^\s:]+:\d{1,5}$/, 'must look like 127.0.0.1:9464')
-    .optional(),
-  SLUICE_WORKER_METRICS_URL: z.url().optional(),
-  SLUICE_WORKER_HEALTH_BIND: z
-    .string()
-    .regex(/^[^\s:]+:\d{1,5}$/, 'must look like 0.0.0.0:9465')
-    .optional(),
-  SLUICE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  SLUICE_WORKER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(8),
-  SLUICE_WORKER_WORKFLOW_SLOTS: z.coerce.number().int().min(2).max(1000).default(20),
-  SLUICE_EMBED_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).default(4),
-  SLUICE_EMBED_ACTIVITIES_PER_SECOND: z.coerce.number().min(0).default(20),
-  SLUICE_WORKER_QUEUES: z.enum(['all', 'ingest', 'embedding', 'enrichment']).default('all'),
+    .min(16, 'must be at least 16 characters')
+    .optional()
+    .describe("The bearer token the API's /metrics requires (16 characters or more). Unset: /metrics is off."),
+  SLUICE_WORKER_ACTIVITY_SLOTS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(8)
+    .describe('Activities one worker runs at once on the main queue (every stage but VECTORIZING).'),
+  SLUICE_WORKER_WORKFLOW_SLOTS: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .max(1000)
+    .default(20)
+    .describe('Workflow tasks one worker runs at once.'),
+  SLUICE_EMBED_ACTIVITY_SLOTS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(4)
+    .describe('VECTORIZING activities one worker runs at once (their own queue, so a slow provider holds only these).'),
+  SLUICE_EMBED_ACTIVITIES_PER_SECOND: z.coerce
+    .number()
+    .min(0)
+    .default(20)
+    .describe('Server-side cap on VECTORIZING starts per second over all workers; 0: none.'),
+  SLUICE_WORKER_QUEUES: z
+    .enum(['all', 'ingest', 'embedding', 'enrichment'])
+    .default('all')
+    .describe('Task queues this process polls: all, the main one, embedding (with enrichment) or enrichment alone.'),
   SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES: z.coerce
     .number()
     .int()
     .min(0)
-    .default(1024 * 1024),
-  SLUICE_LOCAL_STAGE_MAX_CHUNKS: z.coerce.number().int().min(0).default(500),
-  SLUICE_CPU_THREADS: z.coerce.number().int().min(1).max(256).optional(),
+    .default(1024 * 1024)
+    .describe(
+      'Sources up to this size run CLEANING and CHUNKING as local activities (no server round trip); 0: none do.',
+    ),
+  SLUICE_LOCAL_STAGE_MAX_CHUNKS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(500)
+    .describe('Documents up to this many chunks run the stages after VECTORIZING as local activities; 0: none do.'),
+  SLUICE_CPU_THREADS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(256)
+    .optional()
+    .describe(
+      'Warm threads for parsing, chunking, tokenizing and sparse weighting. Unset: the cores this process may use.',
+    ),
 };
 
 export interface WorkerSettings {
