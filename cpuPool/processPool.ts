@@ -15,6 +15,8 @@ export type { ProcessLimits };
 export interface TaskMemory {
   task: string;
   peakResidentBytes: number | null;
+  /** Resident size when the task began (the warm child's own), so a task's growth is the difference. */
+  startResidentBytes: number | null;
   killedAtLimit: boolean;
 }
 
@@ -57,6 +59,7 @@ interface Child {
     deadline: TaskDeadline;
     verdict?: 'timeout' | 'memory';
     peak: number | null;
+    startResident: number | null;
     stop: () => void;
   };
 }
@@ -143,6 +146,7 @@ export class ProcessPool {
     const taskId = ++this.nextTaskId;
     const limitBytes = this.options.limits.maxMemoryMb * 1024 * 1024;
     resetPeakResident(pid);
+    const startResident = residentBytes(pid);
     const kill = (verdict: 'timeout' | 'memory') => {
       if (!child.running || child.running.verdict) return;
       child.running.verdict = verdict;
@@ -157,7 +161,7 @@ export class ProcessPool {
       deadline.stop();
       clearInterval(watch);
     };
-    child.running = { job, taskId, deadline, peak: null, stop };
+    child.running = { job, taskId, deadline, peak: null, startResident, stop };
     child.process.send({ taskId, task: job.task, payload: job.payload } satisfies ChildRequest);
   }
 
@@ -175,7 +179,7 @@ export class ProcessPool {
     }
     running.stop();
     child.running = undefined;
-    this.report(running.job.task, peakResidentBytes(child.process.pid!), false);
+    this.report(running, peakResidentBytes(child.process.pid!), false);
     if (message.reply.ok) running.job.resolve(message.reply.value);
     else running.job.reject(revive(message.reply.error));
     this.pump();
@@ -186,7 +190,7 @@ export class ProcessPool {
     const running = child.running;
     if (running) {
       running.stop();
-      if (running.verdict === 'memory') this.report(running.job.task, running.peak, true);
+      if (running.verdict === 'memory') this.report(running, running.peak, true);
       running.job.reject(this.failure(running, child.stderr, code, signal));
     } else if (!this.closing) {
       this.options.onError?.(new Error(`a parse process exited while idle (${signal ?? code}): ${child.stderr}`));
@@ -224,8 +228,17 @@ export class ProcessPool {
     });
   }
 
-  private report(task: string, peakResidentBytes: number | null, killedAtLimit: boolean): void {
-    this.options.onTaskMemory?.({ task, peakResidentBytes, killedAtLimit });
+  private report(
+    running: { job: Job; startResident: number | null },
+    peakResidentBytes: number | null,
+    killedAtLimit: boolean,
+  ): void {
+    this.options.onTaskMemory?.({
+      task: running.job.task,
+      peakResidentBytes,
+      startResidentBytes: running.startResident,
+      killedAtLimit,
+    });
   }
 }
 

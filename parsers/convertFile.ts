@@ -78,7 +78,10 @@ async function convert(
     case 'tiff':
       return imageToMarkdown(filePath, type, ocr, budget);
     case 'pdf':
-      return pdfToMarkdown(filePath, undefined, budget, ocr);
+      return pdfToMarkdown(filePath, undefined, budget, ocr, {
+        maxBytes: limits.maxUncompressedBytes,
+        perSourceByte: limits.pdfDecodedPerSourceByte,
+      });
     case 'docx':
     case 'pptx':
     case 'xlsx':

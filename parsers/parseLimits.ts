@@ -1,3 +1,10 @@
+/**
+ * The pixels one image may decode to, an upload's frame or a picture inside a PDF: a 600 dpi A4
+ * scan is 35 million. Checked from the image's header (or the PDF's image dictionary) before
+ * its pixels are decoded.
+ */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+
 /** Bounds on what parsing one document may cost; hostile uploads hit these, not the worker. */
 export interface ParseLimits {
   /** Wall-clock limit for one document's task in the CPU pool (PARSE_TIMEOUT when parsing). */
@@ -13,6 +20,11 @@ export interface ParseLimits {
   maxMemoryMb: number;
   /** The markdown one document may produce (markdownLimit): a multiple of its source size, under a ceiling. */
   markdown: MarkdownLimits;
+  /**
+   * Decoded PDF stream bytes one page may allocate per source byte, over a floor and under
+   * maxUncompressedBytes (parsers/pdf/decodeBudget.ts decodedLimit).
+   */
+  pdfDecodedPerSourceByte: number;
   /** Pages to OCR and time per page (scanned PDFs, image uploads). */
   ocr: OcrLimits;
 }
@@ -41,6 +53,7 @@ export const DEFAULT_PARSE_LIMITS: ParseLimits = {
   maxHeapMb: 1024,
   maxMemoryMb: 1536,
   markdown: { maxBytes: 256 * 1024 * 1024, perSourceByte: 32 },
+  pdfDecodedPerSourceByte: 32,
   ocr: { maxPages: 500, pageTimeoutMs: 2 * 60_000, documentTimeoutMs: 3 * 60 * 60_000, dpi: 150 },
 };
 

@@ -2,9 +2,9 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import * as UTIF from 'utif2';
 import { permanentError } from '../../contracts/sluiceError';
 import { flattenOnWhite, type RgbaImage } from '../../ocr/rgbaImage';
+import { MAX_IMAGE_PIXELS } from '../parseLimits';
+import { declaredDimensions } from './imageDimensions';
 
-/** What an image upload may decode to, per frame: a 600 dpi A4 scan is 35 million pixels. */
-export const MAX_IMAGE_PIXELS = 40_000_000;
 /** Frames of a multi-page TIFF beyond this are not decoded: the OCR page cap applies as well. */
 const MAX_TIFF_FRAMES = 1000;
 
@@ -13,7 +13,8 @@ export type ImageFormat = 'png' | 'jpeg' | 'webp' | 'tiff';
 /**
  * The frames of an image upload as RGBA pixels on white, one at a time (a multi-page TIFF is a
  * scanned document): PNG, JPEG and WebP through Skia (@napi-rs/canvas), TIFF through UTIF.
- * The size is checked from the header before a frame's pixels are decoded.
+ * The size is checked from the header before a frame's pixels are decoded (imageDimensions.ts),
+ * and again from what the decoder reports.
  */
 export async function* imageFrames(bytes: Buffer, format: ImageFormat): AsyncGenerator<RgbaImage> {
   if (format === 'tiff') {
@@ -21,6 +22,9 @@ export async function* imageFrames(bytes: Buffer, format: ImageFormat): AsyncGen
     return;
   }
   if (format === 'png') checkPngHeader(bytes);
+  // Refused from the header, before the decoder allocates the bitmap it declares.
+  const declared = declaredDimensions(bytes, format);
+  checkSize(declared.width, declared.height);
   const image = await decoded(format, () => loadImage(bytes));
   checkSize(image.width, image.height);
   const canvas = createCanvas(image.width, image.height);

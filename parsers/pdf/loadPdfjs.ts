@@ -1,5 +1,6 @@
 import { runInNewContext } from 'node:vm';
 import type * as PdfjsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { importMeteredWorker } from './decodeMeter';
 
 export type Pdfjs = typeof PdfjsModule;
 
@@ -15,24 +16,19 @@ export function loadPdfjs(): Promise<Pdfjs> {
   return loading;
 }
 
-/** The worker half of pdf.js, which would otherwise be imported when the first document opens. */
-const WORKER_MODULE: string = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
-
 /**
  * The legacy build's core-js polyfills replace Array.prototype.push (for arrays longer than 2^32)
  * and JSON.parse/stringify (for JSON.rawJSON) in the whole thread: every push in the parser and in
  * pdf.js then runs through a property-descriptor check, about a tenth of a PDF's parse time.
  * pdf.js needs neither behaviour, so the native ones are put back once both halves of pdf.js are
- * loaded: the worker half is loaded here and handed to pdf.js (globalThis.pdfjsWorker is how its
- * main-thread "fake worker" finds it), so no later import installs the polyfills again.
+ * loaded: the worker half is loaded here, with its decoders metered (decodeMeter.ts), and handed to
+ * pdf.js (globalThis.pdfjsWorker is how its main-thread "fake worker" finds it), so no later import
+ * installs the polyfills again and no unmetered copy of the worker is ever loaded.
  */
 async function importKeepingBuiltins(): Promise<Pdfjs> {
   const { push, parse, stringify } = nativeBuiltins();
   try {
-    const [pdfjs, worker] = await Promise.all([
-      import('pdfjs-dist/legacy/build/pdf.mjs'),
-      import(WORKER_MODULE) as Promise<unknown>,
-    ]);
+    const [pdfjs, worker] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), importMeteredWorker()]);
     (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
     return pdfjs;
   } finally {

@@ -1,6 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { permanentError } from '../../contracts/sluiceError';
+import { MAX_IMAGE_PIXELS } from '../parseLimits';
 import { loadPdfjs } from './loadPdfjs';
 
 /** pdf.js asks for byte ranges of this size; small enough that only what a page needs is read. */
@@ -35,6 +36,8 @@ export async function openPdf(file: FileHandle, size: number): Promise<PDFDocume
     rangeChunkSize: RANGE_CHUNK_BYTES,
     disableAutoFetch: true,
     disableStream: true,
+    // An image larger than an upload may be is left out unread, as pdf.js would leave out a broken one.
+    maxImageSize: MAX_IMAGE_PIXELS,
     // Text extraction needs no font rendering, no eval'd glyph code and no console chatter.
     disableFontFace: true,
     isEvalSupported: false,

@@ -5,6 +5,8 @@ import { permanentError, SluiceError } from '../../contracts/sluiceError';
 import type { DocumentOcr } from '../documentOcr';
 import { UNLIMITED_MARKDOWN, type MarkdownBudget } from '../markdownBudget';
 import { ocrToPdfLines } from '../ocrLines';
+import { DEFAULT_PARSE_LIMITS } from '../parseLimits';
+import { decodedLimit, PdfDecodeBudget, type DecodedLimits } from './decodeBudget';
 import { imageCoverage } from './imageCoverage';
 import { buildLayoutProfile } from './layoutProfile';
 import { PdfMarkdownWriter } from './markdownWriter';
@@ -46,40 +48,59 @@ export async function pdfToMarkdown(
   stats?: PdfStats,
   budget: MarkdownBudget = UNLIMITED_MARKDOWN(),
   ocr?: DocumentOcr,
+  decoded: DecodedLimits = DEFAULT_DECODED_LIMITS,
 ): Promise<string> {
   const file = await open(filePath, 'r');
   try {
     const { size } = await file.stat();
-    const pdf = await openPdf(file, size);
+    const decoding = PdfDecodeBudget.open(decodedLimit(decoded, size));
     try {
-      return await convertPages(pdf, stats, budget, ocr);
+      const pdf = await openPdf(file, size).catch((error: unknown) => {
+        decoding.check();
+        throw error;
+      });
+      try {
+        decoding.check();
+        return await convertPages(pdf, stats, budget, ocr, decoding);
+      } finally {
+        await pdf.destroy();
+      }
     } finally {
-      await pdf.destroy();
+      decoding.release();
     }
   } finally {
     await file.close();
   }
 }
 
+const DEFAULT_DECODED_LIMITS: DecodedLimits = {
+  maxBytes: DEFAULT_PARSE_LIMITS.maxUncompressedBytes,
+  perSourceByte: DEFAULT_PARSE_LIMITS.pdfDecodedPerSourceByte,
+};
+
 async function convertPages(
   pdf: PDFDocumentProxy,
   stats: PdfStats | undefined,
   budget: MarkdownBudget,
   ocr: DocumentOcr | undefined,
+  decoding: PdfDecodeBudget,
 ): Promise<string> {
+  const read = (n: number) => readPage(pdf, n, ocr, decoding);
   // Kept until the stream reaches them: reading a page twice cost a fifth of a 100-page document's parse.
   const sampled = new Map<number, ReadPage | null>();
   const step = Math.max(1, pdf.numPages / SAMPLE_PAGES);
-  for (let n = 1; n <= pdf.numPages; n += step) sampled.set(Math.floor(n), await readPage(pdf, Math.floor(n), ocr));
+  for (let n = 1; n <= pdf.numPages; n += step) sampled.set(Math.floor(n), await read(Math.floor(n)));
   const sample = [...sampled.values()].map((page) => page?.lines ?? []);
+  decoding.nextWindow();
   const outline = await readOutline(pdf);
+  decoding.check();
   const writer = new PdfMarkdownWriter(buildLayoutProfile(sample), outline !== null);
   if (stats) Object.assign(stats, { pages: pdf.numPages, referencePages: [], outlineEntries: countEntries(outline) });
 
   let unreadable = 0;
   let afterOcr = false;
   for (let n = 1; n <= pdf.numPages; n++) {
-    const page = sampled.has(n) ? sampled.get(n) : await readPage(pdf, n, ocr);
+    const page = sampled.has(n) ? sampled.get(n) : await read(n);
     sampled.delete(n);
     // Counted as each page is read: a content stream inflating to pages of text stops here.
     for (const line of page?.lines ?? []) budget.add(line.text, 1);
@@ -128,6 +149,21 @@ interface ReadPage {
  * refusals (the page cap, the per-page time limit) end the parse: they are classified.
  */
 async function readPage(
+  pdf: PDFDocumentProxy,
+  pageNumber: number,
+  ocr: DocumentOcr | undefined,
+  decoding: PdfDecodeBudget,
+): Promise<ReadPage | null> {
+  decoding.nextWindow();
+  try {
+    return await readPageWithin(pdf, pageNumber, ocr);
+  } finally {
+    // A refused decode fails the document, whatever pdf.js made of the stream it could not decode.
+    decoding.check();
+  }
+}
+
+async function readPageWithin(
   pdf: PDFDocumentProxy,
   pageNumber: number,
   ocr: DocumentOcr | undefined,

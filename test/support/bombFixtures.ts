@@ -1,4 +1,4 @@
-import { createDeflate } from 'node:zlib';
+import { crc32, createDeflate } from 'node:zlib';
 import { docxFixture } from './officeFixtures';
 import { zipFixture } from './zipFixture';
 
@@ -92,4 +92,40 @@ export function docxNestedArchiveBomb(levels: number, fanOut: number, innermostM
     [{ text: 'A short letter with an attachment.' }],
     [{ name: 'word/embeddings/attachment.zip', data: archive }],
   );
+}
+
+/**
+ * A valid PNG of `width` × `height` 1-bit grey pixels, all black: its rows deflate about a
+ * thousandfold, so 40000 × 40000 is 194 KB on disk and 1.6 billion RGBA pixels once decoded.
+ */
+export async function pngPixelBomb(width: number, height: number): Promise<Buffer> {
+  const deflate = createDeflate({ level: 9 });
+  const compressed: Buffer[] = [];
+  deflate.on('data', (chunk: Buffer) => compressed.push(chunk));
+  const done = new Promise((resolve, reject) => deflate.on('end', resolve).on('error', reject));
+  const row = Buffer.alloc(1 + Math.ceil(width / 8));
+  for (let y = 0; y < height; y++) {
+    if (!deflate.write(row)) await new Promise((resolve) => deflate.once('drain', resolve));
+  }
+  deflate.end();
+  await done;
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([1, 0, 0, 0, 0], 8); // bit depth 1, greyscale, deflate, adaptive filters, no interlace
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', Buffer.concat(compressed)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(typed));
+  return Buffer.concat([length, typed, crc]);
 }

@@ -5,7 +5,7 @@ import { createCpuPool, type CpuPool } from '../../../cpuPool/pool';
 import type { TaskMemory } from '../../../cpuPool/processPool';
 import type { SourceFileType } from '../../../parsers/detectFileType';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from '../../../parsers/parseLimits';
-import { docxNestedArchiveBomb, pdfStreamBomb, xlsxSharedStringBomb } from '../../support/bombFixtures';
+import { docxNestedArchiveBomb, pdfStreamBomb, pngPixelBomb, xlsxSharedStringBomb } from '../../support/bombFixtures';
 import { docxFixture, xlsxFixture } from '../../support/officeFixtures';
 
 /**
@@ -44,16 +44,37 @@ function expectPeakWithinLimit(): void {
   expect(memory[0]!.peakResidentBytes).toBeLessThanOrEqual(LIMITS.maxMemoryMb * MB + MARGIN_BYTES);
 }
 
-it('stops a 600 KB PDF whose content stream inflates to 600 MB at the memory limit, outside the heap', async () => {
+it('refuses a 600 KB PDF whose content stream inflates to 600 MB at its decode budget, growing under 300 MB', async () => {
   const bomb = await pdfStreamBomb(600);
   expect(bomb.length).toBeLessThan(1 * MB);
   await expect(parse(bomb, 'pdf')).rejects.toMatchObject({
     code: 'FILE_TOO_LARGE',
     permanent: true,
-    message: expect.stringContaining('512 MB memory limit'),
+    message: expect.stringContaining('streams decode to more than 64 MB'),
   });
-  expect(memory[0]).toMatchObject({ killedAtLimit: true });
+  // Refused by the budget, long before the process's memory limit had to kill it.
+  expect(memory[0]).toMatchObject({ killedAtLimit: false });
   expectPeakWithinLimit();
+  const { peakResidentBytes, startResidentBytes } = memory[0]!;
+  expect(startResidentBytes).not.toBeNull();
+  expect(peakResidentBytes! - startResidentBytes!).toBeLessThan(300 * MB);
+});
+
+it("parses a PDF whose streams stay within the budget: the bomb's own shape at 20 MB", async () => {
+  const markdown = await parse(await pdfStreamBomb(20), 'pdf');
+  expect(markdown).toContain('A page of bait');
+});
+
+it('refuses a 194 KB PNG declaring 40000 × 40000 pixels from its header, before decoding a pixel', async () => {
+  const bomb = await pngPixelBomb(40_000, 40_000);
+  expect(bomb.length).toBeLessThan(256 * 1024);
+  await expect(parse(bomb, 'png')).rejects.toMatchObject({
+    code: 'FILE_TOO_LARGE',
+    message: expect.stringContaining('40000 × 40000 pixels'),
+  });
+  expect(memory[0]).toMatchObject({ killedAtLimit: false });
+  const { peakResidentBytes, startResidentBytes } = memory[0]!;
+  expect(peakResidentBytes! - startResidentBytes!).toBeLessThan(64 * MB);
 });
 
 it('stops one shared string referenced by 20,000 cells at the markdown cap, long before the memory limit', async () => {
