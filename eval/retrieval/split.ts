@@ -16,3 +16,28 @@ export function fnv1a(text: string): number {
 export function isHeldOut(questionId: string, onTunedSet: boolean): boolean {
   return !onTunedSet && fnv1a(questionId) % 2 === 1;
 }
+
+/**
+ * The document families (the software project a manual documents) of the corpus. Every family
+ * the eval held before is listed as tuning; the families added with the held-out documents as held out.
+ */
+export const FAMILY_SPLIT = {
+  'debian-faq': 'tuning',
+  'debian-reference': 'tuning',
+  'debian-maint-guide': 'tuning',
+  debmake: 'tuning',
+  'debian-installer': 'tuning',
+  'distro-info': 'tuning',
+  r: 'tuning',
+  postgresql: 'tuning',
+  bash: 'held-out',
+  octave: 'held-out',
+  'apache-httpd': 'held-out',
+  git: 'held-out',
+  sqlite: 'held-out',
+  libreoffice: 'held-out',
+  kicad: 'held-out',
+  'gnu-tools-man': 'held-out',
+} as const satisfies Record<string, 'tuning' | 'held-out'>;
+
+export type Family = keyof typeof FAMILY_SPLIT;

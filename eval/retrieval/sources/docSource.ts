@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { pinnedPackageTree } from './fetchPackage';
 import { PINNED_PACKAGES } from './pinnedPackages';
 
@@ -11,7 +12,7 @@ import { PINNED_PACKAGES } from './pinnedPackages';
  */
 export type DocSource =
   | { kind: 'file'; pkg: string; relPath: string }
-  | { kind: 'pandoc'; pkg: string; inputs: string[]; to: 'docx' | 'pptx'; name: string }
+  | { kind: 'pandoc'; pkg: string; inputs: string[]; to: 'docx' | 'pptx'; name: string; from?: 'html' | 'man' }
   | { kind: 'xlsx'; pkg: string; csv: string; sheet: string; name: string };
 
 const CSV_TO_XLSX = path.join(__dirname, 'csvToXlsx.py');
@@ -27,6 +28,22 @@ function writeOnce(target: string, write: (partial: string) => void): string {
   return target;
 }
 
+/**
+ * Man pages ship gzipped, which pandoc does not read: they are unpacked in memory and given to
+ * pandoc on stdin, one after the other, each page's own .TH starting its part.
+ */
+function manToOffice(inputs: readonly string[], to: 'docx' | 'pptx', partial: string): void {
+  const pages = inputs.map((file) => {
+    const bytes = readFileSync(file);
+    return (file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+  });
+  execFileSync('pandoc', ['--from=man', `--to=${to}`, '--output', partial], {
+    input: pages.join('\n'),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    timeout: 300_000,
+  });
+}
+
 /** The absolute path of the document, fetching and writing it into `cacheDir` when missing. */
 export function materialise(cacheDir: string, source: DocSource): string {
   const tree = pinnedPackageTree(cacheDir, source.pkg);
@@ -40,7 +57,9 @@ export function materialise(cacheDir: string, source: DocSource): string {
   const built = path.join(cacheDir, 'built', `${source.pkg}_${version}`);
   if (source.kind === 'pandoc') {
     const inputs = source.inputs.map(inTree);
-    return writeOnce(path.join(built, `${source.name}.${source.to}`), (partial) =>
+    const target = path.join(built, `${source.name}.${source.to}`);
+    if (source.from === 'man') return writeOnce(target, (partial) => manToOffice(inputs, source.to, partial));
+    return writeOnce(target, (partial) =>
       execFileSync('pandoc', ['--from=html', `--to=${source.to}`, '--output', partial, ...inputs], {
         stdio: 'pipe',
         timeout: 300_000,
