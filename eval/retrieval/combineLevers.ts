@@ -10,7 +10,7 @@ const ROUTING_LEVERS = ['language routing', NAMED_LANGUAGE_LEVER, IDENTIFIER_QUE
 
 /**
  * The kept levers together: their lists and routing in one spec, and the weights of that
- * combination chosen by the grid on the tuning half (per language when per-language weights
+ * combination chosen by the grid on the tuning families (per language when per-language weights
  * were kept and did better on their own than the one re-tuned setting).
  */
 export function combineKept(

@@ -53,7 +53,7 @@ export interface GridPoint {
 }
 
 /**
- * Every grid cell scored on the given targets (the tuning half only: held-out questions must
+ * Every grid cell scored on the given targets (the tuning families only: held-out questions must
  * never reach here), best first. Cells are ranked by the mean of recall@5 + MRR@10 over their
  * neighbourhood (one step in k and in each weight), so the choice is the middle of a good region
  * rather than a lone peak that a question or two put there. A list in `fixed` keeps the weight

@@ -16,7 +16,7 @@ export function goalsMarkdown(
     return `| ${g.goal} | ${cells.join(' | ')} |`;
   });
   return [
-    `### Goals on the held-out half\n`,
+    `### Goals on the held-out families\n`,
     `Kept levers: ${combined.kept.join(', ') || 'none'}; combined spec \`${JSON.stringify(combined.spec)}\`.\n`,
     `| goal | ${columns.map(([name]) => name).join(' | ')} |`,
     `|---|${columns.map(() => '---|').join('')}`,

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CORPUS, TUNED_SETS, type Language, type ParsedDoc } from './corpus';
-import { isHeldOut } from './split';
+import { isHeldOut, type Family } from './split';
 
 export const STYLES = ['paraphrase', 'keyword', 'cross-language', 'table-row'] as const;
 export type Style = (typeof STYLES)[number];
@@ -20,6 +20,7 @@ export interface Label {
 /** A label with what the report groups by, derived from its document and id. */
 export interface EvalQuestion extends Required<Label> {
   set: string;
+  family: Family;
   docLanguage: Language;
   /** The language the question is asked in: the document's, but the other one across languages. */
   language: Language;
@@ -60,10 +61,11 @@ export function describeQuestions(labels: readonly Label[]): EvalQuestion[] {
         ...label,
         style,
         set: doc.set,
+        family: doc.family,
         docLanguage: doc.language,
         language: style === 'cross-language' ? other : doc.language,
         tuned,
-        heldOut: isHeldOut(label.id, tuned),
+        heldOut: isHeldOut(doc.family),
       },
     ];
   });

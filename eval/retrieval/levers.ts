@@ -26,7 +26,7 @@ export interface Lever {
   /** What the lever changes, for the report. */
   what: string;
   spec: FusionSpec;
-  /** Settings or factors chosen on the tuning half, for the report. */
+  /** Settings or factors chosen on the tuning families, for the report. */
   chosen: string;
 }
 
@@ -61,7 +61,7 @@ const describe = (s: FusionSettings): string =>
 
 /**
  * Each lever as a fusion spec, its free parameters chosen on the tuning questions only (the
- * held-out half never reaches a choice here). Whether a lever is kept is read off the held-out
+ * held-out families never reach a choice here). Whether a lever is kept is read off the held-out
  * figures afterwards, against the baseline (the search default as it was).
  */
 export function buildLevers(tuning: readonly QuestionRun[], languageOf: LanguageOf, hasTitleSpace: boolean): Lever[] {
@@ -93,7 +93,7 @@ export function buildLevers(tuning: readonly QuestionRun[], languageOf: Language
   const grid = rankGrid(byLanguage(tuning), { lists: LOCAL_LISTS }, languageOf)[0]?.settings ?? PREVIOUS_DEFAULT;
   levers.push({
     name: 'weights re-tuned on the new sets',
-    what: 'the fusion grid run on the tuning half (all languages together)',
+    what: 'the fusion grid run on the tuning families (all languages together)',
     spec: { ...base, settings: grid },
     chosen: describe(grid),
   });
@@ -107,7 +107,7 @@ export function buildLevers(tuning: readonly QuestionRun[], languageOf: Language
   ) as Record<TextLanguage, FusionSettings>;
   levers.push({
     name: 'per-language weights',
-    what: 'a grid per question language on the tuning half',
+    what: 'a grid per question language on the tuning families',
     spec: { ...base, settings: perLanguage },
     chosen: `en ${describe(perLanguage.en)}; zh ${describe(perLanguage.zh)}`,
   });

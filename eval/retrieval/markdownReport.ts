@@ -32,14 +32,14 @@ function table(header: string[], rows: string[][]): string {
 const count = (b: Breakdown, key: 'byLanguage' | 'bySet' | 'byStyle', k: string): string =>
   String(b[key][k]?.questions ?? 0);
 
-/** The report's tables: held-out figures first, then the tuning half and the sets tuned on before. */
+/** The report's tables: held-out figures first, then the tuning families' two parts. */
 export function markdownReport(results: RankerResult[], levers: LeverRow[], headline: string): string {
   const first = results[0];
   if (!first) return '';
   const sets = Object.keys(first.heldOut.bySet);
   const styles = Object.keys(first.heldOut.byStyle);
   const out: string[] = [];
-  out.push(`### Held-out half: recall@5 / MRR@10 by question language\n`);
+  out.push(`### Held-out families: recall@5 / MRR@10 by question language\n`);
   out.push(
     table(
       [
@@ -56,14 +56,14 @@ export function markdownReport(results: RankerResult[], levers: LeverRow[], head
       ]),
     ),
   );
-  out.push(`\n### Held-out half: recall@5 / MRR@10 by corpus (${headline} and each single retriever)\n`);
+  out.push(`\n### Held-out families: recall@5 / MRR@10 by corpus (${headline} and each single retriever)\n`);
   out.push(
     table(
       ['corpus (questions)', ...results.map((r) => r.name)],
       sets.map((s) => [`${s} (${count(first.heldOut, 'bySet', s)})`, ...results.map((r) => cell(r.heldOut.bySet[s]))]),
     ),
   );
-  out.push(`\n### Held-out half: recall@5 / MRR@10 by question style\n`);
+  out.push(`\n### Held-out families: recall@5 / MRR@10 by question style\n`);
   out.push(
     table(
       ['style (questions)', ...results.map((r) => r.name)],
@@ -73,10 +73,12 @@ export function markdownReport(results: RankerResult[], levers: LeverRow[], head
       ]),
     ),
   );
-  out.push(`\n### Tuning half and the sets tuned on before (recall@5 / MRR@10)\n`);
+  out.push(
+    `\n### Tuning families: the sets added after the first tuning, and the sets tuned on then (recall@5 / MRR@10)\n`,
+  );
   out.push(
     table(
-      ['retriever', 'tuning en', 'tuning zh', 'tuned-on sets en', 'tuned-on sets zh'],
+      ['retriever', 'added sets en', 'added sets zh', 'tuned-on sets en', 'tuned-on sets zh'],
       results.map((r) => [
         r.name,
         cell(r.tuning.byLanguage.en),
@@ -87,10 +89,10 @@ export function markdownReport(results: RankerResult[], levers: LeverRow[], head
     ),
   );
   if (levers.length > 0) {
-    out.push(`\n### Levers: held-out recall@5 / MRR@10 (parameters chosen on the tuning half)\n`);
+    out.push(`\n### Levers: held-out recall@5 / MRR@10 (parameters chosen on the tuning families)\n`);
     out.push(
       table(
-        ['lever', 'chosen on tuning half', 'held-out en', 'held-out zh', 'wrong-language top en / zh', 'kept'],
+        ['lever', 'chosen on tuning families', 'held-out en', 'held-out zh', 'wrong-language top en / zh', 'kept'],
         levers.map((l) => [
           l.name,
           l.chosen,

@@ -3,7 +3,7 @@ import type { EvalChunking, Language } from './corpus';
 
 export interface Options {
   ci: boolean;
-  /** Fails the run when the search default's held-out recall@5 is below the floor in a language. */
+  /** Fails the run when the search default's recall@5 over the run's questions is below the floor in a language. */
   floors: Partial<Record<Language, number>>;
   /** Chunk size experiment: another child size than the configured one (labels may then be cut). */
   chunkMaxTokens: number | null;
@@ -15,7 +15,7 @@ export interface Options {
 }
 
 /**
- * `--ci`, `--min-held-out-recall=en:0.7,zh:0.7`, `--chunk-max-tokens=N`,
+ * `--ci`, `--min-recall=en:0.7,zh:0.7`, `--chunk-max-tokens=N`,
  * `--child-tokens=table:100,qa:256`, `--chunking=recommended|general`, `--out=name.json`.
  */
 export function parseArgs(argv: string[]): Options {
@@ -23,10 +23,10 @@ export function parseArgs(argv: string[]): Options {
     argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const ci = argv.includes('--ci');
   const floors: Partial<Record<Language, number>> = {};
-  for (const part of (value('min-held-out-recall') ?? '').split(',').filter(Boolean)) {
+  for (const part of (value('min-recall') ?? '').split(',').filter(Boolean)) {
     const [language, floor] = part.split(':');
     if ((language !== 'en' && language !== 'zh') || floor === undefined || Number.isNaN(Number(floor)))
-      throw new Error(`--min-held-out-recall: expected en:<n>,zh:<n>, got ${part}`);
+      throw new Error(`--min-recall: expected en:<n>,zh:<n>, got ${part}`);
     floors[language] = Number(floor);
   }
   const size = value('chunk-max-tokens');

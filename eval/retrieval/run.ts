@@ -25,6 +25,7 @@ import { judgeLevers } from './judgeLevers';
 import { combineKept } from './combineLevers';
 import { checkGoals } from './goals';
 import { goalsMarkdown } from './goalsMarkdown';
+import { floorFailures } from './floors';
 
 /** The hashing embedder's default size when it is chosen (SLUICE_EMBEDDER=local, config.ts). */
 const HASH_DIMENSION = 256;
@@ -197,11 +198,8 @@ async function main(): Promise<void> {
   writeFileSync(out.replace(/\.json$/, '.md'), markdown);
   console.log(`results: ${out}`);
 
-  const failures = (Object.entries(options.floors) as [TextLanguage, number][]).filter(
-    ([language, floor]) => (results[0]?.heldOut.byLanguage[language]?.recallAt5 ?? 0) < floor,
-  );
-  for (const [language, floor] of failures)
-    console.error(`FAIL: held-out fused recall@5 in ${language} is below the floor ${floor}`);
+  const failures = floorFailures(runs, rankers[0] as Ranker, languageOfChunk, options.floors);
+  for (const failure of failures) console.error(`FAIL: ${failure}`);
   if (failures.length > 0) process.exitCode = 1;
 }
 

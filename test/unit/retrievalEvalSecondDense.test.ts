@@ -18,6 +18,7 @@ function question(id: string, language: 'en' | 'zh'): EvalQuestion {
     quote: 'q',
     style: 'paraphrase',
     set: 'set',
+    family: 'octave',
     docLanguage: language,
     language,
     tuned: false,
