@@ -58,7 +58,7 @@ export default tseslint.config(
     settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })] },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
-  // The layers (DESIGN.md §8): which folder may import which.
+  // The layers (docs/design.md §8): which folder may import which.
   ...layers.layerRules,
   {
     // Workflow code runs in Temporal's deterministic sandbox: it may import only the workflow

@@ -1,4 +1,4 @@
-// The layers of DESIGN.md §8, as import rules: each block names the folders a layer may not reach.
+// The layers of docs/design.md §8, as import rules: each block names the folders a layer may not reach.
 // Kept apart from eslint.config.mjs so test/unit/lint/layers.test.ts can run them on snippets.
 // Relative imports only climb to a top-level folder: `../db/…` from parsers/x.ts, `../../db/…`
 // from parsers/pdf/x.ts, so one pattern per folder list covers every depth.

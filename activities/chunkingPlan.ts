@@ -13,7 +13,7 @@ import { keepAlive } from './heartbeat';
 import { mappingFailures } from './toApplicationFailure';
 
 /**
- * The plan step between CLEANING and CHUNKING (DESIGN.md §1): recommend a plan from the parsed
+ * The plan step between CLEANING and CHUNKING (docs/design.md §1): recommend a plan from the parsed
  * markdown, apply the dataset's and the upload's choices, preview it, and store it for the task.
  * A `required` dataset's plan is stored WAIT_CONFIRM, the workflow then waits for `confirmPlan`;
  * any other is CONFIRMED at once. A retry takes over the plan its predecessor confirmed, so a

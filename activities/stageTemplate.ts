@@ -29,7 +29,7 @@ export interface StageOptions {
 }
 
 /**
- * The one template every stage runs through (DESIGN.md §3): skip if already SUCCESS for this
+ * The one template every stage runs through (docs/design.md §3): skip if already SUCCESS for this
  * task → markStarted → work → markSuccess. A terminal failure is recorded by the workflow
  * (recordTaskFailure), because only the workflow knows when retries are exhausted or an
  * attempt timed out — an activity killed by a timeout cannot record its own failure.

@@ -27,7 +27,7 @@ import { activityRetries, faultsByKind, faultTable } from './chaosReport';
  * `npm run bench:chaos`: a soak with faults. Mixed documents are ingested by real worker
  * processes while an injector SIGKILLs workers, SIGKILLs and restarts Postgres and the Temporal
  * server (private ones, on free ports), and cuts OpenSearch and S3 (the stack's, through TCP
- * proxies). Then every invariant of DESIGN.md §1 is checked. JSON to bench-results/; exits 1 on
+ * proxies). Then every invariant of docs/design.md §1 is checked. JSON to bench-results/; exits 1 on
  * any violation (`bench:chaos:ci` is the reduced size CI runs).
  */
 const int = (name: string, fallback: number) => Number(process.env[name] ?? fallback);

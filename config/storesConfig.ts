@@ -7,7 +7,7 @@ import {
 
 export type Profile = 'local' | 'production';
 
-/** Which adapter serves each port (DESIGN.md §6), and the settings of the chosen ones. */
+/** Which adapter serves each port (docs/design.md §6), and the settings of the chosen ones. */
 export interface StoresConfig {
   profile: Profile;
   objectStore:

@@ -1,4 +1,4 @@
-/** The six pipeline stages, in the only order they ever run (DESIGN.md §1). */
+/** The six pipeline stages, in the only order they ever run (docs/design.md §1). */
 export const STAGES = [
   'CLEANING',
   'CHUNKING',

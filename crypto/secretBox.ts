@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
 /**
- * Secrets at rest (DESIGN.md §5, embedding_configs.api_key_encrypted): AES-256-GCM with a random
+ * Secrets at rest (docs/design.md §5, embedding_configs.api_key_encrypted): AES-256-GCM with a random
  * 96-bit IV per value, sealed as `s1.<key id>.<base64(iv(12) ‖ tag(16) ‖ ciphertext)>`. The tag
  * authenticates the ciphertext, so a value that was altered, or sealed under another key, is
  * refused. The key id names the key that sealed the value, so SLUICE_SECRET_KEY can be rotated

@@ -1,6 +1,6 @@
 import type { Embedder } from './embedder';
 
-/** Picks the embedder of the user who started the ingestion (DESIGN.md §3, VECTORIZING). */
+/** Picks the embedder of the user who started the ingestion (docs/design.md §3, VECTORIZING). */
 export interface EmbedderResolver {
   forUser(userId: string): Promise<Embedder>;
 }

@@ -56,7 +56,7 @@ class RetryableFailure extends Error {
 }
 
 /**
- * An Embedder for any OpenAI-compatible `/embeddings` endpoint (DESIGN.md §6): batches of
+ * An Embedder for any OpenAI-compatible `/embeddings` endpoint (docs/design.md §6): batches of
  * `batchSize` texts, at most `concurrency` requests in flight, a timeout per request, retries with
  * exponential back-off and jitter that honour Retry-After, and results put back in input order.
  *

@@ -64,7 +64,7 @@ export async function storedCandidates(
 }
 
 /**
- * Picks the embedder of the user who started the ingestion (DESIGN.md §3, VECTORIZING) by
+ * Picks the embedder of the user who started the ingestion (docs/design.md §3, VECTORIZING) by
  * pickEmbeddingSource. Embedders are cached per config owner and row, so a key is decrypted once
  * per config, and a new config (a new row) takes effect at once.
  */

@@ -1,5 +1,5 @@
 /**
- * Every response body sluice reads from a server someone else runs goes through here (DESIGN.md
+ * Every response body sluice reads from a server someone else runs goes through here (docs/design.md
  * §6, "every response read from outside is size-capped"): the body is read as a stream and the
  * read stops as soon as it passes the cap, so a server that answers with hundreds of megabytes
  * costs at most the cap in memory, never the whole answer. A Content-Length above the cap is

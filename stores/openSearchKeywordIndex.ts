@@ -64,7 +64,7 @@ function clientOptions(options: OpenSearchKeywordIndexOptions): ClientOptions {
 }
 
 /**
- * The production keyword index (DESIGN.md §6): one OpenSearch index holding an entry per chunk,
+ * The production keyword index (docs/design.md §6): one OpenSearch index holding an entry per chunk,
  * keyed by chunk id, with the tenant and document fields on every entry.
  */
 export function createOpenSearchKeywordIndex(options: OpenSearchKeywordIndexOptions): OpenSearchKeywordIndex {

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { SparseVector } from '../contracts/chunk';
 
-/** Every write and every search is scoped by user and dataset (DESIGN.md §6). */
+/** Every write and every search is scoped by user and dataset (docs/design.md §6). */
 export interface TenantScope {
   userId: string;
   datasetId: string;

@@ -50,7 +50,7 @@ function once(step: () => Promise<void>): () => Promise<void> {
 }
 
 /**
- * The production vector store (DESIGN.md §6): the sparse vectors in the base collection, the
+ * The production vector store (docs/design.md §6): the sparse vectors in the base collection, the
  * dense vectors in one collection per (model, dimension) (qdrantCollections.ts says why), each
  * with payload indexes on user, dataset and document. Every search filters by the tenant.
  */

@@ -157,7 +157,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint('notifications_task_event_key', ['task_id', 'event'])
     .execute();
 
-  // The embedded-default stores (DESIGN.md §6): vectors and keyword entries in Postgres.
+  // The embedded-default stores (docs/design.md §6): vectors and keyword entries in Postgres.
   await db.schema
     .createTable('dense_vectors')
     .addColumn('chunk_id', 'text', (c) => c.primaryKey())

@@ -29,7 +29,7 @@ export const elapsedMs = (startedAtColumn: string) =>
   sql<number>`greatest(0, round(extract(epoch from (now() - ${sql.ref(startedAtColumn)})) * 1000))::int`;
 
 /**
- * An inherited final stage still flips the pipeline to SUCCESS (DESIGN.md §3), and with it the
+ * An inherited final stage still flips the pipeline to SUCCESS (docs/design.md §3), and with it the
  * document's served index to the task's chunk set (stageTransitions.ts switchServedIndex), in one
  * transaction.
  */

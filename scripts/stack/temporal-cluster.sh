@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # temporal-tls for scripts/stack.sh: a real Temporal cluster next to the dev server, the
-# production adapter of DESIGN.md §6's workflow engine. The server is built from its Go module
+# production adapter of docs/design.md §6's workflow engine. The server is built from its Go module
 # (cached like SeaweedFS), runs on PostgreSQL persistence (two databases on the stack's Postgres,
 # schemas set up by temporal-sql-tool) and serves its frontend with mTLS from a CA generated here.
 # All four services in one process, on 127.0.0.1. Sourced after lib.sh, temporal.sh, postgres.sh.

@@ -16,7 +16,7 @@ import { registerDocument } from '../support/registerDocument';
 import { testConfig } from '../support/testConfig';
 
 /**
- * DESIGN.md §1 "every process survives its dependencies", for Postgres: its postmaster is
+ * docs/design.md §1 "every process survives its dependencies", for Postgres: its postmaster is
  * SIGKILLed in the middle of VECTORIZING and comes back 10 s later. The worker and the API are
  * real child processes on a Postgres of this test's own (the shared stack's is never touched).
  */

@@ -7,7 +7,7 @@ import { createPostgresKeywordIndex } from '../../stores/postgresKeywordIndex';
 import { describeKeywordIndexContract, keywordEntry, newScope } from '../support/keywordIndexContract';
 import { TEST_DATABASE_URL } from '../support/testConfig';
 
-// One contract suite (DESIGN.md §6), run against both keyword index adapters: the embedded
+// One contract suite (docs/design.md §6), run against both keyword index adapters: the embedded
 // default on the stack's Postgres and the production one on the stack's OpenSearch node.
 
 const db = createDb(TEST_DATABASE_URL, 4);

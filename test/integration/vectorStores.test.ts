@@ -10,7 +10,7 @@ import { describeVectorStoreContract } from '../support/vectorStoreContract';
 import { describeVectorStoreLanguageContract } from '../support/vectorStoreLanguageContract';
 import { describeVectorStoreModelsContract } from '../support/vectorStoreModelsContract';
 
-// One contract suite (DESIGN.md §6), run against every vector store adapter that can be started.
+// One contract suite (docs/design.md §6), run against every vector store adapter that can be started.
 
 const db = createDb(TEST_DATABASE_URL, 4);
 afterAll(() => db.destroy());

@@ -15,7 +15,7 @@ export const keywordEntry = (doc: string, id: string, tokens: string[], text = t
 const ids = (hits: Array<{ chunkId: string }>): string[] => hits.map((h) => h.chunkId);
 
 /**
- * The behaviour every KeywordIndex adapter must share (DESIGN.md §6). Each case writes under
+ * The behaviour every KeywordIndex adapter must share (docs/design.md §6). Each case writes under
  * fresh tenants and documents, so one index serves the whole suite and cases cannot see each
  * other's data.
  */

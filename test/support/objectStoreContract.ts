@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { ObjectNotFoundError, type ObjectStore, type PartialWrite } from '../../stores/ports';
 
 /**
- * The behaviour every ObjectStore adapter must share (DESIGN.md §6: one contract suite, run
+ * The behaviour every ObjectStore adapter must share (docs/design.md §6: one contract suite, run
  * against every adapter that can be started). Each case works under its own random key base, so
  * adapters may share a root or bucket with other runs.
  */

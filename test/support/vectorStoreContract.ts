@@ -10,7 +10,7 @@ export const unitVector = (values: number[]): number[] => {
 export const newScope = (): TenantScope => ({ userId: `u-${randomUUID()}`, datasetId: `ds-${randomUUID()}` });
 
 /**
- * The behaviour every VectorStore adapter must share (DESIGN.md §6). Each case writes under
+ * The behaviour every VectorStore adapter must share (docs/design.md §6). Each case writes under
  * fresh tenants and documents, so one store instance serves the whole suite and the cases
  * cannot see each other's data.
  */
