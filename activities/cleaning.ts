@@ -3,7 +3,6 @@ import path from 'node:path';
 import type { StageInput, StageResult } from '../contracts/ingest';
 import type { OcrPageReport } from '../contracts/ocrPages';
 import { permanentError } from '../contracts/sluiceError';
-import { recordProducedBytes } from '../db/repositories/producedBytes';
 import { detectFileType } from '../parsers/detectFileType';
 import { predecessorWithoutMarkdown } from '../db/repositories/tasks';
 import { objectKeys } from '../stores/objectKeys';
@@ -12,6 +11,7 @@ import { findDatasetSettings } from '../db/repositories/datasetSettings';
 import { recordParse } from '../db/repositories/parsedOutputs';
 import type { StageOutputs, StartedStage } from '../db/repositories/stageTransitions';
 import { storeEmbeddedImages } from './embeddedImages';
+import { chargeProducedBytes } from './producedBytesQuota';
 import { parseWithService } from './serviceParse';
 import type { ActivityDeps } from './deps';
 import { downloadSource, readHead } from './sourceDownload';
@@ -85,13 +85,17 @@ async function parseAndStore(
   const settings = await findDatasetSettings(deps.db, input);
   const parsed =
     parserBackendFor(settings, started.fileType) === 'service'
-      ? {
-          detectedType: started.fileType,
-          markdown: (await parseWithService(deps, input, started)).markdown,
-          ocrPages: [],
-        }
-      : await parseBuiltIn(deps, input, started, options.keepImages && settings.enrichment?.imageDescriptions === true);
-  const key = await storeMarkdown(deps, input, parsed.markdown);
+      ? { detectedType: started.fileType, ocrPages: [], ...(await parseWithService(deps, input, started)) }
+      : {
+          ...(await parseBuiltIn(
+            deps,
+            input,
+            started,
+            options.keepImages && settings.enrichment?.imageDescriptions === true,
+          )),
+          imageBytes: 0,
+        };
+  const key = await storeMarkdown(deps, input, parsed.markdown, parsed.imageBytes);
   return {
     document: {
       detectedType: parsed.detectedType,
@@ -103,9 +107,18 @@ async function parseAndStore(
   };
 }
 
-/** The task's markdown object, written once its bytes fit the user's quota; returns its key. */
-export async function storeMarkdown(deps: ActivityDeps, input: StageInput, markdown: string): Promise<string> {
-  await chargeQuota(deps, input, Buffer.byteLength(markdown, 'utf8'));
+/**
+ * The task's markdown object, written once its bytes fit the user's quota, with `alsoProduced`
+ * (the images a parsing service returned) counted beside them; returns its key.
+ */
+export async function storeMarkdown(
+  deps: ActivityDeps,
+  input: StageInput,
+  markdown: string,
+  alsoProduced = 0,
+): Promise<string> {
+  const what = alsoProduced > 0 ? 'markdown and images' : 'markdown';
+  await chargeProducedBytes(deps, input, Buffer.byteLength(markdown, 'utf8') + alsoProduced, what);
   const key = objectKeys.markdown(input.userId, input.documentId, input.taskId);
   await orTransient('PARSED_FILE_UPLOAD_FAILED', 'storing markdown', () => deps.objects.putText(key, markdown));
   return key;
@@ -131,22 +144,6 @@ async function parseBuiltIn(
     return { detectedType: type, markdown, ocrPages };
   } finally {
     await fs.rm(tmpFile, { force: true });
-  }
-}
-
-/** What the document produced counts against its user's quota, checked before it is stored. */
-async function chargeQuota(deps: ActivityDeps, input: StageInput, bytes: number): Promise<void> {
-  const recorded = await recordProducedBytes(
-    deps.db,
-    { userId: input.userId, documentId: input.documentId },
-    bytes,
-    deps.settings.quota,
-  );
-  if (recorded.outcome === 'over-quota') {
-    throw permanentError(
-      'QUOTA_EXCEEDED',
-      `the document's ${bytes} bytes of markdown exceed what is left of the per-user quota (${Math.max(0, deps.settings.quota.maxBytes - recorded.usedBytes)} bytes)`,
-    );
   }
 }
 

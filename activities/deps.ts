@@ -1,3 +1,4 @@
+import type { MarkdownLimits } from '../parsers/parseLimits';
 import type { Kysely } from 'kysely';
 import type { CpuPool } from '../cpuPool/pool';
 import type { Database } from '../db/database';
@@ -48,8 +49,11 @@ export interface ActivityDeps {
     maxFileBytes: number;
     /** SLUICE_MAX_UNCOMPRESSED_BYTES: the zip-bomb guard, also when CLEANING copies a package's pictures. */
     maxUncompressedBytes: number;
-    /** The most markdown a document may produce (SLUICE_MAX_MARKDOWN_BYTES): also the cap on a service's answer. */
-    maxMarkdownBytes: number;
+    /**
+     * What a document may produce (SLUICE_MAX_MARKDOWN_BYTES, SLUICE_MARKDOWN_BYTES_PER_SOURCE_BYTE):
+     * a parsing service's answer, markdown and images together, is held to it as the built-in parsers are.
+     */
+    markdown: MarkdownLimits;
     embedBatchSize: number;
     chunking: { maxTokens: number; overlapTokens: number; maxChunks?: number };
     localStages: { maxSourceBytes: number; maxChunks: number };

@@ -1,6 +1,7 @@
 import type { StageInput, StageResult } from '../contracts/ingest';
 import { permanentError } from '../contracts/sluiceError';
 import { findDatasetSettings } from '../db/repositories/datasetSettings';
+import { findDocument } from '../db/repositories/documents';
 import { findRecordedParse } from '../db/repositories/parsedOutputs';
 import { objectKeys } from '../stores/objectKeys';
 import { ObjectNotFoundError } from '../stores/ports';
@@ -38,10 +39,16 @@ export function createEnrichMarkdownActivity(deps: ActivityDeps) {
       const options = (await findDatasetSettings(deps.db, input)).enrichment;
       const described = options?.imageDescriptions ? await describeImages(deps, input, markdown) : markdown;
       const enriched = options?.tableRepair ? await repairTables(deps, input, described) : described;
-      if (enriched !== markdown) await storeMarkdown(deps, input, enriched);
+      if (enriched !== markdown) await storeMarkdown(deps, input, enriched, await imagesCharged(deps, input, markdown));
       return { items: Buffer.byteLength(enriched, 'utf8'), outputs: { parsed: { ...parsed, markdownObjectKey: key } } };
     });
   };
+}
+
+/** What the parse charged beyond its markdown (a parsing service's images), charged again with the new markdown. */
+async function imagesCharged(deps: ActivityDeps, input: StageInput, markdown: string): Promise<number> {
+  const produced = Number((await findDocument(deps.db, input.documentId))?.produced_bytes ?? 0);
+  return Math.max(0, produced - Buffer.byteLength(markdown, 'utf8'));
 }
 
 async function readParsed(deps: ActivityDeps, key: string): Promise<string> {

@@ -5,9 +5,11 @@ import { permanentError, SluiceError, transientError } from '../contracts/sluice
 import type { StartedStage } from '../db/repositories/stageTransitions';
 import { findRemoteParseTask, recordRemoteParseTask, type RemoteParseTask } from '../db/repositories/remoteParseTasks';
 import { isRemoteTaskId } from '../parserService/protocol';
+import { markdownLimit } from '../parsers/parseLimits';
 import { objectKeys } from '../stores/objectKeys';
 import type { ActivityDeps, ParserServiceDeps } from './deps';
 import { rememberInHeartbeat } from './heartbeat';
+import { chargeProducedBytes } from './producedBytesQuota';
 import { orTransient } from './transient';
 
 /** What an attempt carries in its heartbeats: the remote task its successor polls again. */
@@ -28,7 +30,7 @@ export async function parseWithService(
   deps: ActivityDeps,
   input: StageInput,
   started: StartedStage,
-): Promise<{ markdown: string; images: string[] }> {
+): Promise<{ markdown: string; images: string[]; imageBytes: number }> {
   const service = deps.parserService;
   if (!service)
     throw permanentError(
@@ -38,19 +40,71 @@ export async function parseWithService(
   const remote = await remoteTask(deps, service, input, started);
   rememberInHeartbeat({ remoteParseTaskId: remote.remoteTaskId } satisfies ServiceParseDetails);
   const images = await waitUntilDone(service, remote);
-  const markdown = await service.client.getMarkdown(remote.remoteTaskId, deps.settings.maxMarkdownBytes);
+  // The answer, markdown and images together, in proportion to the source as a built-in parse's markdown is.
+  const limit = markdownLimit(deps.settings.markdown, started.sizeBytes);
+  const tooMuch = answerTooLarge(limit, started.sizeBytes);
+  const markdown = await tooMuch(() => service.client.getMarkdown(remote.remoteTaskId, limit));
   if (markdown.trim() === '')
     throw permanentError('EMPTY_DOCUMENT', `the parsing service found no text in ${started.fileName}`);
-  const stored: string[] = [];
-  for (const name of images) {
-    const bytes = await service.client.getImage(remote.remoteTaskId, name, IMAGE_CAP_BYTES);
+  const markdownBytes = Buffer.byteLength(markdown, 'utf8');
+  const answer = { service, remote, limit, read: tooMuch };
+  try {
+    const stored = await storeImages(deps, input, answer, images, markdownBytes);
+    return { markdown, images: stored.keys, imageBytes: stored.bytes };
+  } catch (error) {
+    // A refused answer leaves none of its images behind (a transient failure's attempt stores them again).
+    if (error instanceof SluiceError && error.permanent)
+      await deps.objects.deletePrefix(objectKeys.parsedImagesOf(input.userId, input.documentId, input.taskId));
+    throw error;
+  }
+}
+
+interface ServiceAnswer {
+  service: ParserServiceDeps;
+  remote: RemoteParseTask;
+  /** What markdown and images together may take. */
+  limit: number;
+  read: ReturnType<typeof answerTooLarge>;
+}
+
+/** Fetches and stores each image, each charged to the quota (with the markdown) before it is stored. */
+async function storeImages(
+  deps: ActivityDeps,
+  input: StageInput,
+  answer: ServiceAnswer,
+  names: readonly string[],
+  markdownBytes: number,
+): Promise<{ keys: string[]; bytes: number }> {
+  let produced = markdownBytes;
+  const keys: string[] = [];
+  for (const name of names) {
+    const cap = Math.max(0, Math.min(IMAGE_CAP_BYTES, answer.limit - produced));
+    const bytes = await answer.read(() => answer.service.client.getImage(answer.remote.remoteTaskId, name, cap));
+    produced += bytes.length;
+    await chargeProducedBytes(deps, input, produced, 'markdown and images');
     const key = objectKeys.parsedImage(input.userId, input.documentId, input.taskId, name);
     await orTransient('PARSED_FILE_UPLOAD_FAILED', 'storing an image', () =>
       deps.objects.putStream(key, Readable.from([bytes])),
     );
-    stored.push(key);
+    keys.push(key);
   }
-  return { markdown, images: stored };
+  return { keys, bytes: produced - markdownBytes };
+}
+
+/** An answer past its cap says which bound it passed: one image's, or the document's. */
+function answerTooLarge(limit: number, sourceBytes: number) {
+  return async <T>(read: () => Promise<T>): Promise<T> => {
+    try {
+      return await read();
+    } catch (error) {
+      if (!(error instanceof SluiceError) || error.code !== 'FILE_TOO_LARGE') throw error;
+      throw permanentError(
+        'FILE_TOO_LARGE',
+        `${error.message}: a ${sourceBytes}-byte source may produce ${limit} bytes of markdown and images, and one image at most ${IMAGE_CAP_BYTES}`,
+        error,
+      );
+    }
+  };
 }
 
 /** The remote task of this sluice task: the one a heartbeat or the row names, else a new one. */

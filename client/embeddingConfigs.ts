@@ -58,19 +58,25 @@ export interface EmbeddingConfigInputView {
   apiKey?: string | null;
 }
 
+/** Whose API keys a missing SLUICE_SECRET_KEY leaves unsealable: named in the refusal. */
+export type SealedKeyOwner = 'embedding configs' | 'model configs' | 'stored configs';
+
 /** Sealed keys use SLUICE_SECRET_KEY, the key the user-config embedder decrypts with. */
-export function encryptionKeyOf(config: Readonly<SluiceConfig>): Buffer {
+export function encryptionKeyOf(config: Readonly<SluiceConfig>, owner: SealedKeyOwner = 'embedding configs'): Buffer {
   const secret =
     config.stores.embedder.kind === 'user-config' ? config.stores.embedder.secretKey : config.api.sessionSecret;
   if (!secret)
-    throw new EmbeddingConfigError('SLUICE_SECRET_KEY is not set: API keys of embedding configs cannot be sealed');
+    throw new EmbeddingConfigError(`SLUICE_SECRET_KEY is not set: API keys of ${owner} cannot be sealed or read`);
   return parseEncryptionKey(secret);
 }
 
 /** The keys stored secrets are read with: SLUICE_SECRET_KEY, then SLUICE_SECRET_KEY_PREVIOUS during a rotation. */
-export function decryptionKeysOf(config: Readonly<SluiceConfig>): Buffer[] {
+export function decryptionKeysOf(
+  config: Readonly<SluiceConfig>,
+  owner: SealedKeyOwner = 'embedding configs',
+): Buffer[] {
   const previous = config.secrets.previousKey;
-  return [encryptionKeyOf(config), ...(previous ? [parseEncryptionKey(previous)] : [])];
+  return [encryptionKeyOf(config, owner), ...(previous ? [parseEncryptionKey(previous)] : [])];
 }
 
 /** True when stored configs decide how documents are embedded (SLUICE_EMBEDDER=user-config). */

@@ -50,7 +50,7 @@ export async function saveModelSettings(
       ? undefined
       : input.apiKey === null
         ? null
-        : encryptSecret(encryptionKeyOf(deps.config), input.apiKey);
+        : encryptSecret(encryptionKeyOf(deps.config, 'model configs'), input.apiKey);
   try {
     const row = await saveModelConfig(deps.db, userId, purpose, {
       baseUrl: input.baseUrl,
@@ -90,7 +90,8 @@ export async function testModelSettings(
 ): Promise<ModelTestResult | null> {
   let settings;
   try {
-    settings = await loadModelSettings(deps.db, decryptionKeysOf(deps.config), userId, purpose);
+    // Keys are asked for only when a key is stored: a model without one is tested without SLUICE_SECRET_KEY.
+    settings = await loadModelSettings(deps.db, () => decryptionKeysOf(deps.config, 'model configs'), userId, purpose);
   } catch (error) {
     if (error instanceof UnreadableModelKeyError) throw new EmbeddingConfigError(error.message);
     throw error;
@@ -119,7 +120,7 @@ function viewOf(deps: ModelConfigDeps, row: ModelConfigRow): ModelConfigView {
   let apiKey: string | null = null;
   if (row.api_key_encrypted !== null) {
     try {
-      apiKey = maskApiKey(decryptSecret(decryptionKeysOf(deps.config), row.api_key_encrypted));
+      apiKey = maskApiKey(decryptSecret(decryptionKeysOf(deps.config, 'model configs'), row.api_key_encrypted));
     } catch {
       apiKey = 'set, but SLUICE_SECRET_KEY cannot decrypt it';
     }

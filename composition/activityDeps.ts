@@ -49,7 +49,7 @@ export function activityDepsFrom(
       tmpDir: config.tmpDir,
       maxFileBytes: config.maxFileBytes,
       maxUncompressedBytes: config.parsing.maxUncompressedBytes,
-      maxMarkdownBytes: config.parsing.markdown.maxBytes,
+      markdown: config.parsing.markdown,
       embedBatchSize: config.embedding.batchSize,
       chunking: config.chunking,
       localStages: config.worker.localStages,

@@ -18,7 +18,7 @@ export class UnreadableModelKeyError extends Error {
  */
 export async function loadModelSettings(
   db: Kysely<Database>,
-  keys: readonly Buffer[],
+  keys: readonly Buffer[] | (() => readonly Buffer[]),
   userId: string,
   purpose: ModelPurpose,
 ): Promise<ChatModelSettings | null> {
@@ -26,8 +26,10 @@ export async function loadModelSettings(
   if (!row) return null;
   let apiKey: string | null = null;
   if (row.api_key_encrypted !== null) {
+    // Asked for here, with a key to open: a caller without SLUICE_SECRET_KEY can still use a keyless model.
+    const openWith = typeof keys === 'function' ? keys() : keys;
     try {
-      apiKey = decryptSecret(keys, row.api_key_encrypted);
+      apiKey = decryptSecret(openWith, row.api_key_encrypted);
     } catch {
       throw new UnreadableModelKeyError(purpose);
     }

@@ -97,24 +97,32 @@ export function createParserServiceClient(options: ParserServiceOptions): Parser
 
     async getMarkdown(remoteTaskId, capBytes) {
       const response = await call('markdown', `${taskPath(remoteTaskId)}/markdown`, { method: 'GET' });
-      return (await readCapped('markdown', () => readCappedText(response, capBytes))).text;
+      return (await readCapped('markdown', () => readCappedText(response, capBytes), 'FILE_TOO_LARGE')).text;
     },
 
     async getImage(remoteTaskId, name, capBytes) {
       const response = await call('image', `${taskPath(remoteTaskId)}/images/${encodeURIComponent(name)}`, {
         method: 'GET',
       });
-      return (await readCapped('image', () => readCappedBytes(response, capBytes))).body;
+      return (await readCapped('image', () => readCappedBytes(response, capBytes), 'FILE_TOO_LARGE')).body;
     },
   };
 }
 
-async function readCapped<T>(step: string, read: () => Promise<T>): Promise<T> {
+/**
+ * A body past its cap: the document's output (markdown, an image) is too large for its source,
+ * FILE_TOO_LARGE; a status answer that large is the service breaking its protocol.
+ */
+async function readCapped<T>(
+  step: string,
+  read: () => Promise<T>,
+  tooLarge: 'FILE_TOO_LARGE' | 'PARSE_ENGINE_FAILED' = 'PARSE_ENGINE_FAILED',
+): Promise<T> {
   try {
     return await read();
   } catch (error) {
     if (error instanceof ResponseTooLargeError)
-      throw permanentError('PARSE_ENGINE_FAILED', `parsing service ${step}: ${error.message}`);
+      throw permanentError(tooLarge, `parsing service ${step}: ${error.message}`);
     throw transientError('PARSE_ENGINE_FAILED', `parsing service ${step}: the answer broke off`, error);
   }
 }

@@ -23,7 +23,7 @@ import { fakeVisionAnswer } from '../support/fakeModelAnswers';
 import { partialDeps, runAttempt } from '../support/stageHarness';
 import { testConfig, TEST_DATABASE_URL } from '../support/testConfig';
 
-// CLEANING's model enrichments (issue 26) against the real Postgres, a real local object store and
+// CLEANING's model enrichments against the real Postgres, a real local object store and
 // the test chat server over HTTP: image descriptions from a VISION model written where the image
 // stood, checkpointed per image; table repair by a CHAT model, kept only when well formed. As in a
 // run, the parse happens once (parseForEnrichment) and only enrichMarkdown is attempted again.
@@ -53,7 +53,7 @@ const deps = partialDeps({
   settings: {
     tmpDir: path.join(root, 'tmp'),
     maxFileBytes: 1024 * 1024,
-    maxMarkdownBytes: 1024 * 1024,
+    markdown: { maxBytes: 1024 * 1024, perSourceByte: 32 },
     quota: { maxBytes: 1024 * 1024 * 1024, maxDocuments: 1000 },
   } as never,
   enrichment: {

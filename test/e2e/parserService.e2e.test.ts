@@ -8,17 +8,18 @@ import { ingestWorkflowId } from '../../contracts/ingest';
 import { createAdapters, type Adapters } from '../../composition/adapters';
 import { saveDatasetSettings } from '../../db/repositories/datasetSettings';
 import { listActiveChunks } from '../../db/repositories/chunks';
+import { findDocument } from '../../db/repositories/documents';
 import { getPipeline } from '../../db/repositories/pipelines';
 import { findRemoteParseTask } from '../../db/repositories/remoteParseTasks';
 import { killHard, spawnWorker } from '../support/childWorker';
-import { startFakeParserService, type FakeParserService } from '../support/fakeParserService';
+import { serviceMarkdown, startFakeParserService, type FakeParserService } from '../support/fakeParserService';
 import { eventually, waitTerminal } from '../support/ingestHelpers';
 import { fixturePdf } from '../support/pdfFixture';
 import { registerDocument } from '../support/registerDocument';
 import { testConfig } from '../support/testConfig';
 import { startTestWorker, type TestWorker } from '../support/testWorker';
 
-// The external parsing service (issue 26) on the real dev server, S3 on SeaweedFS, and a real
+// The external parsing service on the real dev server, S3 on SeaweedFS, and a real
 // HTTP service under test/support that fetches the source from the presigned URL it is given.
 
 const S3 = {
@@ -116,6 +117,26 @@ describe('on S3', () => {
       keys.push(...page.filter((k) => k.includes(`${documentId}/markdown/${taskId}.images/`)));
     expect(keys).toHaveLength(1);
     expect(await historyText(documentId)).not.toContain(sourceUrl.split('?')[1]);
+    // The image counts against the user's quota with the markdown.
+    const doc = await findDocument(tw.adapters.db, documentId);
+    expect(Number(doc?.produced_bytes)).toBe(Buffer.byteLength(serviceMarkdown(pdf)) + image.length);
+  });
+
+  test('an answer out of proportion to the source is FILE_TOO_LARGE, and none of its images is kept', async () => {
+    // A source of a few KB may produce the 4 MiB floor: three 2 MiB images pass it.
+    const big = Buffer.alloc(2 * 1024 * 1024, 7);
+    service.queueScripts({ kind: 'success', images: { 'a.png': big, 'b.png': big, 'c.png': big } });
+    const { documentId, taskId } = await ingestPdf(tw);
+    tw.track(documentId);
+    const progress = await waitTerminal(tw.client, documentId);
+    expect(progress.failureCode).toBe('FILE_TOO_LARGE');
+    expect((await getPipeline(tw.adapters.db, taskId)).failure_reason).toMatch(
+      /may produce 4194304 bytes of markdown and images/,
+    );
+    const keys: string[] = [];
+    for await (const page of tw.adapters.objects.listOlderThan(`documents/`, new Date(Date.now() + 60_000)))
+      keys.push(...page.filter((k) => k.includes(`${documentId}/markdown/${taskId}`)));
+    expect(keys.filter((k) => k.includes('.images/'))).toEqual([]);
   });
 
   test('the service failing its task is PARSE_ENGINE_FAILED, without retries, and names no URL', async () => {
