@@ -13,7 +13,7 @@ module.exports = {
   projects: [
     // Pure units: no servers needed.
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
-    // Saved histories (test/replay/histories) replayed against today's workflow code, offline:
+    // Saved histories (test/replay/histories) replayed against the current workflow code, offline:
     // a non-deterministic change fails here. No server; `npm run replay:record` re-records them.
     { ...shared, displayName: 'replay', testMatch: ['<rootDir>/test/replay/**/*.test.ts'] },
     // Activities run attempt by attempt in MockActivityEnvironment against the stack's Postgres:

@@ -1,7 +1,7 @@
 import { ApiError } from './errors';
 
 /**
- * Caps how many requests of one kind a user has in flight in this API process (issue 21 row 8):
+ * Caps how many requests of one kind a user has in flight in this API process:
  * uploads stream files into the object store, searches embed the query through the user's
  * provider, re-embeds start a run per document. Without a cap one tenant could hold every
  * connection, provider slot or worker slot. Over the cap the answer is 429 with Retry-After.

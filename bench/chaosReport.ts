@@ -41,7 +41,7 @@ export async function activityRetries(client: Client, documentIds: string[]): Pr
   return tally;
 }
 
-/** The table for the issue note: one row per fault kind. */
+/** The table for a report: one row per fault kind. */
 export function faultTable(byKind: ReturnType<typeof faultsByKind>): string {
   const rows = Object.entries(byKind).map(
     ([kind, f]) =>

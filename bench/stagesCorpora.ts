@@ -12,7 +12,7 @@ const R_MANUALS = 'usr/share/doc/r-doc-pdf/manual';
 const HTML_PAGES = 300;
 
 /**
- * The four real corpora of issue 14, from Debian's documentation packages: 300 pages of the
+ * Four real corpora, from Debian's documentation packages: 300 pages of the
  * PostgreSQL 15 HTML manual (spread over the sorted list, so the size mix stays), R-intro.pdf,
  * gnuplot.pdf and the R reference manual. A reduced run (scale < 1, for CI) takes fewer HTML pages
  * and, of the PDFs, only R-intro (113 pages): the 311- and 2,415-page manuals alone take minutes.

@@ -41,7 +41,7 @@ const pct = (value: number): string => `${(value * 100).toFixed(2)} %`;
 const shape = (s: Structure): string =>
   `tables ${s.tables}, code ${s.codeBlocks}, headings ${s.headings}, running-header lines ${s.runningHeaderLines ?? 'n/a'}, dot leaders ${s.dotLeaders}, hyphen breaks ${s.hyphenBreaks}`;
 
-/** Markdown tables on stdout: what a reader of the CI log or the issue wants to see. */
+/** Markdown tables on stdout: what a reader of the CI log or docs/benchmarks.md wants to see. */
 export function printStagesTable(results: CorpusResult[]): void {
   const lines = [
     '| corpus | sluice parse pages/s | LangChain.js | ratio per round | sluice chunk MB/s | Recursive | ratio | Markdown splitter | ratio |',

@@ -15,7 +15,7 @@ import { round } from './searchMeasures';
 
 /**
  * `npm run bench:vectorizing`: VECTORIZING's chunks/s on the local profile (USE on the CPU, Postgres
- * vectors) today (the first dense vector only) and with the second dense vector (bge-small of each
+ * vectors) with the first dense vector only (the default) and with the second dense vector (bge-small of each
  * chunk's language), side by side in one run: rounds alternate which goes first, over the same
  * real texts (the repository's docs in English, paragraphs of the Chinese fixture). The real
  * VECTORIZING activity, called directly, so the figures hold the embedding and the writes only.

@@ -57,7 +57,7 @@ export interface ParseTasksTable {
   chunk_generation: Generated<number>;
   /** The plan a rebuild chunks with (contracts/chunkingPlan.ts); null: the deployment's chunker settings. */
   chunking_plan: ColumnType<ChunkingPlan | null, string | null | undefined, string | null>;
-  /** The external parsing service's task for this task's CLEANING (issue 26); null for built-in parsing. */
+  /** The external parsing service's task for this task's CLEANING, so a new attempt resumes it; null for built-in parsing. */
   remote_parse_task_id: ColumnType<string | null, string | null | undefined, string | null>;
   remote_parse_started_at: NullableTimestamp;
   created_at: Timestamp;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Python client test (issue 13): starts ingestions with the PyPI `temporalio` SDK against a
+# The Python client test: starts ingestions with the PyPI `temporalio` SDK against a
 # sluice worker on the production profile (S3 object store, OpenSearch; Postgres vectors because
 # no Qdrant runs here; the hashing embedder because no embedding provider is configured). The
 # worker polls a task queue of its own and uses a database of its own, and is stopped at the end.

@@ -10,8 +10,8 @@ export interface SearchSettings {
 
 /**
  * The deployment's defaults: the tuned fusion (search/reciprocalRankFusion.ts) and, for the second
- * dense vector, the weight of the first (the issue's measurement fused the two with equal weight;
- * eval:retrieval's held-out split decides whether it stays).
+ * dense vector, the weight of the first: the two were fused with equal weight when the second was
+ * measured, and eval:retrieval's held-out split decides whether that stays.
  */
 export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   rrfK: DEFAULT_FUSION.k,

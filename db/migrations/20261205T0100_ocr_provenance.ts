@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// OCR (issue 24): a task records the pages its parse OCR'd (page, reason, confidence, characters;
+// OCR: a task records the pages its parse OCR'd (page, reason, confidence, characters;
 // null when none were), which `sluice status` shows; a chunk whose text came from OCR carries the
 // lowest confidence of the OCR'd pages it spans (null: read from a text layer).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Issue 24: the chunking plan of each task (WAIT_CONFIRM → CONFIRMED → EXECUTED, with its reason
+// The chunking plan of each task (WAIT_CONFIRM → CONFIRMED → EXECUTED, with its reason
 // and a short preview), and the strategy a document was given at upload, which the plan honours.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {

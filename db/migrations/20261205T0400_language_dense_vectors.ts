@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The second dense vector (issue 25): each chunk's vector from the model of its language (bge-small
+ * The second dense vector: each chunk's vector from the model of its language (bge-small
  * en or zh), beside the first one (the user's model), checkpointed per chunk like the first.
  *
  * And a layout for searching either table fast on the local profile: each row keeps the signs of

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Issue 26. The remote task an external parsing service runs for a task, so a new attempt of
+// The remote task an external parsing service runs for a task, so a new attempt of
 // CLEANING polls that task again instead of creating a second one; per-user chat and vision
 // models (keys sealed like embedding_configs'); and the keywords and questions a chat model
 // wrote for a chunk, keyed by the chunk's content-derived id: the row is the checkpoint.

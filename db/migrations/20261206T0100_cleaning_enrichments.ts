@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Issue 26. What a model wrote in CLEANING for one piece of a document (an image's description,
+// What a model wrote in CLEANING for one piece of a document (an image's description,
 // a repaired table), keyed by the digest of what it was given: the row is the checkpoint, so a
 // new attempt or a retried task never asks the model again for the same image or table.
 // `output` null: the model's answer was refused (the original stays).

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Issue 25, search speed. A dense search ranks a dataset by sign bits, then scores the best few
+ * Search speed. A dense search ranks a dataset by sign bits, then scores the best few
  * hundred rows (stores/postgresDenseTable.ts). Measured in `npm run bench:search` on 100,000
  * chunks: reading those rows' float vectors (out of line in TOAST, two chunks each, then
  * array_send of 512 floats) was a third of a dense search. So each row also keeps its vector

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Issue 25, search speed: an inverted-file index for the Postgres dense search. Measured in
+ * Search speed: an inverted-file index for the Postgres dense search. Measured in
  * `npm run bench:search` on 100,000 chunks, the sign-bit pass over every row of a model was most
  * of a dense search (54 ms of a 60 ms query), and it grows with the dataset. Once a model has
  * enough rows in a dataset, its vectors are clustered into cells (spherical k-means, centroids in

@@ -27,7 +27,7 @@ export interface EmbeddingConfigInput {
 
 /**
  * A stored API key was given for one host; replacing the config with another host without giving a
- * key again would send that key to the new host (issue 21 row 6), so the save is refused.
+ * key again would send that key to the new host, so the save is refused.
  */
 export class KeyBoundToHostError extends Error {
   override readonly name = 'KeyBoundToHostError';

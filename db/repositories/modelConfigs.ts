@@ -10,7 +10,7 @@ export interface ModelConfigInput {
   sealedApiKey?: string | null;
 }
 
-/** A kept key stays with the host it was given for (as embedding configs' keys do, issue 21 row 6). */
+/** A kept key stays with the host it was given for, as embedding configs' keys do: a new URL must not receive it. */
 export class ModelKeyBoundToHostError extends Error {
   override readonly name = 'ModelKeyBoundToHostError';
   constructor() {

@@ -25,7 +25,7 @@ export async function recordTokenPlan(
 
 /**
  * The task this one retries, when that task's CLEANING never recorded its markdown: an object
- * it may have stored before failing is referenced by no row (issue 21: the soak's orphans).
+ * it may have stored before failing is referenced by no row, so CLEANING removes it first.
  */
 export async function predecessorWithoutMarkdown(db: Kysely<Database>, taskId: string): Promise<string | null> {
   const row = await db

@@ -21,8 +21,8 @@ export interface ParsedDoc {
 
 /**
  * `recommended`: CHUNKING as a dataset with the default settings (strategy `auto`) runs it, under
- * the plan recommended from the document's structure. `general`: every document under today's
- * heading-aware parent/child rule, the one recipe there was before chunking strategies.
+ * the plan recommended from the document's structure. `general`: every document under the `general`
+ * strategy's heading-aware parent/child rule, the one recipe there was before chunking strategies.
  */
 export type EvalChunking = 'recommended' | 'general';
 

@@ -10,7 +10,7 @@ const FAQ_PAGES = ['basic-defs', 'pkg-basics', 'pkgtools', 'uptodate', 'support'
 const MAINT_PAGES = ['dreq', 'build', 'checkit', 'upload'];
 
 /**
- * The sets the fusion defaults were first tuned on (issue 25): reported apart from the others,
+ * The sets the fusion defaults were first tuned on: reported apart from the others,
  * and their questions never count as held out.
  */
 export const TUNED_SETS: ReadonlySet<string> = new Set(['r-intro-pdf', 'debref-en', 'pg-docs', 'debref-zh']);

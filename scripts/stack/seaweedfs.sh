@@ -56,7 +56,7 @@ seaweedfs_install() {
   mkdir -p "$SEAWEEDFS_BUILD_DIR" "$(dirname "$SEAWEEDFS_BIN")"
   # `go install weed@version` is refused: SeaweedFS's go.mod has a replace
   # directive (go-bip39 moved to cosmos/go-bip39). So build it as a dependency
-  # of a throwaway module that repeats that replace.
+  # of a build-only module that repeats that replace.
   cat >"$SEAWEEDFS_BUILD_DIR/go.mod" <<EOF
 module sluice.local/weedbuild
 

@@ -12,7 +12,7 @@ import { objectKeys } from '../../stores/objectKeys';
 import { partialDeps } from '../support/stageHarness';
 import { TEST_DATABASE_URL } from '../support/testConfig';
 
-// Issue 21's soak found markdown objects referenced by no row: a CLEANING attempt stored its
+// A soak found markdown objects referenced by no row: a CLEANING attempt stored its
 // markdown, Postgres went away before the SUCCESS that records the key, the task exhausted its
 // retries and the admin retry parsed again under a new task id.
 

@@ -12,7 +12,7 @@ import type { VectorStore } from '../../stores/ports';
 import { partialDeps, runAttempt, seedStageTask } from '../support/stageHarness';
 import { TEST_DATABASE_URL } from '../support/testConfig';
 
-// Issue 22: a dimension mismatch in VECTORIZING, wherever it arises, is a permanent
+// A dimension mismatch in VECTORIZING, wherever it arises, is a permanent
 // EMBEDDING_DIMENSION_UNSUPPORTED naming the model and the store; a store that is down is the
 // stage's retryable VECTORIZING_FAILED. Neither is an unclassified INTERNAL_UNKNOWN_ERROR.
 

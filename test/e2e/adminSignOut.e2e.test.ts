@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { call, newUser, startApi, type ApiHarness, type TestUser } from '../support/apiHarness';
 
-// Issue 21 row 8: signing out of the admin page ends the session on the server. A copy of the
+// Signing out of the admin page ends the session on the server, not only in the browser. A copy of the
 // cookie taken before sign-out (another tab, a stolen value) is refused afterwards, by this API
 // process and by another one sharing SLUICE_SECRET_KEY and the database.
 

@@ -8,7 +8,7 @@ import { ingestBuffer, waitTerminal } from '../support/ingestHelpers';
 import { testConfig } from '../support/testConfig';
 import { startTestWorker, type TestWorker } from '../support/testWorker';
 
-// Chunk keywords and questions from a chat model (issue 26) on the real dev server, against a
+// Chunk keywords and questions from a chat model on the real dev server, against a
 // local OpenAI-compatible chat server: indexed with the chunk, checkpointed per batch, and
 // LLM_CONFIG_MISSING for a user without a CHAT model.
 

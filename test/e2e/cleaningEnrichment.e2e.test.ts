@@ -21,7 +21,7 @@ import { registerDocument } from '../support/registerDocument';
 import { testConfig } from '../support/testConfig';
 import { startTestWorker, type TestWorker } from '../support/testWorker';
 
-// CLEANING's model enrichments (issue 26) on the real dev server. Image descriptions: the parsing service's test server returns
+// CLEANING's model enrichments on the real dev server. Image descriptions: the parsing service's test server returns
 // markdown with an image, CLEANING sends the image to the VISION model (the test chat server) and
 // the description, marked, is what gets chunked. The local object store is given presigned URLs
 // by test/support/localPresign.ts, so this runs without S3. Table repair: a markdown upload's

@@ -233,7 +233,7 @@ it('HTTP: GET masks the key, PUT without a key keeps it and flags re-embedding, 
   });
   expect(bad).toMatchObject({ status: 400, body: { error: { code: 'INVALID_EMBEDDING_CONFIG' } } });
 
-  // Issue 21 row 6: the stored key stays with its host. Another host without the key is refused.
+  // The stored key stays with its host, so a changed URL cannot send it elsewhere. Another host without the key is refused.
   const moved = await call<{ error: { code: string; message: string } }>(h.baseUrl, 'PUT', '/v1/embedding-config', {
     user,
     body: { baseUrl: 'https://elsewhere.example/v1', model: 'fake-embed-2', dimension: DIMENSION },

@@ -10,7 +10,7 @@ import {
   type TestUser,
 } from '../support/apiHarness';
 
-// Hit testing (issue 25) through the HTTP API, everything real: documents ingested by the worker
+// Hit testing through the HTTP API, everything real: documents ingested by the worker
 // with the second dense vector on (the real bge-small models), then POST /v1/datasets/{id}/hit-test
 // with and without adjustments, and a dataset's own `search` settings.
 

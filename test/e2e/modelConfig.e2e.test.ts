@@ -7,7 +7,7 @@ import { launchAdminBrowser, signInThroughPage } from '../support/adminBrowser';
 import { call, newUser, startApi, type ApiHarness } from '../support/apiHarness';
 import { startFakeChatServer, type FakeChatServer } from '../support/fakeChatServer';
 
-// CHAT and VISION model configs as a user manages them (issue 26): `sluice model set|show|test|
+// CHAT and VISION model configs as a user manages them: `sluice model set|show|test|
 // delete` (the functions cli/main.ts runs), the /v1/model-configs routes and the admin page's
 // forms in a real browser, with the key sealed, write-only and masked, and calls under the outbound policy.
 

@@ -15,7 +15,7 @@ import {
 import { progressQuery } from '../../contracts/ingestApi';
 import { eventually } from '../support/ingestHelpers';
 
-// Issue 24's plan over HTTP, on the real dev server, Postgres and a worker: an upload's own
+// The chunking plan over HTTP, on the real dev server, Postgres and a worker: an upload's own
 // strategy wins over the dataset's; a `required` dataset's plan waits, is previewed, confirmed with
 // a change and executed; a rebuild (one document, then the dataset) switches it again. The admin
 // page offers the review of a waiting plan.

@@ -2,7 +2,7 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { call, fileForm, newUser, startApi, type ApiHarness, type TestUser } from '../support/apiHarness';
 
-// Issue 21 row 8: per-user concurrency limits in the API answer 429. An upload whose body is
+// Per-user concurrency limits in the API answer 429, so one tenant cannot hold every slot. An upload whose body is
 // still streaming holds one of its user's SLUICE_API_MAX_CONCURRENT_UPLOADS slots: the next
 // upload of that user is refused with 429 and Retry-After, another user's is not, and the slot
 // comes back when the first upload ends.

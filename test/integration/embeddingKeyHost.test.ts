@@ -9,7 +9,8 @@ import {
 } from '../../db/repositories/embeddingConfigs';
 import { testConfig, TEST_DATABASE_URL } from '../support/testConfig';
 
-// Issue 21 row 6: a stored provider key stays with the host it was given for. Changing the base
+// A stored provider key stays with the host it was given for, so that a changed URL cannot send it
+// elsewhere. Changing the base
 // URL's host without giving the key again is refused, on the one write path every caller uses
 // (CLI, HTTP API, admin page: client/embeddingConfigs.ts → db/repositories/embeddingConfigs.ts).
 

@@ -8,7 +8,7 @@ import { findModelConfig } from '../../db/repositories/modelConfigs';
 import { loadModelSettings } from '../../enrichment/storedModel';
 import { testConfig, TEST_DATABASE_URL } from '../support/testConfig';
 
-// Issue 21 row 8: `sluice secrets rotate` re-seals every stored API key under the new
+// `sluice secrets rotate` re-seals every stored API key under the new
 // SLUICE_SECRET_KEY, reading old ones with SLUICE_SECRET_KEY_PREVIOUS (or, for values sealed
 // before key ids, with whichever key opens them); a value neither key opens is left alone.
 // Other suites share the table and leave rows sealed under their own keys, which would count as

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 
-/** Saved histories of today's workflow, recorded by test/replay/record.ts. */
+/** Saved histories of the workflow, recorded by test/replay/record.ts. */
 export const HISTORIES_DIR = path.join(__dirname, 'histories');
 
 const History = temporal.api.history.v1.History;

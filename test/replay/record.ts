@@ -20,7 +20,7 @@ import { createSluiceWorker } from '../../worker/createWorker';
 import { HISTORIES_DIR, historyToJson } from './histories';
 
 /**
- * `npm run replay:record`: runs today's workflow on the dev server with the real activities
+ * `npm run replay:record`: runs the current workflow on the dev server with the real activities
  * and saves the histories test/replay/replay.test.ts replays. Re-record after a change that is
  * meant to alter the workflow's commands (and that no running workflow can meet mid-run).
  * Needs the stack and TEST_DATABASE_URL pointing at a database this script may migrate.

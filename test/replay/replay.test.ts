@@ -4,7 +4,7 @@ import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { installQuietRuntime } from '../support/quietRuntime';
 import { HISTORIES_DIR, historyFromJson } from './histories';
 
-// Histories recorded from today's workflow (npm run replay:record) replayed against the workflow
+// Histories recorded by `npm run replay:record`, replayed against the workflow
 // code as it is now, offline: a change that would make a running workflow take another path
 // (reordered or added commands, a removed activity call) fails here instead of in production.
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** A throwaway certificate authority and one server certificate it signed, as PEM files. */
+/** A certificate authority made for one test run and one server certificate it signed, as PEM files. */
 export interface TestCa {
   dir: string;
   caFile: string;

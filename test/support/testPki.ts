@@ -16,7 +16,7 @@ function openssl(dir: string, args: string[]): void {
   execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
 }
 
-/** A throwaway CA and a client certificate it signed (openssl, as scripts/stack/temporal-cluster.sh does). */
+/** A CA made for one test run and a client certificate it signed (openssl, as scripts/stack/temporal-cluster.sh does). */
 export function makeTestPki(): TestPki {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sluice-pki-'));
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];

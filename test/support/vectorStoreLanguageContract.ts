@@ -7,7 +7,7 @@ const axis = (dimension: number, at: number, tilt = 0): number[] =>
   unitVector(Array.from({ length: dimension }, (_, i) => (i === at ? 1 : i === (at + 1) % dimension ? tilt : 0)));
 
 /**
- * The second dense vector's half of the vector store contract (issue 25): each chunk's vector from
+ * The second dense vector's half of the vector store contract: each chunk's vector from
  * the model of its language, kept beside its first vector, under the same rules within its kind.
  */
 export function describeVectorStoreLanguageContract(name: string, make: () => Promise<VectorStore>): void {

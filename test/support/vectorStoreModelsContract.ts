@@ -17,7 +17,7 @@ async function classified(promise: Promise<unknown>): Promise<SluiceError> {
 }
 
 /**
- * The multi-model half of the vector store contract (issue 22): one store serves every model a
+ * The multi-model half of the vector store contract: one store serves every model a
  * tenant configures, in any mix of dimensions. `make` is called once per worker: each call is a
  * new adapter instance over the same storage, as two worker processes would hold.
  */

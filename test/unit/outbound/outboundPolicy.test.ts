@@ -7,7 +7,7 @@ import { mayReachPrivate, outboundFetch, OutboundRefusedError } from '../../../o
 import type { ResultNotification } from '../../../stores/notifier';
 import { createWebhookNotifier } from '../../../stores/webhookNotifier';
 
-// Issue 21 row 7: outbound HTTP refuses private addresses on every profile (tenants set these
+// Outbound HTTP refuses private addresses on every profile (tenants set these
 // URLs on every profile), and SLUICE_OUTBOUND_ALLOW_HOSTS lets in the named hosts only.
 
 let server: Server;

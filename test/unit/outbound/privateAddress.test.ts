@@ -27,7 +27,7 @@ describe('isPrivateAddress', () => {
     '::ffff:10.0.0.1',
     '64:ff9b::a00:1',
     '2002:c0a8:101::1',
-    // Issue 21 row 7: the remaining special ranges, and private IPv4 inside IPv6 forms.
+    // The remaining special ranges, and private IPv4 inside IPv6 forms.
     '64:ff9b::7f00:1',
     '64:ff9b::a9fe:a9fe',
     '64:ff9b:1::808:808',

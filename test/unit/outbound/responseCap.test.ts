@@ -6,7 +6,7 @@ import { readCappedText, ResponseTooLargeError } from '../../../outbound/cappedB
 import { outboundFetch } from '../../../outbound/outboundHttp';
 import { startFloodServer, type FloodServer } from '../../support/floodServer';
 
-// Row 2 of issue 21: an answer of hundreds of MB from a tenant's endpoint is read only up to a
+// An answer of hundreds of MB from a tenant's endpoint is read only up to a
 // cap sized from the request, then refused with a classified error. Measured on the server side
 // (how many bytes the client pulled) and on this process's RSS, never on time.
 

@@ -8,7 +8,7 @@ import { DEFAULT_PARSE_LIMITS } from '../../../parsers/parseLimits';
 import { findImageRefs } from '../../../enrichment/markdownImages';
 import { zipFixture, type ZipFixtureEntry } from '../../support/zipFixture';
 
-// Pictures of DOCX and PPTX kept for image descriptions (issue 26): a reference where each stands,
+// Pictures of DOCX and PPTX kept for image descriptions: a reference where each stands,
 // the part it comes from listed, nothing at all unless asked.
 
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
