@@ -16,11 +16,13 @@ export interface GoalCheck {
 export function checkGoals(fused: RankerResult, singles: readonly RankerResult[]): GoalCheck[] {
   const checks: GoalCheck[] = [];
   for (const language of ['en', 'zh'] as const) {
-    const r = fused.heldOut.byLanguage[language]?.recallAt5 ?? 0;
+    const scores = fused.heldOut.byLanguage[language];
+    const r = scores?.recallAt5 ?? 0;
+    // The CI size holds out a family in one language only: the other's goal has nothing to read.
     checks.push({
       goal: `held-out fused recall@5 ≥ ${RECALL_GOAL} (${language})`,
       met: r >= RECALL_GOAL,
-      detail: r.toFixed(3),
+      detail: scores ? r.toFixed(3) : 'no held-out question in this run',
     });
   }
   const below: string[] = [];
