@@ -47,6 +47,15 @@ export const parsingEnv = {
     .max(10_000)
     .default(32)
     .describe('Markdown a document may produce per byte of its source, under the ceiling (floor 4 MiB).'),
+  // parsers/pdf/decodeBudget.ts: a 600 KB PDF whose one stream inflates to 600 MB stops at the floor.
+  SLUICE_PDF_DECODED_BYTES_PER_SOURCE_BYTE: z.coerce
+    .number()
+    .positive()
+    .max(10_000)
+    .default(32)
+    .describe(
+      "Bytes a PDF's streams may decode to for one page, per byte of the file: over a 64 MiB floor, under SLUICE_MAX_UNCOMPRESSED_BYTES (FILE_TOO_LARGE).",
+    ),
   // OCR of scanned pages and image uploads (parsers/documentOcr.ts), inside the parse limits above.
   SLUICE_OCR_MAX_PAGES: z.coerce
     .number()
@@ -103,6 +112,7 @@ export interface ParsingSettings {
     maxHeapMb: number;
     maxMemoryMb: number;
     markdown: { maxBytes: number; perSourceByte: number };
+    pdfDecodedPerSourceByte: number;
     ocr: { maxPages: number; pageTimeoutMs: number; documentTimeoutMs: number; dpi: number };
   };
   chunking: { maxTokens: number; overlapTokens: number; maxChunks: number };
@@ -123,6 +133,7 @@ export function parsingSettings(e: EnvOf<typeof parsingEnv>, problems: string[])
       maxHeapMb: e.SLUICE_PARSE_HEAP_MB,
       maxMemoryMb: e.SLUICE_PARSE_MEMORY_MB ?? e.SLUICE_PARSE_HEAP_MB + 512,
       markdown: { maxBytes: e.SLUICE_MAX_MARKDOWN_BYTES, perSourceByte: e.SLUICE_MARKDOWN_BYTES_PER_SOURCE_BYTE },
+      pdfDecodedPerSourceByte: e.SLUICE_PDF_DECODED_BYTES_PER_SOURCE_BYTE,
       ocr: {
         maxPages: e.SLUICE_OCR_MAX_PAGES,
         pageTimeoutMs: durationMs(e.SLUICE_OCR_PAGE_TIMEOUT),
