@@ -47,7 +47,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['config/config.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    files: ['config/config.ts', 'test/**/*.ts', 'testkit/**/*.ts', 'bench/**/*.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

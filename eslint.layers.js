@@ -20,6 +20,12 @@ const CLI = {
   message: 'Nothing imports cli/ (tests and benchmarks aside): it is the outermost surface.',
 };
 
+/** Test and benchmark code: production folders never reach it. */
+const TEST_CODE = {
+  regex: folders(['test', 'testkit', 'bench', 'eval']),
+  message: 'Production code imports nothing from test/, testkit/, bench/ or eval/: they build on it, not the reverse.',
+};
+
 /** Content code: pure functions of the bytes it is given, runnable in a CPU-pool thread. */
 const pure = {
   files: ['parsers/**/*.ts', 'ocr/**/*.ts', 'chunker/**/*.ts', 'tokenizer/**/*.ts', 'sparse/**/*.ts'],
@@ -28,6 +34,7 @@ const pure = {
       'error',
       {
         patterns: [
+          TEST_CODE,
           {
             regex: folders([
               'db',
@@ -67,6 +74,7 @@ const db = {
       'error',
       {
         patterns: [
+          TEST_CODE,
           {
             regex: folders([
               'stores',
@@ -98,6 +106,7 @@ const config = {
       'error',
       {
         patterns: [
+          TEST_CODE,
           {
             regex: folders([
               'db',
@@ -136,6 +145,7 @@ const activities = {
       'error',
       {
         patterns: [
+          TEST_CODE,
           {
             regex: folders(['worker', 'client', 'api', 'cli', 'composition']),
             message:
@@ -155,7 +165,9 @@ const belowSurfaces = {
     'api/**',
     'cli/**',
     'test/**',
+    'testkit/**',
     'bench/**',
+    'eval/**',
     'scripts/**',
     'workflows/**',
     'parsers/**',
@@ -166,18 +178,24 @@ const belowSurfaces = {
     'activities/**',
     'config/**',
   ],
-  rules: { 'no-restricted-imports': ['error', { patterns: [CLIENT, API, CLI] }] },
+  rules: { 'no-restricted-imports': ['error', { patterns: [CLIENT, API, CLI, TEST_CODE] }] },
 };
 
 /** client/ is what both surfaces share, so it imports neither. */
 const client = {
   files: ['client/**/*.ts'],
-  rules: { 'no-restricted-imports': ['error', { patterns: [API, CLI] }] },
+  rules: { 'no-restricted-imports': ['error', { patterns: [API, CLI, TEST_CODE] }] },
 };
 
 const api = {
   files: ['api/**/*.ts'],
-  rules: { 'no-restricted-imports': ['error', { patterns: [CLI] }] },
+  rules: { 'no-restricted-imports': ['error', { patterns: [CLI, TEST_CODE] }] },
 };
 
-module.exports = { layerRules: [belowSurfaces, client, api, pure, db, config, activities] };
+/** cli/ is the outermost surface: it may import every production folder, and still no test code. */
+const cli = {
+  files: ['cli/**/*.ts'],
+  rules: { 'no-restricted-imports': ['error', { patterns: [TEST_CODE] }] },
+};
+
+module.exports = { layerRules: [belowSurfaces, client, api, cli, pure, db, config, activities] };

@@ -9,7 +9,7 @@ const shared = {
 module.exports = {
   // A global option: projects do not carry their own. End-to-end tests wait for real pipelines.
   testTimeout: 120000,
-  reporters: ['default', '<rootDir>/test/support/summaryReporter.js'],
+  reporters: ['default', '<rootDir>/testkit/harness/summaryReporter.js'],
   projects: [
     // Pure units: no servers needed.
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
@@ -30,7 +30,7 @@ module.exports = {
       ...shared,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/{integration,workflow,e2e}/**/*.test.ts'],
-      globalSetup: '<rootDir>/test/support/globalSetup.ts',
+      globalSetup: '<rootDir>/testkit/harness/globalSetup.ts',
     },
   ],
 };

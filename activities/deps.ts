@@ -34,7 +34,7 @@ export interface ActivityDeps {
   cpu: CpuPool;
   /** Null when no SLUICE_PARSER_SERVICE_URL is set: datasets asking for it fail PARSE_ENGINE_FAILED. */
   parserService: ParserServiceDeps | null;
-  /** Chat and vision calls (activities/enrichChunks.ts): their limits, policy and the keys that unseal model keys. */
+  /** Chat and vision calls (activities/stages/enrichChunks.ts): their limits, policy and the keys that unseal model keys. */
   enrichment: {
     batchSize: number;
     maxResponseBytes: number;

@@ -1,26 +1,26 @@
-import { createChunkingActivity } from './chunking';
+import { createChunkingActivity } from './stages/chunking';
 import {
   createConfirmChunkingPlanActivity,
   createNotifyPlanWaitingActivity,
   createPlanChunkingActivity,
-} from './chunkingPlan';
-import { createCleaningActivity, createParseForEnrichmentActivity } from './cleaning';
+} from './stages/chunkingPlan';
+import { createCleaningActivity, createParseForEnrichmentActivity } from './stages/cleaning';
 import type { ActivityDeps } from './deps';
-import { createDeletionActivities } from './deletion';
-import { createEnrichChunksActivity } from './enrichChunks';
-import { createEnrichMarkdownActivity } from './enrichMarkdown';
-import { createSweepOrphanedObjectsActivity } from './sweepOrphanedObjects';
-import { createSweepStuckTasksActivity } from './sweepStuckTasks';
-import { createKeywordIndexingActivity } from './keywordIndexing';
-import { createNotifyResultActivity, createRecordNotifyFailureActivity } from './notifyResult';
-import { createPrepareTaskActivity } from './prepareTask';
-import { createPretokenizeActivity } from './pretokenize';
-import { createRecordTaskFailureActivity } from './recordTaskFailure';
-import { createRebuildDatasetActivities } from './rebuildDataset';
-import { createRetireChunkSetsActivity } from './retireChunkSets';
-import { createRegisterSourceActivity } from './sourceRegistration';
-import { createSparseVectorizingActivity } from './sparseVectorizing';
-import { createVectorizingActivity } from './vectorizing';
+import { createDeletionActivities } from './maintenance/deletion';
+import { createEnrichChunksActivity } from './stages/enrichChunks';
+import { createEnrichMarkdownActivity } from './stages/enrichMarkdown';
+import { createSweepOrphanedObjectsActivity } from './maintenance/sweepOrphanedObjects';
+import { createSweepStuckTasksActivity } from './maintenance/sweepStuckTasks';
+import { createKeywordIndexingActivity } from './stages/keywordIndexing';
+import { createNotifyResultActivity, createRecordNotifyFailureActivity } from './stages/notifyResult';
+import { createPrepareTaskActivity } from './stages/prepareTask';
+import { createPretokenizeActivity } from './stages/pretokenize';
+import { createRecordTaskFailureActivity } from './stages/recordTaskFailure';
+import { createRebuildDatasetActivities } from './maintenance/rebuildDataset';
+import { createRetireChunkSetsActivity } from './maintenance/retireChunkSets';
+import { createRegisterSourceActivity } from './stages/sourceRegistration';
+import { createSparseVectorizingActivity } from './stages/sparseVectorizing';
+import { createVectorizingActivity } from './stages/vectorizing';
 
 export type { ActivityDeps } from './deps';
 export type { IngestionRuns } from './ingestionRuns';

@@ -1,6 +1,6 @@
-import { fixturePdf } from '../test/support/pdfFixture';
-import { pptxFixture, xlsxFixture } from '../test/support/officeFixtures';
-import { zipFixture, type ZipFixtureEntry } from '../test/support/zipFixture';
+import { fixturePdf } from '../testkit/fixtures/pdfFixture';
+import { pptxFixture, xlsxFixture } from '../testkit/fixtures/officeFixtures';
+import { zipFixture, type ZipFixtureEntry } from '../testkit/fixtures/zipFixture';
 
 /**
  * Hostile DOCX, XLSX, PPTX and PDF inputs of size n, for the adversarial tests and benchmark.

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { debianDocPath } from '../test/support/debianDocs';
-import { sectionedMarkdown } from '../test/support/ingestHelpers';
-import { docxFixture, pptxFixture, xlsxFixture } from '../test/support/officeFixtures';
+import { debianDocPath } from '../testkit/fixtures/debianDocs';
+import { sectionedMarkdown } from '../testkit/harness/ingestHelpers';
+import { docxFixture, pptxFixture, xlsxFixture } from '../testkit/fixtures/officeFixtures';
 import { ensureCorpus, pickPages } from './corpus';
 
 export interface ChaosFile {

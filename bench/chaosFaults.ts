@@ -1,6 +1,6 @@
-import type { PrivatePostgres } from '../test/support/privatePostgres';
-import type { PrivateTemporal } from '../test/support/privateTemporal';
-import type { TcpProxy } from '../test/support/tcpProxy';
+import type { PrivatePostgres } from '../testkit/harness/privatePostgres';
+import type { PrivateTemporal } from '../testkit/harness/privateTemporal';
+import type { TcpProxy } from '../testkit/harness/tcpProxy';
 
 export const FAULT_KINDS = ['worker-kill', 'postgres-restart', 'temporal-restart', 'opensearch-cut', 's3-cut'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];

@@ -10,7 +10,7 @@ import { findDocument } from '../db/repositories/documents';
 import { findPipeline } from '../db/repositories/pipelines';
 import { DETECTION_HEAD_BYTES, detectFileType } from '../parsers/detectFileType';
 import { objectKeys } from '../stores/objectKeys';
-import { chunkPrints, storeMismatches, type ChunkPrint } from '../test/support/chunkFingerprint';
+import { chunkPrints, storeMismatches, type ChunkPrint } from '../testkit/fixtures/chunkFingerprint';
 import { pipelineChunks } from './pipelineChunks';
 import type { ChaosFile } from './chaosCorpus';
 

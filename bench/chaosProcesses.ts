@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { SluiceConfig } from '../config/config';
-import { spawnApi } from '../test/support/childApi';
-import { killHard, spawnWorker } from '../test/support/childWorker';
+import { spawnApi } from '../testkit/harness/childApi';
+import { killHard, spawnWorker } from '../testkit/harness/childWorker';
 
 export interface ProcessExit {
   role: 'worker' | 'api';

@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SluiceConfig } from '../config/config';
-import { workerEnv } from '../test/support/childWorker';
+import { workerEnv } from '../testkit/harness/childWorker';
 
 const ROOT = path.resolve(__dirname, '..');
 export const COMPILED_WORKER = path.join(ROOT, 'dist', 'worker', 'main.js');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chunkMarkdown, DEFAULT_CHUNKER_OPTIONS } from '../chunker/chunkMarkdown';
-import { debianDocPath } from '../test/support/debianDocs';
+import { debianDocPath } from '../testkit/fixtures/debianDocs';
 
 export interface CorpusFile {
   fileName: string;

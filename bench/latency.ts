@@ -5,10 +5,10 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { loadConfig } from '../config/config';
 import { connectClient, startIngestion, waitForResult } from '../client/ingestClient';
-import { registerDocument } from '../test/support/registerDocument';
+import { registerDocument } from '../testkit/harness/registerDocument';
 import { createAdapters } from '../composition/adapters';
-import { debianDocPath } from '../test/support/debianDocs';
-import { fixturePdf } from '../test/support/pdfFixture';
+import { debianDocPath } from '../testkit/fixtures/debianDocs';
+import { fixturePdf } from '../testkit/fixtures/pdfFixture';
 import { resetBenchDatabase } from './benchDatabase';
 import { historySpanMs, median, medianProcess, ROOT, round, startCompiledWorker } from './latencyProbes';
 

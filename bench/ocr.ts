@@ -8,7 +8,7 @@ import { ppOcrV4Files } from '../ocr/ocrModels';
 import type { RgbaImage } from '../ocr/rgbaImage';
 import { openPdf } from '../parsers/pdf/openPdf';
 import { renderPage } from '../parsers/pdf/renderPage';
-import { debianDocPath } from '../test/support/debianDocs';
+import { debianDocPath } from '../testkit/fixtures/debianDocs';
 import { tallyCer, type CerTally } from './ocrCer';
 import { tesseractAvailable, tesseractPage } from './ocrTesseract';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createCpuPool } from '../cpuPool/pool';
 import { DEFAULT_PARSE_LIMITS } from '../parsers/parseLimits';
-import { scannedPageJpeg, scannedPdf } from '../test/support/scanFixtures';
+import { scannedPageJpeg, scannedPdf } from '../testkit/fixtures/scanFixtures';
 
 /**
  * `npm run bench:ocr-long`: a long scanned PDF (BENCH_OCR_LONG_PAGES image-only pages, 300 by

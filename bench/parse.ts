@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { debianDocPath } from '../test/support/debianDocs';
-import { fixturePdf } from '../test/support/pdfFixture';
+import { debianDocPath } from '../testkit/fixtures/debianDocs';
+import { fixturePdf } from '../testkit/fixtures/pdfFixture';
 
 /**
  * `npm run bench:parse`: pages per second and peak RSS of the parse path on a large real PDF (the

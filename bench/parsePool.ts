@@ -3,9 +3,9 @@ import path from 'node:path';
 import { createCpuPool } from '../cpuPool/pool';
 import type { SourceFileType } from '../parsers/detectFileType';
 import { DEFAULT_PARSE_LIMITS } from '../parsers/parseLimits';
-import { debianDocPath } from '../test/support/debianDocs';
-import { docxFixture, xlsxFixture } from '../test/support/officeFixtures';
-import { fixturePdf } from '../test/support/pdfFixture';
+import { debianDocPath } from '../testkit/fixtures/debianDocs';
+import { docxFixture, xlsxFixture } from '../testkit/fixtures/officeFixtures';
+import { fixturePdf } from '../testkit/fixtures/pdfFixture';
 
 /**
  * `npm run bench:parse-pool`: parse throughput of the warm CPU pool, the way CLEANING calls it

@@ -13,13 +13,19 @@ import { countChunks } from '../db/repositories/chunks';
 import { migrateToLatest } from '../db/migrate';
 import { createAdapters } from '../composition/adapters';
 import { createSluiceWorker } from '../worker/createWorker';
-import { killHard } from '../test/support/childWorker';
+import { killHard } from '../testkit/harness/childWorker';
 import { ensureBuilt, polling, spawnCompiledWorker } from './compiledWorker';
-import { injectStageFaults } from '../test/support/faultInjection';
-import { flakyEmbedders, type FlakyProviderState } from '../test/support/flakyEmbedder';
-import { eventually, ingestBuffer, sectionedMarkdown, waitForTask, waitTerminal } from '../test/support/ingestHelpers';
-import { installQuietRuntime } from '../test/support/quietRuntime';
-import type { TestWorker } from '../test/support/testWorker';
+import { injectStageFaults } from '../testkit/harness/faultInjection';
+import { flakyEmbedders, type FlakyProviderState } from '../testkit/fakes/flakyEmbedder';
+import {
+  eventually,
+  ingestBuffer,
+  sectionedMarkdown,
+  waitForTask,
+  waitTerminal,
+} from '../testkit/harness/ingestHelpers';
+import { installQuietRuntime } from '../testkit/harness/quietRuntime';
+import type { TestWorker } from '../testkit/harness/testWorker';
 
 /**
  * `npm run bench:recovery`: what recovery costs, measured on the real dev server and Postgres,

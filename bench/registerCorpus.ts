@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
-import { registerDocument } from '../test/support/registerDocument';
+import { registerDocument } from '../testkit/harness/registerDocument';
 import type { Adapters } from '../composition/adapters';
 import type { CorpusFile } from './corpus';
 import type { BenchDoc } from './plainPipeline';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fixturePdf } from '../test/support/pdfFixture';
+import { fixturePdf } from '../testkit/fixtures/pdfFixture';
 import { stageCorpora, type StageCorpus } from './stagesCorpora';
 import type { CorpusMeasures } from './stagesMeasures';
 import type { Splitter } from './stagesChunk';

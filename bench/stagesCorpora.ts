@@ -1,4 +1,4 @@
-import { debianDocPath } from '../test/support/debianDocs';
+import { debianDocPath } from '../testkit/fixtures/debianDocs';
 import { ensureCorpus, pickPages } from './corpus';
 import type { DocKind } from './stagesParse';
 

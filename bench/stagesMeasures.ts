@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { readPdfTextLayer } from '../test/support/pdfTextLayer';
-import { htmlSourceWords, pdfSourceWords, wordCoverage } from '../test/support/wordCoverage';
+import { readPdfTextLayer } from '../testkit/fixtures/pdfTextLayer';
+import { htmlSourceWords, pdfSourceWords, wordCoverage } from '../testkit/fixtures/wordCoverage';
 import type { DocKind } from './stagesParse';
 
 /** What each side's parse output keeps and how it is shaped, measured outside the timed runs. */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createVectorizingActivity } from '../activities/vectorizing';
+import { createVectorizingActivity } from '../activities/stages/vectorizing';
 import type { ActivityDeps } from '../activities/deps';
 import { createAdapters } from '../composition/adapters';
 import { loadConfig } from '../config/config';

@@ -9,7 +9,7 @@ export function embeddingTaskQueue(taskQueue: string): string {
 }
 
 /**
- * Chat and vision model calls (activities/enrichChunks.ts, activities/enrichMarkdown.ts) on a queue of their own, derived the
+ * Chat and vision model calls (activities/stages/enrichChunks.ts, activities/stages/enrichMarkdown.ts) on a queue of their own, derived the
  * same way: a slow or rate-limited model holds these slots and no others.
  */
 export function enrichmentTaskQueue(taskQueue: string): string {

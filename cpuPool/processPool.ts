@@ -28,7 +28,7 @@ export interface ProcessPoolOptions {
    * Children kept beyond `processes` for tasks not marked long: long tasks (a scanned PDF's OCR
    * takes seconds a page) never hold more than `processes` children, so a small document's parse
    * does not queue behind them for minutes. Small parses run as local activities inside a workflow
-   * task (activities/prepareTask.ts localStagePlan), where a wait in this queue stalls the task.
+   * task (activities/stages/prepareTask.ts localStagePlan), where a wait in this queue stalls the task.
    */
   shortTaskReserve?: number;
   limits: ProcessLimits;

@@ -1,5 +1,5 @@
 import { DefaultLogger, Runtime, type LogLevel, type LogMetadata } from '@temporalio/worker';
-import { STAGE_DURATION_BUCKETS_MS, STAGE_DURATION_METRIC } from '../activities/stageMetrics';
+import { STAGE_DURATION_BUCKETS_MS, STAGE_DURATION_METRIC } from '../activities/stages/stageMetrics';
 
 /**
  * What the SDK says, as a warning, when a Worker has no workflows. The embedding queue's Worker
@@ -31,7 +31,7 @@ export function installRuntimeLogging(level: LogLevel, options: { prometheusBind
             metrics: {
               prometheus: {
                 bindAddress: options.prometheusBindAddress,
-                // sluice's own stage metrics (activities/stageMetrics.ts) are served here too.
+                // sluice's own stage metrics (activities/stages/stageMetrics.ts) are served here too.
                 histogramBucketOverrides: { [STAGE_DURATION_METRIC]: STAGE_DURATION_BUCKETS_MS },
               },
             },

@@ -71,7 +71,7 @@ const HEARTBEAT_TIMEOUT = '5 seconds';
 const WAIT_FOR_STOP = ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
 
 /**
- * Copying a named source into sluice's store (activities/sourceRegistration.ts): a large S3 object
+ * Copying a named source into sluice's store (activities/stages/sourceRegistration.ts): a large S3 object
  * can take minutes, far past a local activity's timeout, so it is a normal activity that
  * heartbeats. A dead worker is noticed within the heartbeat timeout; a copy that is merely slow
  * is left to finish. The bookkeeping retries ride out a database restart.
@@ -121,7 +121,7 @@ export const batchStage = (summary: string) => proxyActivities<IngestActivities>
 
 // Retiring a rebuild's old chunk set: deletes by id in every store, a few statements per store.
 // 10 minutes covers a document of many thousands of chunks; the batch back-off rides out a store
-// outage, and what still fails is the sweep's (activities/sweepStuckTasks.ts).
+// outage, and what still fails is the sweep's (activities/maintenance/sweepStuckTasks.ts).
 export const retirement = (summary: string) =>
   proxyActivities<IngestActivities>({
     cancellationType: WAIT_FOR_STOP,
@@ -139,7 +139,7 @@ export function embeddingStage(taskQueue: string, summary: string) {
 }
 
 /**
- * Chunk enrichment (activities/enrichChunks.ts, the first part of PRETOKENIZE) with the batch
+ * Chunk enrichment (activities/stages/enrichChunks.ts, the first part of PRETOKENIZE) with the batch
  * options: a chat model rate-limits and goes down like an embedding provider, and each batch is
  * checkpointed, so the same patient retries cost no repeated calls. On its own queue.
  */

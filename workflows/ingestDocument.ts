@@ -121,7 +121,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   try {
     const prepareInput = { ...input, documentId, taskId, retryWait, ownerRunChain: info.firstExecutionRunId };
     let prepared: PrepareResult | undefined;
-    // A named source is copied by a normal activity that heartbeats (activities/sourceRegistration.ts):
+    // A named source is copied by a normal activity that heartbeats (activities/stages/sourceRegistration.ts):
     // runs from before it copied inside prepareTask, which a slow copy outlasted.
     if (input.source !== undefined && patched(SOURCE_REGISTRATION_ACTIVITY)) {
       const registration = await sourceRegistration(
@@ -216,7 +216,7 @@ declareVersioningBehavior('PINNED', ingestDocument);
  * After a rebuild's success switched search to its new chunk set (in the transaction of the last
  * stage's SUCCESS), the old set is removed from every store. The run has succeeded either way: a
  * clean-up that still fails after its retries is left to the stuck-task sweep, which retires any
- * set below the served one (activities/sweepStuckTasks.ts).
+ * set below the served one (activities/maintenance/sweepStuckTasks.ts).
  */
 async function retireOldChunkSet(stageInput: StageInput, subject: string): Promise<void> {
   try {

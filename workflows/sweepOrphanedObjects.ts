@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { IngestActivities } from '../activities';
-import type { SweepOrphansInput, SweepOrphansResult } from '../activities/sweepOrphanedObjects';
+import type { SweepOrphansInput, SweepOrphansResult } from '../activities/maintenance/sweepOrphanedObjects';
 import { declareVersioningBehavior } from './versioningBehavior';
 
 // Listing a large store takes a while: 30 minutes, with a heartbeat per page (1,000 keys) so a

@@ -114,7 +114,7 @@ export async function listActiveChunkIds(db: Kysely<Database>, set: ChunkSet): P
 /**
  * Ids of the document's children in every generation: the keyword entries a re-index keeps. The
  * served set stays searchable while a rebuild indexes its new one; the old set's entries go when
- * it is retired (activities/retireChunkSets.ts).
+ * it is retired (activities/maintenance/retireChunkSets.ts).
  */
 export async function listDocumentChunkIds(db: Kysely<Database>, documentId: string): Promise<string[]> {
   const rows = await db

@@ -49,7 +49,7 @@ export async function parseDoc(
     parentTokens: null,
   };
   const limits = { maxChunks: chunking.maxChunks ?? Number.MAX_SAFE_INTEGER };
-  // As activities/chunkingPlan.ts proposes for a dataset whose chunking section is empty.
+  // As activities/stages/chunkingPlan.ts proposes for a dataset whose chunking section is empty.
   const proposed: ChunkingPlan =
     mode === 'recommended'
       ? (

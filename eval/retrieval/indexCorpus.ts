@@ -77,7 +77,7 @@ export async function indexDense(
 }
 
 /**
- * The second dense vector as VECTORIZING writes it (activities/languageVectors.ts): each child
+ * The second dense vector as VECTORIZING writes it (activities/stages/languageVectors.ts): each child
  * embedded by the bge model of its own language, upserted under that model, in the configured
  * batch size.
  */

@@ -2,7 +2,7 @@
  * The pictures of a DOCX or PPTX, kept for a dataset that has them described (enrichment option
  * `imageDescriptions`). The parser writes a reference `![alt](images/<name>)` where a picture
  * stands, as the parsing service does, and lists the package part each name comes from;
- * CLEANING copies those parts into the task's images folder (activities/embeddedImages.ts). Only
+ * CLEANING copies those parts into the task's images folder (activities/stages/embeddedImages.ts). Only
  * the formats a vision endpoint takes are referenced (by the part's extension; CLEANING checks
  * the bytes); EMF, WMF and SVG pictures are left out, as before.
  */

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from '../../activities/deps';
-import { createSparseVectorizingActivity } from '../../activities/sparseVectorizing';
-import { storeTokenPlan } from '../../activities/tokenPlan';
-import { createVectorizingActivity } from '../../activities/vectorizing';
+import { createSparseVectorizingActivity } from '../../activities/stages/sparseVectorizing';
+import { storeTokenPlan } from '../../activities/stages/tokenPlan';
+import { createVectorizingActivity } from '../../activities/stages/vectorizing';
 import { createDb } from '../../db/connection';
 import { countChunks, setChunkStatus } from '../../db/repositories/chunks';
 import { getPipeline } from '../../db/repositories/pipelines';
@@ -16,10 +16,10 @@ import { sparseVectorFromTokens } from '../../sparse/sparseVector';
 import { createLocalObjectStore } from '../../stores/localObjectStore';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
 import type { VectorStore } from '../../stores/ports';
-import { partialDeps, runAttempt, seedStageTask } from '../support/stageHarness';
-import { TEST_DATABASE_URL } from '../support/testConfig';
+import { partialDeps, runAttempt, seedStageTask } from '../../testkit/harness/stageHarness';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
-// VECTORIZING and SPARSE_VECTORIZING share one batch loop (activities/pendingBatches.ts). Attempt
+// VECTORIZING and SPARSE_VECTORIZING share one batch loop (activities/stages/pendingBatches.ts). Attempt
 // by attempt, as Temporal runs them: a batch that fails leaves the resume point after the last
 // batch written and marked, and the retry, handed those heartbeat details, writes only the rest.
 

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createChunkingActivity } from '../../activities/chunking';
-import { createConfirmChunkingPlanActivity, createPlanChunkingActivity } from '../../activities/chunkingPlan';
+import { createChunkingActivity } from '../../activities/stages/chunking';
+import { createConfirmChunkingPlanActivity, createPlanChunkingActivity } from '../../activities/stages/chunkingPlan';
 import type { PlannedChunking } from '../../contracts/chunkingPlan';
 import { createCpuPool } from '../../cpuPool/pool';
 import { createDb } from '../../db/connection';
@@ -16,8 +16,8 @@ import { insertTaskWithPipeline } from '../../db/repositories/newTask';
 import { DEFAULT_PARSE_LIMITS } from '../../parsers/parseLimits';
 import { createLocalObjectStore } from '../../stores/localObjectStore';
 import { objectKeys } from '../../stores/objectKeys';
-import { partialDeps } from '../support/stageHarness';
-import { TEST_DATABASE_URL } from '../support/testConfig';
+import { partialDeps } from '../../testkit/harness/stageHarness';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // The plan step's activities on the real Postgres, object store and CPU pool: propose (qa for an
 // FAQ) and store WAIT_CONFIRM, answer a retried attempt from the row, confirm with a change, then

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createParseForEnrichmentActivity } from '../../activities/cleaning';
-import { createEnrichMarkdownActivity, type EnrichMarkdownInput } from '../../activities/enrichMarkdown';
+import { createParseForEnrichmentActivity } from '../../activities/stages/cleaning';
+import { createEnrichMarkdownActivity, type EnrichMarkdownInput } from '../../activities/stages/enrichMarkdown';
 import { saveModelSettings } from '../../client/modelConfigs';
 import { parseEncryptionKey } from '../../crypto/secretBox';
 import type { StageInput } from '../../contracts/ingest';
@@ -18,10 +18,10 @@ import { insertTaskWithPipeline } from '../../db/repositories/newTask';
 import { DEFAULT_PARSE_LIMITS } from '../../parsers/parseLimits';
 import { createLocalObjectStore } from '../../stores/localObjectStore';
 import { objectKeys } from '../../stores/objectKeys';
-import { startFakeChatServer, type FakeChatServer } from '../support/fakeChatServer';
-import { fakeVisionAnswer } from '../support/fakeModelAnswers';
-import { partialDeps, runAttempt } from '../support/stageHarness';
-import { testConfig, TEST_DATABASE_URL } from '../support/testConfig';
+import { startFakeChatServer, type FakeChatServer } from '../../testkit/fakes/fakeChatServer';
+import { fakeVisionAnswer } from '../../testkit/fakes/fakeModelAnswers';
+import { partialDeps, runAttempt } from '../../testkit/harness/stageHarness';
+import { testConfig, TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // CLEANING's model enrichments against the real Postgres, a real local object store and
 // the test chat server over HTTP: image descriptions from a VISION model written where the image

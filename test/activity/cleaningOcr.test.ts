@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { createCleaningActivity } from '../../activities/cleaning';
+import { createCleaningActivity } from '../../activities/stages/cleaning';
 import type { StageInput } from '../../contracts/ingest';
 import { createCpuPool, type CpuPool } from '../../cpuPool/pool';
 import { createDb } from '../../db/connection';
@@ -12,9 +12,9 @@ import { insertTaskWithPipeline } from '../../db/repositories/newTask';
 import { findTask } from '../../db/repositories/tasks';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from '../../parsers/parseLimits';
 import { createLocalObjectStore } from '../../stores/localObjectStore';
-import { blankPng, mixedPdf, SCANNED_SAMPLES, scannedPageJpeg } from '../support/scanFixtures';
-import { partialDeps, runAttempt } from '../support/stageHarness';
-import { TEST_DATABASE_URL } from '../support/testConfig';
+import { blankPng, mixedPdf, SCANNED_SAMPLES, scannedPageJpeg } from '../../testkit/fixtures/scanFixtures';
+import { partialDeps, runAttempt } from '../../testkit/harness/stageHarness';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // CLEANING on scanned pages and image uploads, with the real parse processes and OCR engine:
 // what was OCR'd is recorded on the task, the markdown marks it, and OCR's limits fail the

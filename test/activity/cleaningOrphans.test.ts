@@ -3,14 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createCleaningActivity } from '../../activities/cleaning';
+import { createCleaningActivity } from '../../activities/stages/cleaning';
 import { createDb } from '../../db/connection';
 import { insertDocument } from '../../db/repositories/documents';
 import { insertTaskWithPipeline } from '../../db/repositories/newTask';
 import { createLocalObjectStore } from '../../stores/localObjectStore';
 import { objectKeys } from '../../stores/objectKeys';
-import { partialDeps } from '../support/stageHarness';
-import { TEST_DATABASE_URL } from '../support/testConfig';
+import { partialDeps } from '../../testkit/harness/stageHarness';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // A soak found markdown objects referenced by no row: a CLEANING attempt stored its
 // markdown, Postgres went away before the SUCCESS that records the key, the task exhausted its

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createCleaningActivity } from '../../activities/cleaning';
+import { createCleaningActivity } from '../../activities/stages/cleaning';
 import type { StageInput } from '../../contracts/ingest';
 import { createCpuPool } from '../../cpuPool/pool';
 import { createDb } from '../../db/connection';
@@ -11,8 +11,8 @@ import { findDocument, insertDocument } from '../../db/repositories/documents';
 import { insertTaskWithPipeline } from '../../db/repositories/newTask';
 import { DEFAULT_PARSE_LIMITS } from '../../parsers/parseLimits';
 import { createLocalObjectStore } from '../../stores/localObjectStore';
-import { partialDeps, runAttempt } from '../support/stageHarness';
-import { TEST_DATABASE_URL } from '../support/testConfig';
+import { partialDeps, runAttempt } from '../../testkit/harness/stageHarness';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // What a document produces (its markdown) counts against its user's quota, as its upload does:
 // CLEANING records it under the per-user quota lock, and refuses it with QUOTA_EXCEEDED when the

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createDeletionActivities } from '../../activities/deletion';
-import { createPrepareTaskActivity, type PrepareInput } from '../../activities/prepareTask';
+import { createDeletionActivities } from '../../activities/maintenance/deletion';
+import { createPrepareTaskActivity, type PrepareInput } from '../../activities/stages/prepareTask';
 import { ingestWorkflowId } from '../../contracts/ingest';
 import { createDb } from '../../db/connection';
 import { findDocument } from '../../db/repositories/documents';
 import { getPipeline } from '../../db/repositories/pipelines';
-import { partialDeps, seedDocument } from '../support/stageHarness';
-import { TEST_DATABASE_URL } from '../support/testConfig';
+import { partialDeps, seedDocument } from '../../testkit/harness/stageHarness';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // Ids a caller passes are checked against the document and user they name: a task id of another
 // document, or a deletion for another user, is refused as ID_MISMATCH and changes nothing.

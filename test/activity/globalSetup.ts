@@ -1,6 +1,6 @@
 import { createDb } from '../../db/connection';
 import { migrateToLatest } from '../../db/migrate';
-import { TEST_DATABASE_URL } from '../support/testConfig';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 /**
  * The activity tier needs only the test database at the latest schema: no workflow bundle, and

@@ -2,13 +2,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
-import { createKeywordIndexingActivity } from '../../activities/keywordIndexing';
+import { createKeywordIndexingActivity } from '../../activities/stages/keywordIndexing';
 import type { StageInput } from '../../contracts/ingest';
 import { createDb } from '../../db/connection';
 import { getPipeline } from '../../db/repositories/pipelines';
 import { createLocalObjectStore } from '../../stores/localObjectStore';
 import { createPostgresKeywordIndex } from '../../stores/postgresKeywordIndex';
-import { faultyKeywordIndex, type BulkFault, type FaultyKeywordIndex } from '../support/faultyKeywordIndex';
+import { faultyKeywordIndex, type BulkFault, type FaultyKeywordIndex } from '../../testkit/fakes/faultyKeywordIndex';
 import {
   newKeywordTask,
   partialDeps,
@@ -16,8 +16,8 @@ import {
   seedKeywordDocument,
   writeChunks,
   type Attempt,
-} from '../support/stageHarness';
-import { TEST_DATABASE_URL } from '../support/testConfig';
+} from '../../testkit/harness/stageHarness';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // KEYWORD_INDEXING attempt by attempt, as Temporal would run them: each attempt in its own
 // MockActivityEnvironment, a retry handed the heartbeat details the failed attempt recorded, on

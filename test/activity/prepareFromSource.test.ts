@@ -3,14 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createPrepareTaskActivity, type PrepareInput } from '../../activities/prepareTask';
+import { createPrepareTaskActivity, type PrepareInput } from '../../activities/stages/prepareTask';
 import { ingestWorkflowId } from '../../contracts/ingest';
 import { createDb } from '../../db/connection';
 import { findDocument } from '../../db/repositories/documents';
 import { objectKeys } from '../../stores/objectKeys';
 import { createLocalObjectStore } from '../../stores/localObjectStore';
-import { partialDeps } from '../support/stageHarness';
-import { TEST_DATABASE_URL } from '../support/testConfig';
+import { partialDeps } from '../../testkit/harness/stageHarness';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // prepareTask for a run started from a named source (any Temporal SDK): the file is registered
 // as an upload would be, once, and each refusal is a permanent classified failure.

@@ -3,15 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createPrepareTaskActivity, type PrepareInput } from '../../activities/prepareTask';
+import { createPrepareTaskActivity, type PrepareInput } from '../../activities/stages/prepareTask';
 import { ingestWorkflowId } from '../../contracts/ingest';
 import { createDb } from '../../db/connection';
 import { findDocument } from '../../db/repositories/documents';
 import { objectKeys } from '../../stores/objectKeys';
 import { createLocalObjectStore } from '../../stores/localObjectStore';
-import { partialDeps } from '../support/stageHarness';
-import { stallFirstRead } from '../support/stallingObjectStore';
-import { TEST_DATABASE_URL } from '../support/testConfig';
+import { partialDeps } from '../../testkit/harness/stageHarness';
+import { stallFirstRead } from '../../testkit/fakes/stallingObjectStore';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // Two attempts of one source registration that overlap: the first is still copying (its read
 // stalls, as a large object's copy outlasts an attempt's timeout) when the retry starts, copies

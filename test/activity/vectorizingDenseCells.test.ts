@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ActivityDeps } from '../../activities/deps';
-import { createVectorizingActivity } from '../../activities/vectorizing';
+import { createVectorizingActivity } from '../../activities/stages/vectorizing';
 import { createCpuPool, type CpuPool } from '../../cpuPool/pool';
 import { createDb } from '../../db/connection';
 import { countChunks } from '../../db/repositories/chunks';
@@ -9,8 +9,8 @@ import { createLocalHashEmbedder } from '../../embedders/localHashEmbedder';
 import { DEFAULT_PARSE_LIMITS } from '../../parsers/parseLimits';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
 import type { VectorStore } from '../../stores/ports';
-import { partialDeps, runAttempt, seedStageTask } from '../support/stageHarness';
-import { TEST_DATABASE_URL } from '../support/testConfig';
+import { partialDeps, runAttempt, seedStageTask } from '../../testkit/harness/stageHarness';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // VECTORIZING keeps the Postgres store's dense cells up to date (stores/postgresDenseCells.ts):
 // once a dataset has enough rows of the model, the stage trains them on the worker's CPU pool, and

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from '../../activities/deps';
-import { createVectorizingActivity } from '../../activities/vectorizing';
+import { createVectorizingActivity } from '../../activities/stages/vectorizing';
 import type { StageInput } from '../../contracts/ingest';
 import { createDb } from '../../db/connection';
 import { countChunks } from '../../db/repositories/chunks';
@@ -9,8 +9,8 @@ import { createLocalHashEmbedder } from '../../embedders/localHashEmbedder';
 import { dimensionMismatch } from '../../stores/dimensionMismatch';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
 import type { VectorStore } from '../../stores/ports';
-import { partialDeps, runAttempt, seedStageTask } from '../support/stageHarness';
-import { TEST_DATABASE_URL } from '../support/testConfig';
+import { partialDeps, runAttempt, seedStageTask } from '../../testkit/harness/stageHarness';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // A dimension mismatch in VECTORIZING, wherever it arises, is a permanent
 // EMBEDDING_DIMENSION_UNSUPPORTED naming the model and the store; a store that is down is the

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from '../../activities/deps';
-import { createVectorizingActivity } from '../../activities/vectorizing';
+import { createVectorizingActivity } from '../../activities/stages/vectorizing';
 import { BGE_MODEL_IDENTITIES } from '../../contracts/localModel';
 import type { StageInput } from '../../contracts/ingest';
 import { createDb } from '../../db/connection';
@@ -12,8 +12,8 @@ import { createBgeEmbedders, type BgeEmbedders } from '../../embedders/bgeEmbedd
 import { singleEmbedderResolver } from '../../embedders/embedderResolver';
 import { createLocalHashEmbedder } from '../../embedders/localHashEmbedder';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
-import { partialDeps, runAttempt } from '../support/stageHarness';
-import { TEST_DATABASE_URL, testConfig } from '../support/testConfig';
+import { partialDeps, runAttempt } from '../../testkit/harness/stageHarness';
+import { TEST_DATABASE_URL, testConfig } from '../../testkit/harness/testConfig';
 
 // VECTORIZING with the second dense vector on (SLUICE_LANGUAGE_DENSE=on): each chunk also gets the
 // vector of its language's bge model (the real models), checkpointed per chunk like the first.

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { ingestWorkflowId } from '../../contracts/ingest';
-import { ingestBuffer, waitTerminal } from '../support/ingestHelpers';
-import { testConfig } from '../support/testConfig';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { ingestBuffer, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { testConfig } from '../../testkit/harness/testConfig';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 // Operators read a run's timeline in the Web UI: every stage activity carries a summary naming the
 // stage and the document's file, so the timeline reads as the pipeline.

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { call, newUser, startApi, type ApiHarness, type TestUser } from '../support/apiHarness';
+import { call, newUser, startApi, type ApiHarness, type TestUser } from '../../testkit/harness/apiHarness';
 
 // Signing out of the admin page ends the session on the server, not only in the browser. A copy of the
 // cookie taken before sign-out (another tab, a stolen value) is refused afterwards, by this API

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ingestBuffer, waitTerminal } from '../support/ingestHelpers';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { ingestBuffer, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 /**
  * Generated inputs built to hurt each user-content path (type detection, parsers, chunker,

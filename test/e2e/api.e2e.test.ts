@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { revokeApiKey } from '../../db/repositories/apiKeys';
-import { installQuietRuntime } from '../support/quietRuntime';
+import { installQuietRuntime } from '../../testkit/harness/quietRuntime';
 import {
   call,
   fileForm,
@@ -13,8 +13,8 @@ import {
   type ApiHarness,
   type DocumentBody,
   type TestUser,
-} from '../support/apiHarness';
-import { eventually, sectionedMarkdown } from '../support/ingestHelpers';
+} from '../../testkit/harness/apiHarness';
+import { eventually, sectionedMarkdown } from '../../testkit/harness/ingestHelpers';
 
 // Every route of the HTTP API against the real stack: dev server, worker, Postgres, local stores.
 const MAX_FILE_BYTES = 8 * 1024 * 1024;

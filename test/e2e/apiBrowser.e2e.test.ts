@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_SEARCH_SETTINGS } from '../../search/searchSettings';
-import { launchAdminBrowser } from '../support/adminBrowser';
-import { call, newUser, startApi, type ApiHarness, type TestUser } from '../support/apiHarness';
-import { eventually } from '../support/ingestHelpers';
+import { launchAdminBrowser } from '../../testkit/harness/adminBrowser';
+import { call, newUser, startApi, type ApiHarness, type TestUser } from '../../testkit/harness/apiHarness';
+import { eventually } from '../../testkit/harness/ingestHelpers';
 
 // The admin page in a real browser (Debian's Chromium driven by playwright-core): sign in,
 // upload, watch SUCCESS arrive over SSE, make one fail, retry it, delete it, search, and review a

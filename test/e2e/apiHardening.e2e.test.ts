@@ -9,8 +9,8 @@ import {
   waitForDocument,
   type ApiHarness,
   type TestUser,
-} from '../support/apiHarness';
-import { eventually } from '../support/ingestHelpers';
+} from '../../testkit/harness/apiHarness';
+import { eventually } from '../../testkit/harness/ingestHelpers';
 
 // The API against hostile or careless clients: event streams per key are capped, and the admin
 // page's cookie is a signed, expiring session that a revoked key cannot keep using.

@@ -8,7 +8,7 @@ import {
   type ApiHarness,
   type DocumentBody,
   type TestUser,
-} from '../support/apiHarness';
+} from '../../testkit/harness/apiHarness';
 
 // Two users, one dataset name. With B's key, nothing of A's exists: every read, retry, delete,
 // event stream and search over A's populated dataset fails or comes back empty.

@@ -3,10 +3,10 @@ import { saveModelSettings } from '../../client/modelConfigs';
 import { listActiveChunks } from '../../db/repositories/chunks';
 import { saveDatasetSettings } from '../../db/repositories/datasetSettings';
 import { getPipeline } from '../../db/repositories/pipelines';
-import { fakeKeyword, startFakeChatServer, type FakeChatServer } from '../support/fakeChatServer';
-import { ingestBuffer, waitTerminal } from '../support/ingestHelpers';
-import { testConfig } from '../support/testConfig';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { fakeKeyword, startFakeChatServer, type FakeChatServer } from '../../testkit/fakes/fakeChatServer';
+import { ingestBuffer, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { testConfig } from '../../testkit/harness/testConfig';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 // Chunk keywords and questions from a chat model on the real dev server, against a
 // local OpenAI-compatible chat server: indexed with the chunk, checkpointed per batch, and

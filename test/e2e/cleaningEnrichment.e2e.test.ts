@@ -8,23 +8,23 @@ import { listActiveChunks } from '../../db/repositories/chunks';
 import { ingestWorkflowId } from '../../contracts/ingest';
 import { enrichmentTaskQueue } from '../../contracts/taskQueues';
 import { saveDatasetSettings } from '../../db/repositories/datasetSettings';
-import { scheduledActivityQueues } from '../support/historyEvents';
-import { startFakeChatServer, type FakeChatServer } from '../support/fakeChatServer';
-import { fakeVisionAnswer } from '../support/fakeModelAnswers';
-import { startFakeParserService, type FakeParserService } from '../support/fakeParserService';
-import { ingestBuffer, waitTerminal } from '../support/ingestHelpers';
-import { startPresignServer, type PresignServer } from '../support/localPresign';
-import { pandocOffice } from '../support/pandocOffice';
-import { blankPng } from '../support/scanFixtures';
-import { fixturePdf } from '../support/pdfFixture';
-import { registerDocument } from '../support/registerDocument';
-import { testConfig } from '../support/testConfig';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { scheduledActivityQueues } from '../../testkit/harness/historyEvents';
+import { startFakeChatServer, type FakeChatServer } from '../../testkit/fakes/fakeChatServer';
+import { fakeVisionAnswer } from '../../testkit/fakes/fakeModelAnswers';
+import { startFakeParserService, type FakeParserService } from '../../testkit/fakes/fakeParserService';
+import { ingestBuffer, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { startPresignServer, type PresignServer } from '../../testkit/fakes/localPresign';
+import { pandocOffice } from '../../testkit/fixtures/pandocOffice';
+import { blankPng } from '../../testkit/fixtures/scanFixtures';
+import { fixturePdf } from '../../testkit/fixtures/pdfFixture';
+import { registerDocument } from '../../testkit/harness/registerDocument';
+import { testConfig } from '../../testkit/harness/testConfig';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 // CLEANING's model enrichments on the real dev server. Image descriptions: the parsing service's test server returns
 // markdown with an image, CLEANING sends the image to the VISION model (the test chat server) and
 // the description, marked, is what gets chunked. The local object store is given presigned URLs
-// by test/support/localPresign.ts, so this runs without S3. Table repair: a markdown upload's
+// by testkit/fakes/localPresign.ts, so this runs without S3. Table repair: a markdown upload's
 // ragged table is replaced by the chat model's well-formed one before it is chunked.
 
 let chat: FakeChatServer;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { STACK_MODEL_DIR, TEST_DATABASE_URL } from '../support/testConfig';
+import { STACK_MODEL_DIR, TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // `sluice demo` as a user runs it (bin/sluice, its own stack start and in-process worker), on the
 // test database and a task queue of its own: it must end with every sample SUCCESS, draw its

@@ -11,8 +11,8 @@ import { registerFile, SourceReadError } from '../../registration/registerFile';
 import { uploadLimitsOf } from '../../registration/registerUpload';
 import { findDocument, listDocuments } from '../../db/repositories/documents';
 import { objectKeys } from '../../stores/objectKeys';
-import { refusingInserts } from '../support/refuseInserts';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { refusingInserts } from '../../testkit/fakes/refuseInserts';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 // The `sluice ingest` path (cli/commands/ingestFiles.ts, as cli/main.ts calls it) with files
 // that cannot be read: each is reported with its reason, nothing crashes, the others ingest.

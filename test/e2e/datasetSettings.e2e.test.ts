@@ -1,6 +1,6 @@
 import { datasetSet, datasetShow } from '../../cli/commands/datasetSettings';
 import { findDatasetSettings } from '../../db/repositories/datasetSettings';
-import { call, newUser, startApi, type ApiHarness } from '../support/apiHarness';
+import { call, newUser, startApi, type ApiHarness } from '../../testkit/harness/apiHarness';
 
 // A dataset's settings through the HTTP API and the CLI's command functions, on the real Postgres:
 // section-wise replacement, reset by null, validation naming the field, and tenancy.

@@ -6,9 +6,9 @@ import { countChunks } from '../../db/repositories/chunks';
 import { findDocument } from '../../db/repositories/documents';
 import { hybridSearch } from '../../search/hybridSearch';
 import { objectKeys } from '../../stores/objectKeys';
-import { eventually, ingestBuffer, sectionedMarkdown, waitTerminal } from '../support/ingestHelpers';
-import { testConfig } from '../support/testConfig';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { eventually, ingestBuffer, sectionedMarkdown, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { testConfig } from '../../testkit/harness/testConfig';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 const scope = { userId: `user-${randomUUID()}`, datasetId: 'deletion' };
 let tw: TestWorker;

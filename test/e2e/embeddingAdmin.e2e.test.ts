@@ -8,9 +8,9 @@ import {
   waitForDocument,
   type ApiHarness,
   type TestUser,
-} from '../support/apiHarness';
-import { launchAdminBrowser } from '../support/adminBrowser';
-import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../support/fakeEmbeddingServer';
+} from '../../testkit/harness/apiHarness';
+import { launchAdminBrowser } from '../../testkit/harness/adminBrowser';
+import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../../testkit/fakes/fakeEmbeddingServer';
 
 // The admin page's embedding form in a real browser: save a provider (the key typed once, never
 // shown again), test it, change the model and re-embed a dataset with the offered button.

@@ -12,8 +12,8 @@ import {
 import { createUserWithKey } from '../../api/apiKeys';
 import { findDefaultEmbeddingConfig } from '../../db/repositories/embeddingConfigs';
 import { parseEncryptionKey, decryptSecret } from '../../crypto/secretBox';
-import { call, fileForm, newUser, startApi, waitForDocument, type ApiHarness } from '../support/apiHarness';
-import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../support/fakeEmbeddingServer';
+import { call, fileForm, newUser, startApi, waitForDocument, type ApiHarness } from '../../testkit/harness/apiHarness';
+import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../../testkit/fakes/fakeEmbeddingServer';
 
 // Embedding configuration as a user manages it, with no SQL: `sluice embedding set|show|test|delete`
 // (the command functions cli/main.ts runs, and the real CLI once), then an ingestion on a worker

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { findDocument } from '../../db/repositories/documents';
 import { getPipeline } from '../../db/repositories/pipelines';
-import { ingestBuffer, waitTerminal } from '../support/ingestHelpers';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { ingestBuffer, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 const scope = { userId: `user-${randomUUID()}`, datasetId: 'bad-input' };
 let tw: TestWorker;

@@ -8,7 +8,7 @@ import {
   waitForDocument,
   type ApiHarness,
   type TestUser,
-} from '../support/apiHarness';
+} from '../../testkit/harness/apiHarness';
 
 // Hit testing through the HTTP API, everything real: documents ingested by the worker
 // with the second dense vector on (the real bge-small models), then POST /v1/datasets/{id}/hit-test

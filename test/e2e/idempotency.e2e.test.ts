@@ -3,9 +3,9 @@ import { startIngestion } from '../../client/ingestClient';
 import { ingestWorkflowId, type IngestResult, type StageInput } from '../../contracts/ingest';
 import { getPipeline } from '../../db/repositories/pipelines';
 import type { ingestDocument } from '../../workflows/ingestDocument';
-import { historyBytes, ingestBuffer, waitTerminal } from '../support/ingestHelpers';
-import { testConfig } from '../support/testConfig';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { historyBytes, ingestBuffer, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { testConfig } from '../../testkit/harness/testConfig';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 const scope = { userId: `user-${randomUUID()}`, datasetId: 'idempotency' };
 const cleaningCalls = new Map<string, number>();

@@ -7,10 +7,10 @@ import { findDocument } from '../../db/repositories/documents';
 import { getPipeline, stageStatusesOf } from '../../db/repositories/pipelines';
 import { stageColumns } from '../../db/repositories/stageColumns';
 import { hybridSearch } from '../../search/hybridSearch';
-import { ingestBuffer, waitTerminal } from '../support/ingestHelpers';
-import { storeProfiles } from '../support/profiles';
-import { testConfig } from '../support/testConfig';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { ingestBuffer, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { storeProfiles } from '../../testkit/harness/profiles';
+import { testConfig } from '../../testkit/harness/testConfig';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 // Everything real: dev server, Postgres and the stores of each profile, all activities.
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures');

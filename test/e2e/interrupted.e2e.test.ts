@@ -3,9 +3,9 @@ import { retryDocument } from '../../client/documentAdmin';
 import { ingestWorkflowId } from '../../contracts/ingest';
 import { countChunks } from '../../db/repositories/chunks';
 import { getPipeline } from '../../db/repositories/pipelines';
-import { eventually, ingestBuffer, sectionedMarkdown, waitForTask } from '../support/ingestHelpers';
-import { testConfig } from '../support/testConfig';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { eventually, ingestBuffer, sectionedMarkdown, waitForTask } from '../../testkit/harness/ingestHelpers';
+import { testConfig } from '../../testkit/harness/testConfig';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 const scope = { userId: `user-${randomUUID()}`, datasetId: 'interrupted' };
 let tw: TestWorker;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { LOCAL_MODEL } from '../../embedders/localModelFiles';
 import { hybridSearch } from '../../search/hybridSearch';
-import { ingestBuffer, waitTerminal } from '../support/ingestHelpers';
-import { testConfig } from '../support/testConfig';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { ingestBuffer, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { testConfig } from '../../testkit/harness/testConfig';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 // The local profile's default embedder end to end: a real worker embeds with the model that
 // `bash scripts/stack.sh start` installed, records it on every chunk, and search finds a passage

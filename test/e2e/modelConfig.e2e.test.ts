@@ -3,9 +3,9 @@ import { modelDelete, modelSet, modelShow, modelTest } from '../../cli/commands/
 import type { EmbeddingIo } from '../../cli/commands/embedding';
 import { decryptSecret, parseEncryptionKey } from '../../crypto/secretBox';
 import { findModelConfig } from '../../db/repositories/modelConfigs';
-import { launchAdminBrowser, signInThroughPage } from '../support/adminBrowser';
-import { call, newUser, startApi, type ApiHarness } from '../support/apiHarness';
-import { startFakeChatServer, type FakeChatServer } from '../support/fakeChatServer';
+import { launchAdminBrowser, signInThroughPage } from '../../testkit/harness/adminBrowser';
+import { call, newUser, startApi, type ApiHarness } from '../../testkit/harness/apiHarness';
+import { startFakeChatServer, type FakeChatServer } from '../../testkit/fakes/fakeChatServer';
 
 // CHAT and VISION model configs as a user manages them: `sluice model set|show|test|
 // delete` (the functions cli/main.ts runs), the /v1/model-configs routes and the admin page's

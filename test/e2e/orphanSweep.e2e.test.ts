@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { SweepOrphansResult } from '../../activities/sweepOrphanedObjects';
-import { registerDocument } from '../support/registerDocument';
+import type { SweepOrphansResult } from '../../activities/maintenance/sweepOrphanedObjects';
+import { registerDocument } from '../../testkit/harness/registerDocument';
 import { objectKeys } from '../../stores/objectKeys';
 import type { ObjectStore } from '../../stores/ports';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 // The orphan sweep workflow (worker/sweepSchedule.ts runs it on a schedule) on the real dev
 // server, against the worker's own object directory and the test database.

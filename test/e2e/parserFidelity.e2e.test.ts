@@ -6,9 +6,9 @@ import { load } from 'cheerio';
 import { splitBlocks } from '../../chunker/blocks';
 import { splitSections } from '../../chunker/splitSections';
 import { htmlToMarkdown } from '../../parsers/htmlToMarkdown';
-import { debianDocPath } from '../support/debianDocs';
-import type { PdfTextLayer } from '../support/pdfTextLayer';
-import { htmlSourceWords, pdfSourceWords, wordCoverage, words } from '../support/wordCoverage';
+import { debianDocPath } from '../../testkit/fixtures/debianDocs';
+import type { PdfTextLayer } from '../../testkit/fixtures/pdfTextLayer';
+import { htmlSourceWords, pdfSourceWords, wordCoverage, words } from '../../testkit/fixtures/wordCoverage';
 
 /**
  * Parsing keeps every word of real documents nobody here wrote: pdf.js's own text layer against
@@ -33,7 +33,7 @@ function textLayer(source: readonly [string, string], markdownOnly = false): Pro
 
 async function readTextLayer([pkg, file]: readonly [string, string], markdownOnly: boolean): Promise<PdfTextLayer> {
   const run = promisify(execFile);
-  const script = path.join(repoRoot, 'test/support/pdfTextLayer.ts');
+  const script = path.join(repoRoot, 'testkit/fixtures/pdfTextLayer.ts');
   const args = ['--require', 'tsx/cjs', script, debianDocPath(pkg, file), ...(markdownOnly ? ['--markdown-only'] : [])];
   const { stdout } = await run(process.execPath, args, { cwd: repoRoot, maxBuffer: 256 * 1024 * 1024 });
   return JSON.parse(stdout) as PdfTextLayer;

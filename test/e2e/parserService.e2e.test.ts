@@ -11,16 +11,16 @@ import { listActiveChunks } from '../../db/repositories/chunks';
 import { findDocument } from '../../db/repositories/documents';
 import { getPipeline } from '../../db/repositories/pipelines';
 import { findRemoteParseTask } from '../../db/repositories/remoteParseTasks';
-import { killHard, spawnWorker } from '../support/childWorker';
-import { serviceMarkdown, startFakeParserService, type FakeParserService } from '../support/fakeParserService';
-import { eventually, waitTerminal } from '../support/ingestHelpers';
-import { fixturePdf } from '../support/pdfFixture';
-import { registerDocument } from '../support/registerDocument';
-import { testConfig } from '../support/testConfig';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { killHard, spawnWorker } from '../../testkit/harness/childWorker';
+import { serviceMarkdown, startFakeParserService, type FakeParserService } from '../../testkit/fakes/fakeParserService';
+import { eventually, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { fixturePdf } from '../../testkit/fixtures/pdfFixture';
+import { registerDocument } from '../../testkit/harness/registerDocument';
+import { testConfig } from '../../testkit/harness/testConfig';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 // The external parsing service on the real dev server, S3 on SeaweedFS, and a real
-// HTTP service under test/support that fetches the source from the presigned URL it is given.
+// HTTP service under testkit/fakes that fetches the source from the presigned URL it is given.
 
 const S3 = {
   SLUICE_OBJECT_STORE: 's3',

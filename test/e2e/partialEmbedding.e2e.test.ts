@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { retryDocument } from '../../client/documentAdmin';
 import { countChunks } from '../../db/repositories/chunks';
 import { createAdapters } from '../../composition/adapters';
-import { flakyEmbedders, type FlakyProviderState } from '../support/flakyEmbedder';
-import { ingestBuffer, sectionedMarkdown, waitForTask, waitTerminal } from '../support/ingestHelpers';
-import { testConfig } from '../support/testConfig';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { flakyEmbedders, type FlakyProviderState } from '../../testkit/fakes/flakyEmbedder';
+import { ingestBuffer, sectionedMarkdown, waitForTask, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { testConfig } from '../../testkit/harness/testConfig';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 const CHUNKS = 50;
 const BATCH = 5;

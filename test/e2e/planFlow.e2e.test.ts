@@ -11,9 +11,9 @@ import {
   waitForDocument,
   type ApiHarness,
   type TestUser,
-} from '../support/apiHarness';
+} from '../../testkit/harness/apiHarness';
 import { progressQuery } from '../../contracts/ingestApi';
-import { eventually } from '../support/ingestHelpers';
+import { eventually } from '../../testkit/harness/ingestHelpers';
 
 // The chunking plan over HTTP, on the real dev server, Postgres and a worker: an upload's own
 // strategy wins over the dataset's; a `required` dataset's plan waits, is previewed, confirmed with

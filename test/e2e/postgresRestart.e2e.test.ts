@@ -7,13 +7,13 @@ import { connectClient, startIngestion } from '../../client/ingestClient';
 import { openAdapters, type Adapters } from '../../composition/adapters';
 import { ingestWorkflowId } from '../../contracts/ingest';
 import { countChunks } from '../../db/repositories/chunks';
-import { apiHealthy, spawnApi } from '../support/childApi';
-import { killHard, spawnWorker } from '../support/childWorker';
-import { chunkPrints, cleanPrintsAs, storeMismatches } from '../support/chunkFingerprint';
-import { eventually, sectionedMarkdown, waitTerminal } from '../support/ingestHelpers';
-import { freePort, startPrivatePostgres, type PrivatePostgres } from '../support/privatePostgres';
-import { registerDocument } from '../support/registerDocument';
-import { testConfig } from '../support/testConfig';
+import { apiHealthy, spawnApi } from '../../testkit/harness/childApi';
+import { killHard, spawnWorker } from '../../testkit/harness/childWorker';
+import { chunkPrints, cleanPrintsAs, storeMismatches } from '../../testkit/fixtures/chunkFingerprint';
+import { eventually, sectionedMarkdown, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { freePort, startPrivatePostgres, type PrivatePostgres } from '../../testkit/harness/privatePostgres';
+import { registerDocument } from '../../testkit/harness/registerDocument';
+import { testConfig } from '../../testkit/harness/testConfig';
 
 /**
  * docs/design.md §1 "every process survives its dependencies", for Postgres: its postmaster is

@@ -7,7 +7,7 @@ import { saveEmbeddingSettings } from '../../client/embeddingConfigs';
 import { deleteDocument } from '../../client/documentAdmin';
 import { connectClient, startIngestion } from '../../client/ingestClient';
 import { reembedDataset } from '../../client/reembed';
-import { registerDocument } from '../support/registerDocument';
+import { registerDocument } from '../../testkit/harness/registerDocument';
 import { ingestWorkflowId } from '../../contracts/ingest';
 import { embeddingTaskQueue } from '../../contracts/taskQueues';
 import { countChunks } from '../../db/repositories/chunks';
@@ -15,13 +15,17 @@ import { getPipeline } from '../../db/repositories/pipelines';
 import { hybridSearch } from '../../search/hybridSearch';
 import { objectKeys } from '../../stores/objectKeys';
 import { createAdapters, type Adapters } from '../../composition/adapters';
-import { killHard, spawnWorker } from '../support/childWorker';
-import { fakeVector, startFakeEmbeddingServer, type FakeEmbeddingServer } from '../support/fakeEmbeddingServer';
-import { eventually, waitForTask, waitTerminal } from '../support/ingestHelpers';
-import { docxFixture } from '../support/officeFixtures';
-import { fixturePdf } from '../support/pdfFixture';
-import { startTcpProxy, type TcpProxy } from '../support/tcpProxy';
-import { testConfig } from '../support/testConfig';
+import { killHard, spawnWorker } from '../../testkit/harness/childWorker';
+import {
+  fakeVector,
+  startFakeEmbeddingServer,
+  type FakeEmbeddingServer,
+} from '../../testkit/fakes/fakeEmbeddingServer';
+import { eventually, waitForTask, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { docxFixture } from '../../testkit/fixtures/officeFixtures';
+import { fixturePdf } from '../../testkit/fixtures/pdfFixture';
+import { startTcpProxy, type TcpProxy } from '../../testkit/harness/tcpProxy';
+import { testConfig } from '../../testkit/harness/testConfig';
 
 // The production profile on every real server at once: SeaweedFS (S3), OpenSearch (through a TCP
 // proxy the test can cut), Qdrant when QDRANT_URL is set or else the Postgres vector store, Postgres,
@@ -221,7 +225,10 @@ describe(`production profile on real servers, vector store: ${VECTOR_STORE}`, ()
 
   it('delete leaves nothing in the vector store, OpenSearch, S3 or Postgres', async () => {
     const documentId = docs.get('memo.docx') as string;
-    expect(await deleteDocument({ client, config }, { documentId, ...scope })).toMatchObject({ documentId, existed: true });
+    expect(await deleteDocument({ client, config }, { documentId, ...scope })).toMatchObject({
+      documentId,
+      existed: true,
+    });
     const rows = async (
       table:
         | 'documents'

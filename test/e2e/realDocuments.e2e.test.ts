@@ -4,9 +4,9 @@ import { gunzipSync } from 'node:zlib';
 import { encode } from 'iconv-lite';
 import type { ChunkRow } from '../../db/database';
 import { hybridSearch } from '../../search/hybridSearch';
-import { debianDocPath } from '../support/debianDocs';
-import { ingestBuffer, waitTerminal } from '../support/ingestHelpers';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { debianDocPath } from '../../testkit/fixtures/debianDocs';
+import { ingestBuffer, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 /**
  * Real documents nobody here wrote, from Debian's doc packages: a 300-page LaTeX manual as PDF,

@@ -7,9 +7,9 @@ import { findDocument } from '../../db/repositories/documents';
 import { getPipeline } from '../../db/repositories/pipelines';
 import { getTask } from '../../db/repositories/tasks';
 import { hybridSearch } from '../../search/hybridSearch';
-import { ingestBuffer, waitForTask, waitTerminal } from '../support/ingestHelpers';
-import { testConfig } from '../support/testConfig';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { ingestBuffer, waitForTask, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { testConfig } from '../../testkit/harness/testConfig';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 // Everything real (dev server, Postgres stores, the hashing embedder): a document is ingested,
 // rebuilt under another plan from its stored markdown while a search loop runs, and the loop

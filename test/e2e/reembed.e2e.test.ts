@@ -4,9 +4,9 @@ import { ingestWorkflowId } from '../../contracts/ingest';
 import { countChunks, documentsWithStaleVectors } from '../../db/repositories/chunks';
 import { getPipeline } from '../../db/repositories/pipelines';
 import { hybridSearch } from '../../search/hybridSearch';
-import { ingestBuffer, sectionedMarkdown, waitForTask, waitTerminal } from '../support/ingestHelpers';
-import { testConfig } from '../support/testConfig';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { ingestBuffer, sectionedMarkdown, waitForTask, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { testConfig } from '../../testkit/harness/testConfig';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 const scope = { userId: `user-${randomUUID()}`, datasetId: 'model-upgrade' };
 let before: TestWorker;

@@ -7,10 +7,10 @@ import type { Stage } from '../../contracts/stages';
 import { countChunks } from '../../db/repositories/chunks';
 import { findDocument } from '../../db/repositories/documents';
 import { getPipeline } from '../../db/repositories/pipelines';
-import { injectStageFaults } from '../support/faultInjection';
-import { localActivityType } from '../support/historyEvents';
-import { ingestBuffer, sectionedMarkdown, waitTerminal } from '../support/ingestHelpers';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { injectStageFaults } from '../../testkit/harness/faultInjection';
+import { localActivityType } from '../../testkit/harness/historyEvents';
+import { ingestBuffer, sectionedMarkdown, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 const EventType = temporal.api.enums.v1.EventType;
 const scope = { userId: `user-${randomUUID()}`, datasetId: 'reset' };

@@ -5,9 +5,9 @@ import { STAGES, type Stage } from '../../contracts/stages';
 import { countChunks } from '../../db/repositories/chunks';
 import { getPipeline, stageStatusesOf } from '../../db/repositories/pipelines';
 import { stageColumns } from '../../db/repositories/stageColumns';
-import { injectStageFaults } from '../support/faultInjection';
-import { ingestBuffer, sectionedMarkdown, waitForTask, waitTerminal } from '../support/ingestHelpers';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { injectStageFaults } from '../../testkit/harness/faultInjection';
+import { ingestBuffer, sectionedMarkdown, waitForTask, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 const scope = { userId: `user-${randomUUID()}`, datasetId: 'retry' };
 /** documentId → stage that fails once (before any work) with its default code. */

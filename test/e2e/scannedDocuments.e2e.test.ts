@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { documentStatus, formatStatus } from '../../cli/commands/documentStatus';
 import { hybridSearch } from '../../search/hybridSearch';
-import { ingestBuffer, waitTerminal } from '../support/ingestHelpers';
-import { blankPng, SCANNED_SAMPLES } from '../support/scanFixtures';
-import { testConfig } from '../support/testConfig';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { ingestBuffer, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { blankPng, SCANNED_SAMPLES } from '../../testkit/fixtures/scanFixtures';
+import { testConfig } from '../../testkit/harness/testConfig';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 /**
  * The scanned samples `sluice demo` ingests (an English and a Chinese image-only PDF, a page as

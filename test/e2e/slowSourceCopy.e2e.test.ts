@@ -4,9 +4,9 @@ import { ingestWorkflowId, type IngestInput } from '../../contracts/ingest';
 import { findDocument } from '../../db/repositories/documents';
 import { objectKeys } from '../../stores/objectKeys';
 import type { ingestDocument } from '../../workflows/ingestDocument';
-import { sectionedMarkdown } from '../support/ingestHelpers';
-import { stallFirstRead, type StallingObjectStore } from '../support/stallingObjectStore';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { sectionedMarkdown } from '../../testkit/harness/ingestHelpers';
+import { stallFirstRead, type StallingObjectStore } from '../../testkit/fakes/stallingObjectStore';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 // A run from a named source whose copy takes longer than a local activity's 30 s timeout (the
 // first read of the source stalls mid-copy for 35 s), on the real dev server with the real

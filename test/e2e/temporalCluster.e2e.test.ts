@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { connectTemporal } from '../../client/temporalConnection';
 import { loadConfig } from '../../config/config';
-import { call, fileForm, newUser, startApi, waitForDocument, type ApiHarness } from '../support/apiHarness';
-import { TEST_DATABASE_URL } from '../support/testConfig';
+import { call, fileForm, newUser, startApi, waitForDocument, type ApiHarness } from '../../testkit/harness/apiHarness';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // The worker, the API and the CLI against the real Temporal cluster of the stack (temporal-tls:
 // scripts/stack/temporal-cluster.sh), whose frontend demands a client certificate from its CA.

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { call, fileForm, newUser, startApi, type ApiHarness, type TestUser } from '../support/apiHarness';
+import { call, fileForm, newUser, startApi, type ApiHarness, type TestUser } from '../../testkit/harness/apiHarness';
 
 // Per-user concurrency limits in the API answer 429, so one tenant cannot hold every slot. An upload whose body is
 // still streaming holds one of its user's SLUICE_API_MAX_CONCURRENT_UPLOADS slots: the next

@@ -10,8 +10,8 @@ import {
   startApi,
   type ApiHarness,
   type TestUser,
-} from '../support/apiHarness';
-import { refusingInserts } from '../support/refuseInserts';
+} from '../../testkit/harness/apiHarness';
+import { refusingInserts } from '../../testkit/fakes/refuseInserts';
 
 // Uploads racing for one user's quota, and uploads whose row cannot be written: the quota is
 // never overspent, and no object outlives a row that was not written.

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signDelivery, SIGNATURE_HEADER } from '../../stores/webhookSignature';
-import { eventually, ingestBuffer, waitTerminal } from '../support/ingestHelpers';
-import { testConfig } from '../support/testConfig';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { eventually, ingestBuffer, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { testConfig } from '../../testkit/harness/testConfig';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 const SECRET = `secret-${randomUUID()}`;
 const scope = { userId: `user-${randomUUID()}`, datasetId: 'webhook' };

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { embeddingTaskQueue } from '../../contracts/taskQueues';
-import { freePort } from '../support/apiHarness';
-import { eventually, ingestBuffer, sectionedMarkdown, waitTerminal } from '../support/ingestHelpers';
-import { installQuietRuntime } from '../support/quietRuntime';
-import { startTestWorker, type TestWorker } from '../support/testWorker';
+import { freePort } from '../../testkit/harness/apiHarness';
+import { eventually, ingestBuffer, sectionedMarkdown, waitTerminal } from '../../testkit/harness/ingestHelpers';
+import { installQuietRuntime } from '../../testkit/harness/quietRuntime';
+import { startTestWorker, type TestWorker } from '../../testkit/harness/testWorker';
 
 // The worker's own metrics (stage durations, chunks, failures by code) come out of the Temporal
 // Runtime's Prometheus endpoint, next to the Runtime's metrics; VECTORIZING runs on its own queue.

@@ -1,6 +1,6 @@
 import { createBgeEmbedders, type BgeEmbedders } from '../../embedders/bgeEmbedder';
 import { BGE_MODEL_IDENTITIES } from '../../contracts/localModel';
-import { testConfig } from '../support/testConfig';
+import { testConfig } from '../../testkit/harness/testConfig';
 
 // The real bge-small models, as `bash scripts/stack.sh start` installs them (scripts/stack/bge.sh).
 // Without them every test here fails with the embedder's message naming the stack script.

@@ -9,8 +9,12 @@ import {
 } from '../../db/repositories/embeddingConfigs';
 import { decryptSecret, encryptSecret } from '../../crypto/secretBox';
 import { createUserEmbedderResolver } from '../../embedders/userEmbedderResolver';
-import { fakeVector, startFakeEmbeddingServer, type FakeEmbeddingServer } from '../support/fakeEmbeddingServer';
-import { TEST_DATABASE_URL } from '../support/testConfig';
+import {
+  fakeVector,
+  startFakeEmbeddingServer,
+  type FakeEmbeddingServer,
+} from '../../testkit/fakes/fakeEmbeddingServer';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // The resolution order on the test database: the user's own config → the deployment default
 // stored under DEPLOYMENT_DEFAULT_OWNER → SLUICE_DEFAULT_EMBEDDING_* → LLM_CONFIG_MISSING.

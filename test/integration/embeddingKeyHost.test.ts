@@ -7,7 +7,7 @@ import {
   KeyBoundToHostError,
   saveEmbeddingConfig,
 } from '../../db/repositories/embeddingConfigs';
-import { testConfig, TEST_DATABASE_URL } from '../support/testConfig';
+import { testConfig, TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // A stored provider key stays with the host it was given for, so that a changed URL cannot send it
 // elsewhere. Changing the base

@@ -4,8 +4,8 @@ import { SluiceError } from '../../contracts/sluiceError';
 import { createDb } from '../../db/connection';
 import { createOpenSearchKeywordIndex, type OpenSearchKeywordIndex } from '../../stores/openSearchKeywordIndex';
 import { createPostgresKeywordIndex } from '../../stores/postgresKeywordIndex';
-import { describeKeywordIndexContract, keywordEntry, newScope } from '../support/keywordIndexContract';
-import { TEST_DATABASE_URL } from '../support/testConfig';
+import { describeKeywordIndexContract, keywordEntry, newScope } from '../../testkit/harness/keywordIndexContract';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // One contract suite (docs/design.md §6), run against both keyword index adapters: the embedded
 // default on the stack's Postgres and the production one on the stack's OpenSearch node.

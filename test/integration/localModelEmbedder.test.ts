@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createLocalModelEmbedder, type LocalModelEmbedder } from '../../embedders/localModelEmbedder';
 import { LOCAL_MODEL } from '../../embedders/localModelFiles';
 import { createAdapters } from '../../composition/adapters';
-import { testConfig } from '../support/testConfig';
+import { testConfig } from '../../testkit/harness/testConfig';
 
 // The real model, as `bash scripts/stack.sh start` installs it (CI runs that first). Without it
 // every test here fails with the embedder's message naming the stack script: never skipped.

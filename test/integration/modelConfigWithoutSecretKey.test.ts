@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { saveModelSettings, testModelSettings } from '../../client/modelConfigs';
 import { createDb } from '../../db/connection';
-import { startFakeChatServer, type FakeChatServer } from '../support/fakeChatServer';
-import { TEST_DATABASE_URL, testConfig } from '../support/testConfig';
+import { startFakeChatServer, type FakeChatServer } from '../../testkit/fakes/fakeChatServer';
+import { TEST_DATABASE_URL, testConfig } from '../../testkit/harness/testConfig';
 
 // A model config needs SLUICE_SECRET_KEY only to seal or open its API key: a deployment without one
 // can still keep and test a keyless model (a local OpenAI-compatible server), and one that needs

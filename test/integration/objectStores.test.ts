@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createLocalObjectStore } from '../../stores/localObjectStore';
 import { createS3ObjectStore, type S3ObjectStoreOptions } from '../../stores/s3ObjectStore';
-import { describeObjectStoreContract } from '../support/objectStoreContract';
+import { describeObjectStoreContract } from '../../testkit/harness/objectStoreContract';
 
 // The object-store contract against every adapter: the local directory, and S3 against the
 // SeaweedFS server that `bash scripts/stack.sh start` runs (defaults match `stack.sh env`).

@@ -7,7 +7,11 @@ import { loadConfig } from '../../config/config';
 import { SluiceError } from '../../contracts/sluiceError';
 import { createOpenAiEmbedder, type OpenAiEmbedderOptions } from '../../embedders/openAiEmbedder';
 import { retryAfterMs } from '../../embedders/providerHttp';
-import { fakeVector, startFakeEmbeddingServer, type FakeEmbeddingServer } from '../support/fakeEmbeddingServer';
+import {
+  fakeVector,
+  startFakeEmbeddingServer,
+  type FakeEmbeddingServer,
+} from '../../testkit/fakes/fakeEmbeddingServer';
 
 // The OpenAI-compatible embedder against a real local HTTP server that speaks the embeddings API.
 

@@ -5,10 +5,10 @@ import { Client } from '@opensearch-project/opensearch';
 import { createAdapters } from '../../composition/adapters';
 import { loadConfig } from '../../config/config';
 import { createOpenSearchKeywordIndex, type OpenSearchKeywordIndex } from '../../stores/openSearchKeywordIndex';
-import { keywordEntry, newScope } from '../support/keywordIndexContract';
-import { createTestCa, type TestCa } from '../support/testCa';
-import { TEST_DATABASE_URL } from '../support/testConfig';
-import { startTlsProxy, type TlsProxy } from '../support/tlsProxy';
+import { keywordEntry, newScope } from '../../testkit/harness/keywordIndexContract';
+import { createTestCa, type TestCa } from '../../testkit/fixtures/testCa';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
+import { startTlsProxy, type TlsProxy } from '../../testkit/harness/tlsProxy';
 
 // The stack's OpenSearch behind a TLS proxy whose certificate a CA made here with openssl signed:
 // the adapter must trust that CA when given it, and refuse the server without it.

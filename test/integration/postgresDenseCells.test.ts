@@ -7,8 +7,8 @@ import { refreshDenseCells } from '../../stores/postgresDenseCellTraining';
 import { cellCountFor } from '../../stores/postgresDenseCells';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
 import type { DenseCellCompute, DenseRecord, VectorStore } from '../../stores/ports';
-import { TEST_DATABASE_URL } from '../support/testConfig';
-import { newScope, unitVector } from '../support/vectorStoreContract';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
+import { newScope, unitVector } from '../../testkit/harness/vectorStoreContract';
 
 // The Postgres store's inverted-file index (stores/postgresDenseCells.ts), on the real server,
 // trained on the worker's CPU pool: when a model's rows are clustered into cells, which rows a

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { createDb } from '../../db/connection';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
-import { TEST_DATABASE_URL } from '../support/testConfig';
-import { newScope, unitVector } from '../support/vectorStoreContract';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
+import { newScope, unitVector } from '../../testkit/harness/vectorStoreContract';
 
 // The Postgres store narrows a dataset larger than its rerank depth by sign bits before
 // scoring exactly (stores/postgresDenseTable.ts): the nearest vectors must still come first.

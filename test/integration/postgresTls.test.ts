@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { loadConfig } from '../../config/config';
 import { createDb } from '../../db/connection';
-import { createTestCa, type TestCa } from '../support/testCa';
-import { startTlsPostgres, type TlsPostgres } from '../support/tlsPostgres';
+import { createTestCa, type TestCa } from '../../testkit/fixtures/testCa';
+import { startTlsPostgres, type TlsPostgres } from '../../testkit/harness/tlsPostgres';
 
 // A private PostgreSQL that takes TCP clients over TLS only, its certificate signed by a CA made
 // here: DATABASE_URL's libpq TLS parameters must mean what they mean to psql.

@@ -7,8 +7,8 @@ import { createPostgresKeywordIndex } from '../../stores/postgresKeywordIndex';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
 import { DENSE_INFIX } from '../../stores/qdrantCollections';
 import { createQdrantVectorStore } from '../../stores/qdrantVectorStore';
-import { describeRebuildSwitchContract } from '../support/rebuildSwitchContract';
-import { TEST_DATABASE_URL } from '../support/testConfig';
+import { describeRebuildSwitchContract } from '../../testkit/harness/rebuildSwitchContract';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // The rebuild's atomic switch (docs/rebuild.md) on each store it spans: Postgres chunks with the
 // Postgres vector store and either keyword index; Qdrant when QDRANT_URL is set.

@@ -6,7 +6,7 @@ import { createDb } from '../../db/connection';
 import { findDefaultEmbeddingConfig } from '../../db/repositories/embeddingConfigs';
 import { findModelConfig } from '../../db/repositories/modelConfigs';
 import { loadModelSettings } from '../../enrichment/storedModel';
-import { testConfig, TEST_DATABASE_URL } from '../support/testConfig';
+import { testConfig, TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // `sluice secrets rotate` re-seals every stored API key under the new
 // SLUICE_SECRET_KEY, reading old ones with SLUICE_SECRET_KEY_PREVIOUS (or, for values sealed

@@ -1,13 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createSweepOrphanedObjectsActivity } from '../../activities/sweepOrphanedObjects';
+import { createSweepOrphanedObjectsActivity } from '../../activities/maintenance/sweepOrphanedObjects';
 import { createDb } from '../../db/connection';
 import { objectKeys } from '../../stores/objectKeys';
 import type { ObjectStore } from '../../stores/ports';
 import { createS3ObjectStore } from '../../stores/s3ObjectStore';
-import { partialDeps } from '../support/stageHarness';
-import { TEST_DATABASE_URL } from '../support/testConfig';
+import { partialDeps } from '../../testkit/harness/stageHarness';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // The orphan sweep against SeaweedFS S3, in a bucket sluice shares with other writers: a
 // service uploading the file it will name as a run's source (inbox/…) is not sluice's to abort;

@@ -4,8 +4,8 @@ import type net from 'node:net';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger, type LogEntry } from '@temporalio/worker';
 import type { ActivityDeps } from '../../activities/deps';
-import { createRecordTaskFailureActivity } from '../../activities/recordTaskFailure';
-import { createVectorizingActivity } from '../../activities/vectorizing';
+import { createRecordTaskFailureActivity } from '../../activities/stages/recordTaskFailure';
+import { createVectorizingActivity } from '../../activities/stages/vectorizing';
 import { loadDocumentView } from '../../api/documentViews';
 import { createDb } from '../../db/connection';
 import { replaceChunks } from '../../db/repositories/chunks';
@@ -15,7 +15,7 @@ import { singleEmbedderResolver } from '../../embedders/embedderResolver';
 import { createOpenAiEmbedder } from '../../embedders/openAiEmbedder';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
 import { classifyFailure } from '../../workflows/classifyFailure';
-import { testConfig, TEST_DATABASE_URL } from '../support/testConfig';
+import { testConfig, TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // A provider that fails with a body quoting a credential-bearing URL, an internal host and a
 // token: the tenant-facing failure_reason gets the code and a safe message; the worker log gets

@@ -6,8 +6,12 @@ import { LOCAL_HASH_MODEL } from '../../embedders/localHashEmbedder';
 import { decryptSecret } from '../../crypto/secretBox';
 import { createUserEmbedderResolver } from '../../embedders/userEmbedderResolver';
 import type { Embedder } from '../../embedders/embedder';
-import { fakeVector, startFakeEmbeddingServer, type FakeEmbeddingServer } from '../support/fakeEmbeddingServer';
-import { TEST_DATABASE_URL } from '../support/testConfig';
+import {
+  fakeVector,
+  startFakeEmbeddingServer,
+  type FakeEmbeddingServer,
+} from '../../testkit/fakes/fakeEmbeddingServer';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 
 // Per-user embedding configs on the test database, resolved to embedders that call a real local server.
 

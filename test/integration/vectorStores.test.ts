@@ -5,10 +5,10 @@ import { createDb } from '../../db/connection';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
 import { DENSE_INFIX, LANGUAGE_DENSE_INFIX, denseCollectionName } from '../../stores/qdrantCollections';
 import { createQdrantVectorStore } from '../../stores/qdrantVectorStore';
-import { TEST_DATABASE_URL } from '../support/testConfig';
-import { describeVectorStoreContract } from '../support/vectorStoreContract';
-import { describeVectorStoreLanguageContract } from '../support/vectorStoreLanguageContract';
-import { describeVectorStoreModelsContract } from '../support/vectorStoreModelsContract';
+import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
+import { describeVectorStoreContract } from '../../testkit/harness/vectorStoreContract';
+import { describeVectorStoreLanguageContract } from '../../testkit/harness/vectorStoreLanguageContract';
+import { describeVectorStoreModelsContract } from '../../testkit/harness/vectorStoreModelsContract';
 
 // One contract suite (docs/design.md §6), run against every vector store adapter that can be started.
 

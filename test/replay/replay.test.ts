@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
-import { installQuietRuntime } from '../support/quietRuntime';
+import { installQuietRuntime } from '../../testkit/harness/quietRuntime';
 import { HISTORIES_DIR, historyFromJson } from './histories';
 
 // Histories recorded by `npm run replay:record`, replayed against the workflow

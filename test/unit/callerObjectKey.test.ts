@@ -1,4 +1,4 @@
-import { sourceKey } from '../../activities/registerSource';
+import { sourceKey } from '../../activities/stages/registerSource';
 import type { IngestSource } from '../../contracts/ingestSchema';
 import { SluiceError } from '../../contracts/sluiceError';
 

@@ -1,4 +1,4 @@
-import { localStagePlan } from '../../activities/prepareTask';
+import { localStagePlan } from '../../activities/stages/prepareTask';
 
 describe('localStagePlan', () => {
   const limits = { maxSourceBytes: 1024, maxChunks: 500 };

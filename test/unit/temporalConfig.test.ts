@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { inspect } from 'node:util';
 import { loadConfig } from '../../config/config';
-import { makeTestPki, type TestPki } from '../support/testPki';
+import { makeTestPki, type TestPki } from '../../testkit/fixtures/testPki';
 
 let pki: TestPki;
 beforeAll(() => {

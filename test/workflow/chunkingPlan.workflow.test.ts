@@ -3,15 +3,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { IngestActivities } from '../../activities';
-import type { PrepareInput } from '../../activities/prepareTask';
+import type { PrepareInput } from '../../activities/stages/prepareTask';
 import type { ChunkingPlan, PlannedChunking, PlanReviewMode } from '../../contracts/chunkingPlan';
 import { ingestWorkflowId, type IngestInput, type PrepareResult, type StageInput } from '../../contracts/ingest';
 import { chunkingPlanQuery, confirmPlanUpdate } from '../../contracts/ingestApi';
 import { allPending, STAGES, type Stage } from '../../contracts/stages';
 import type { ingestDocument } from '../../workflows/ingestDocument';
 import { HISTORIES_DIR, historyToJson } from '../replay/histories';
-import { STAGE_ACTIVITY } from '../support/faultInjection';
-import { startStubWorkers, type StubWorkers } from '../support/stubWorkers';
+import { STAGE_ACTIVITY } from '../../testkit/harness/faultInjection';
+import { startStubWorkers, type StubWorkers } from '../../testkit/harness/stubWorkers';
 
 // The plan step on the real dev server with stubbed activities: the durable wait between CLEANING
 // and CHUNKING, the query, confirmPlan with a change, its validator, and the auto-confirm timeout.

@@ -5,10 +5,10 @@ import { type NativeConnection, Worker } from '@temporalio/worker';
 import { connectTemporal } from '../../client/temporalConnection';
 import { loadConfig } from '../../config/config';
 import { connectNative } from '../../worker/temporalConnection';
-import { autoPlanChunking } from '../support/autoPlanStub';
+import { autoPlanChunking } from '../../testkit/fakes/autoPlanStub';
 import type { IngestActivities } from '../../activities';
-import type { PrepareInput } from '../../activities/prepareTask';
-import type { TaskFailure } from '../../activities/recordTaskFailure';
+import type { PrepareInput } from '../../activities/stages/prepareTask';
+import type { TaskFailure } from '../../activities/stages/recordTaskFailure';
 import {
   ingestWorkflowId,
   type IngestInput,
@@ -21,10 +21,10 @@ import { progressQuery, retrySignal } from '../../contracts/ingestApi';
 import { allPending, STAGES, type Stage, type StageStatuses } from '../../contracts/stages';
 import { embeddingTaskQueue } from '../../contracts/taskQueues';
 import type { ingestDocument } from '../../workflows/ingestDocument';
-import { STAGE_ACTIVITY } from '../support/faultInjection';
-import { localActivityTypes, scheduledActivityTypes } from '../support/historyEvents';
-import { installQuietRuntime } from '../support/quietRuntime';
-import { WORKFLOW_BUNDLE_PATH } from '../support/testConfig';
+import { STAGE_ACTIVITY } from '../../testkit/harness/faultInjection';
+import { localActivityTypes, scheduledActivityTypes } from '../../testkit/harness/historyEvents';
+import { installQuietRuntime } from '../../testkit/harness/quietRuntime';
+import { WORKFLOW_BUNDLE_PATH } from '../../testkit/harness/testConfig';
 
 // Workflow logic on the real dev server, with stubbed activities: ordering, skipping,
 // failure recording, retry as continue-as-new. The real activities are tested end to end.

@@ -6,8 +6,8 @@ import { connectTemporal } from '../../client/temporalConnection';
 import { loadConfig } from '../../config/config';
 import { connectNative } from '../../worker/temporalConnection';
 import type { IngestActivities } from '../../activities';
-import type { PrepareInput } from '../../activities/prepareTask';
-import type { SourceRegistration } from '../../activities/sourceRegistration';
+import type { PrepareInput } from '../../activities/stages/prepareTask';
+import type { SourceRegistration } from '../../activities/stages/sourceRegistration';
 import {
   ingestWorkflowId,
   type IngestInput,
@@ -19,10 +19,10 @@ import { progressQuery, requestRetryUpdate } from '../../contracts/ingestApi';
 import { allPending, STAGES, type Stage } from '../../contracts/stages';
 import { embeddingTaskQueue } from '../../contracts/taskQueues';
 import type { ingestDocument } from '../../workflows/ingestDocument';
-import { STAGE_ACTIVITY } from '../support/faultInjection';
-import { installQuietRuntime } from '../support/quietRuntime';
-import { WORKFLOW_BUNDLE_PATH } from '../support/testConfig';
-import { autoPlanChunking } from '../support/autoPlanStub';
+import { STAGE_ACTIVITY } from '../../testkit/harness/faultInjection';
+import { installQuietRuntime } from '../../testkit/harness/quietRuntime';
+import { WORKFLOW_BUNDLE_PATH } from '../../testkit/harness/testConfig';
+import { autoPlanChunking } from '../../testkit/fakes/autoPlanStub';
 
 // A run started from a named source, as another SDK starts it: no documentId, taskId or
 // retryWait in the input. Stubbed activities; the real prepareTask is in test/activity.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import type { IngestActivities } from '../../activities';
-import type { PrepareInput } from '../../activities/prepareTask';
+import type { PrepareInput } from '../../activities/stages/prepareTask';
 import { DEFAULT_CHUNKING_PARAMETERS, type PlannedChunking } from '../../contracts/chunkingPlan';
 import { ingestWorkflowId, type IngestInput, type PrepareResult, type StageInput } from '../../contracts/ingest';
 import { progressQuery } from '../../contracts/ingestApi';
@@ -15,9 +15,9 @@ import {
 import { allPending, STAGES, type Stage } from '../../contracts/stages';
 import type { ingestDocument } from '../../workflows/ingestDocument';
 import type { rebuildDataset } from '../../workflows/rebuildDataset';
-import { STAGE_ACTIVITY } from '../support/faultInjection';
-import { scheduledActivityTypes } from '../support/historyEvents';
-import { startStubWorkers, type StubWorkers } from '../support/stubWorkers';
+import { STAGE_ACTIVITY } from '../../testkit/harness/faultInjection';
+import { scheduledActivityTypes } from '../../testkit/harness/historyEvents';
+import { startStubWorkers, type StubWorkers } from '../../testkit/harness/stubWorkers';
 
 // The rebuild paths of the workflows on the real dev server, with stubbed activities: a rebuild
 // run skips CLEANING and ends by retiring the old chunk set (only when it succeeded), and a
@@ -53,7 +53,7 @@ function stubActivities(): Partial<IngestActivities> {
         ...(input.rebuildOfTaskId ? { switchesIndex: true } : {}),
       };
     },
-    // The plan step stores a rebuild's plan confirmed (activities/chunkingPlan.ts): no wait.
+    // The plan step stores a rebuild's plan confirmed (activities/stages/chunkingPlan.ts): no wait.
     async planChunking(): Promise<PlannedChunking> {
       const plan = { strategy: 'general' as const, parameters: DEFAULT_CHUNKING_PARAMETERS, reason: 'stub' };
       return {

@@ -4,17 +4,17 @@ import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { IngestActivities } from '../../activities';
-import type { PrepareInput } from '../../activities/prepareTask';
+import type { PrepareInput } from '../../activities/stages/prepareTask';
 import { connectTemporal } from '../../client/temporalConnection';
 import { loadConfig } from '../../config/config';
 import { ingestWorkflowId, type PrepareResult } from '../../contracts/ingest';
 import { allPending, STAGES } from '../../contracts/stages';
 import { embeddingTaskQueue } from '../../contracts/taskQueues';
 import { connectNative } from '../../worker/temporalConnection';
-import { STAGE_ACTIVITY } from '../support/faultInjection';
-import { installQuietRuntime } from '../support/quietRuntime';
-import { WORKFLOW_BUNDLE_PATH } from '../support/testConfig';
-import { autoPlanChunking } from '../support/autoPlanStub';
+import { STAGE_ACTIVITY } from '../../testkit/harness/faultInjection';
+import { installQuietRuntime } from '../../testkit/harness/quietRuntime';
+import { WORKFLOW_BUNDLE_PATH } from '../../testkit/harness/testConfig';
+import { autoPlanChunking } from '../../testkit/fakes/autoPlanStub';
 
 // Every workflow type declares its versioning behaviour (workflows/versioningBehavior.ts), on the
 // real server with the real workflow bundle and stubbed activities: a versioned worker's runs carry

@@ -4,7 +4,7 @@ import { Client, type WorkflowHandle, type WorkflowHandleWithFirstExecutionRunId
 import { ApplicationFailure } from '@temporalio/common';
 import { type NativeConnection, Worker } from '@temporalio/worker';
 import type { IngestActivities } from '../../activities';
-import type { PrepareInput } from '../../activities/prepareTask';
+import type { PrepareInput } from '../../activities/stages/prepareTask';
 import { connectTemporal } from '../../client/temporalConnection';
 import { loadConfig } from '../../config/config';
 import type { TemporalConfig } from '../../config/temporalConnectionConfig';
@@ -15,10 +15,10 @@ import { embeddingTaskQueue } from '../../contracts/taskQueues';
 import { deploymentOptions } from '../../worker/deploymentOptions';
 import { connectNative } from '../../worker/temporalConnection';
 import type { ingestDocument } from '../../workflows/ingestDocument';
-import { STAGE_ACTIVITY } from '../support/faultInjection';
-import { installQuietRuntime } from '../support/quietRuntime';
-import { WORKFLOW_BUNDLE_PATH } from '../support/testConfig';
-import { autoPlanChunking } from '../support/autoPlanStub';
+import { STAGE_ACTIVITY } from '../../testkit/harness/faultInjection';
+import { installQuietRuntime } from '../../testkit/harness/quietRuntime';
+import { WORKFLOW_BUNDLE_PATH } from '../../testkit/harness/testConfig';
+import { autoPlanChunking } from '../../testkit/fakes/autoPlanStub';
 
 // A rollout with Worker Versioning on the real server (workflow logic, stubbed activities): the
 // real worker deployment options (worker/deploymentOptions.ts) and the real workflow bundle, in

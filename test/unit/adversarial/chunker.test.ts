@@ -19,8 +19,8 @@ import {
   tableRows,
   wideTableRow,
 } from '../../../bench/adversarialChunkerInputs';
-import type { ChunkSummary, Wrapper } from '../../support/chunkSummary';
-import { callOffThread, stopOffThreadCalls } from '../../support/offThread';
+import type { ChunkSummary, Wrapper } from '../../../testkit/fixtures/chunkSummary';
+import { callOffThread, stopOffThreadCalls } from '../../../testkit/harness/offThread';
 
 /**
  * Generated hostile markdown through chunkMarkdown with the worker's default options. Each input is
@@ -30,7 +30,7 @@ import { callOffThread, stopOffThreadCalls } from '../../support/offThread';
  * (Stack overflows are caught on the main thread by test/unit/chunker/hostileText.test.ts: a
  * worker's stack is larger.)
  */
-const SUMMARY = path.join(__dirname, '../../support/chunkSummary.ts');
+const SUMMARY = path.join(__dirname, '../../../testkit/fixtures/chunkSummary.ts');
 const MILLION = 1_000_000;
 const TABLE: Wrapper = { start: '| key | value |\n| --- | --- |\n', end: '' };
 const CODE: Wrapper = { start: '```js\n', end: '\n```' };

@@ -5,8 +5,13 @@ import { createCpuPool, type CpuPool } from '../../../cpuPool/pool';
 import type { TaskMemory } from '../../../cpuPool/processPool';
 import type { SourceFileType } from '../../../parsers/detectFileType';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from '../../../parsers/parseLimits';
-import { docxNestedArchiveBomb, pdfStreamBomb, pngPixelBomb, xlsxSharedStringBomb } from '../../support/bombFixtures';
-import { docxFixture, xlsxFixture } from '../../support/officeFixtures';
+import {
+  docxNestedArchiveBomb,
+  pdfStreamBomb,
+  pngPixelBomb,
+  xlsxSharedStringBomb,
+} from '../../../testkit/fixtures/bombFixtures';
+import { docxFixture, xlsxFixture } from '../../../testkit/fixtures/officeFixtures';
 
 /**
  * Decompression bombs of every kind, through the CPU pool as CLEANING runs them: each ends

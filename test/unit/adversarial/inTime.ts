@@ -3,7 +3,7 @@
  * returns, because the test settles before Jest's timeout timer gets a turn. One turn of the event
  * loop after the work lets an already expired timeout fire first, so work slower than the test
  * timeout fails the test, without the test measuring time itself. The work still runs to its
- * end: for a call that must be stopped (a runaway regex), test/support/offThread.ts runs it on a
+ * end: for a call that must be stopped (a runaway regex), testkit/harness/offThread.ts runs it on a
  * thread Jest can time out and terminate; this one suits work whose values cannot cross threads.
  */
 export async function inTime<T>(work: () => T | Promise<T>): Promise<T> {

@@ -11,8 +11,8 @@ import {
   spaceRun,
   stackedMarks,
 } from '../../../bench/adversarialChunkerInputs';
-import { callOffThread, stopOffThreadCalls } from '../../support/offThread';
-import type { TokenSummary } from '../../support/tokenSummary';
+import { callOffThread, stopOffThreadCalls } from '../../../testkit/harness/offThread';
+import type { TokenSummary } from '../../../testkit/fixtures/tokenSummary';
 
 /**
  * Generated hostile text through tokenize() and the sparse weighting of its terms. Each input is big
@@ -20,7 +20,7 @@ import type { TokenSummary } from '../../support/tokenSummary';
  * timeout fails it then. Every result must hold only terms of at most 64 characters and give a
  * well-formed sparse vector.
  */
-const SUMMARY = path.join(__dirname, '../../support/tokenSummary.ts');
+const SUMMARY = path.join(__dirname, '../../../testkit/fixtures/tokenSummary.ts');
 const MILLION = 1_000_000;
 
 afterEach(stopOffThreadCalls);

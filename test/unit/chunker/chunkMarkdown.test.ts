@@ -5,7 +5,7 @@ import { chunkMarkdown, DEFAULT_CHUNKER_OPTIONS, type ChunkerOptions } from '../
 import type { ChunkDraft } from '../../../contracts/chunk';
 import { SluiceError } from '../../../contracts/sluiceError';
 import { countTokens } from '../../../tokenizer/countTokens';
-import { childBody } from '../../support/chunkChecks';
+import { childBody } from '../../../testkit/fixtures/chunkChecks';
 
 const SMALL: ChunkerOptions = { maxTokens: 40, overlapTokens: 10 };
 

@@ -1,7 +1,7 @@
 import { chunkMarkdown, type ChunkerOptions } from '../../../chunker/chunkMarkdown';
 import type { ChunkDraft } from '../../../contracts/chunk';
 import { countTokens } from '../../../tokenizer/countTokens';
-import { childBody } from '../../support/chunkChecks';
+import { childBody } from '../../../testkit/fixtures/chunkChecks';
 
 const children = (chunks: ChunkDraft[]): ChunkDraft[] => chunks.filter((chunk) => chunk.kind === 'child');
 const OPTIONS: ChunkerOptions = { maxTokens: 60, overlapTokens: 9 };

@@ -2,8 +2,14 @@ import path from 'node:path';
 import { chunkMarkdown, DEFAULT_CHUNKER_OPTIONS } from '../../../chunker/chunkMarkdown';
 import type { ChunkDraft } from '../../../contracts/chunk';
 import { countTokens } from '../../../tokenizer/countTokens';
-import { childrenOf, overBudget, parentsOf, saneChildCount, sectionsUncovered } from '../../support/chunkChecks';
-import { callOffThread, stopOffThreadCalls } from '../../support/offThread';
+import {
+  childrenOf,
+  overBudget,
+  parentsOf,
+  saneChildCount,
+  sectionsUncovered,
+} from '../../../testkit/fixtures/chunkChecks';
+import { callOffThread, stopOffThreadCalls } from '../../../testkit/harness/offThread';
 
 /**
  * Text that made the chunker quadratic (minutes on these sizes) or overflow the stack. The

@@ -7,8 +7,8 @@ import { recommendPlan } from '../../../chunker/recommendPlan';
 import type { SourceFileType } from '../../../parsers/detectFileType';
 import { DEFAULT_PARSE_LIMITS } from '../../../parsers/parseLimits';
 import { parseToMarkdown } from '../../../parsers/parseToMarkdown';
-import { debianDocPath } from '../../support/debianDocs';
-import { openpyxlInventory } from '../../support/openpyxlXlsx';
+import { debianDocPath } from '../../../testkit/fixtures/debianDocs';
+import { openpyxlInventory } from '../../../testkit/fixtures/openpyxlXlsx';
 
 let dir: string;
 beforeAll(async () => {

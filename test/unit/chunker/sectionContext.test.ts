@@ -1,7 +1,7 @@
 import { chunkMarkdown, type ChunkerOptions } from '../../../chunker/chunkMarkdown';
 import { tokenize } from '../../../tokenizer/tokenize';
 import { countTokens } from '../../../tokenizer/countTokens';
-import { childrenOf } from '../../support/chunkChecks';
+import { childrenOf } from '../../../testkit/fixtures/chunkChecks';
 
 const OPTIONS: ChunkerOptions = { maxTokens: 60, overlapTokens: 9 };
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { sourceKey } from '../../../activities/registerSource';
+import { sourceKey } from '../../../activities/stages/registerSource';
 import { IngestInputSchema } from '../../../contracts/ingestSchema';
 import { contractFiles } from '../../../contracts/publishedContract';
 import { documentIdOfWorkflowId } from '../../../contracts/ingest';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ProcessPool, type ProcessLimits, type TaskMemory } from '../../../cpuPool/processPool';
 import type { LimitFailures } from '../../../cpuPool/threadPool';
 
-const HOSTILE_CHILD = path.join(__dirname, '../../support/hostileChild.ts');
+const HOSTILE_CHILD = path.join(__dirname, '../../../testkit/fakes/hostileChild.ts');
 const MB = 1024 * 1024;
 /**
  * How far past its limit a child's resident memory may get before the watchdog kills it: what it

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { SluiceError } from '../../../contracts/sluiceError';
 import { ThreadPool, type LimitFailures, type ThreadLimits } from '../../../cpuPool/threadPool';
 
-const HOSTILE_TASKS = path.join(__dirname, '../../support/hostileTasks.ts');
+const HOSTILE_TASKS = path.join(__dirname, '../../../testkit/fakes/hostileTasks.ts');
 
 /** Distinct codes per limit, so each test shows which limit the pool said was hit. */
 const FAILURES: LimitFailures = {

@@ -115,3 +115,17 @@ it('keeps config/ to the contracts: no component constant reaches it', () => {
     ),
   ).toEqual([]);
 });
+
+it('keeps every production folder, the CLI included, away from test, testkit, bench and eval code', () => {
+  const importsFake =
+    "import { startFakeChatServer } from '../testkit/fakes/fakeChatServer';\nexport const f = startFakeChatServer;\n";
+  for (const file of ['cli/x.ts', 'api/x.ts', 'search/x.ts', 'activities/x.ts', 'db/x.ts', 'parsers/x.ts']) {
+    expect(refusals(file, importsFake)).toEqual([
+      expect.stringMatching(/^no-restricted-imports: .*Production code imports nothing/),
+    ]);
+  }
+  expect(refusals('activities/stages/x.ts', "import { x } from '../../bench/corpus';\nexport const f = x;\n")).toEqual([
+    expect.stringMatching(/Production code imports nothing/),
+  ]);
+  expect(refusals('bench/x.ts', importsFake)).toEqual([]);
+});

@@ -4,7 +4,7 @@ import { embeddingResponseCap } from '../../../embedders/embeddingResponseCap';
 import { createOpenAiEmbedder } from '../../../embedders/openAiEmbedder';
 import { readCappedText, ResponseTooLargeError } from '../../../outbound/cappedBody';
 import { outboundFetch } from '../../../outbound/outboundHttp';
-import { startFloodServer, type FloodServer } from '../../support/floodServer';
+import { startFloodServer, type FloodServer } from '../../../testkit/fakes/floodServer';
 
 // An answer of hundreds of MB from a tenant's endpoint is read only up to a
 // cap sized from the request, then refused with a classified error. Measured on the server side

@@ -1,6 +1,6 @@
 import { splitBlocks } from '../../../chunker/blocks';
 import { htmlToMarkdown } from '../../../parsers/htmlToMarkdown';
-import { words } from '../../support/wordCoverage';
+import { words } from '../../../testkit/fixtures/wordCoverage';
 
 /** A line that opens like a fence but holds a later backtick: a code span the chunker would read as a fence. */
 const CODE_SPAN_AS_FENCE = /^ {0,3}`{3,}[^`\n]*`/m;

@@ -1,4 +1,4 @@
-import { htmlSourceWords } from '../../support/wordCoverage';
+import { htmlSourceWords } from '../../../testkit/fixtures/wordCoverage';
 
 /** The word-coverage measure's source side for HTML: what a reader sees, the navigation left out. */
 describe('htmlSourceWords', () => {

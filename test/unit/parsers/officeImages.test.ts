@@ -6,7 +6,7 @@ import type { SourceFileType } from '../../../parsers/detectFileType';
 import { MAX_EMBEDDED_IMAGES } from '../../../parsers/ooxml/embeddedImages';
 import { DEFAULT_PARSE_LIMITS } from '../../../parsers/parseLimits';
 import { findImageRefs } from '../../../enrichment/markdownImages';
-import { zipFixture, type ZipFixtureEntry } from '../../support/zipFixture';
+import { zipFixture, type ZipFixtureEntry } from '../../../testkit/fixtures/zipFixture';
 
 // Pictures of DOCX and PPTX kept for image descriptions: a reference where each stands,
 // the part it comes from listed, nothing at all unless asked.

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { convertFile } from '../../../parsers/convertFile';
 import type { SourceFileType } from '../../../parsers/detectFileType';
 import { DEFAULT_PARSE_LIMITS } from '../../../parsers/parseLimits';
-import { docxFixture, pptxFixture, xlsxFixture } from '../../support/officeFixtures';
-import { zipFixture } from '../../support/zipFixture';
+import { docxFixture, pptxFixture, xlsxFixture } from '../../../testkit/fixtures/officeFixtures';
+import { zipFixture } from '../../../testkit/fixtures/zipFixture';
 
 let dir: string;
 beforeAll(async () => {

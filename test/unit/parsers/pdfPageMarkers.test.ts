@@ -4,7 +4,7 @@ import path from 'node:path';
 import { splitPages, withoutPageMarkers } from '../../../chunker/pageMarkers';
 import { DEFAULT_PARSE_LIMITS } from '../../../parsers/parseLimits';
 import { parseToMarkdown } from '../../../parsers/parseToMarkdown';
-import { fixturePdf } from '../../support/pdfFixture';
+import { fixturePdf } from '../../../testkit/fixtures/pdfFixture';
 
 let dir: string;
 beforeAll(async () => {

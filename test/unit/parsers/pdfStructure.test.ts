@@ -5,7 +5,12 @@ import { splitSections } from '../../../chunker/splitSections';
 import { withoutPageMarkers } from '../../../chunker/pageMarkers';
 import { DEFAULT_PARSE_LIMITS } from '../../../parsers/parseLimits';
 import { parseToMarkdown } from '../../../parsers/parseToMarkdown';
-import { fixtureBaseline, fixturePdf, type FixtureBookmark, type FixtureLine } from '../../support/pdfFixture';
+import {
+  fixtureBaseline,
+  fixturePdf,
+  type FixtureBookmark,
+  type FixtureLine,
+} from '../../../testkit/fixtures/pdfFixture';
 
 /** Structure from the document itself: the outline's headings, TOC and index pages left out. */
 let dir: string;

@@ -5,7 +5,7 @@ import { SluiceError } from '../../../contracts/sluiceError';
 import { withoutPageMarkers } from '../../../chunker/pageMarkers';
 import { DEFAULT_PARSE_LIMITS } from '../../../parsers/parseLimits';
 import { parseToMarkdown } from '../../../parsers/parseToMarkdown';
-import { fixturePdf, type FixtureLine } from '../../support/pdfFixture';
+import { fixturePdf, type FixtureLine } from '../../../testkit/fixtures/pdfFixture';
 
 let dir: string;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { callOffThread, stopOffThreadCalls } from '../../support/offThread';
+import { callOffThread, stopOffThreadCalls } from '../../../testkit/harness/offThread';
 
 /**
  * Text that made tokenize() quadratic: minutes at these sizes. It runs on a worker thread so that

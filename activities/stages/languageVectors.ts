@@ -1,0 +1,52 @@
+import type { ChunkText } from '../../db/repositories/chunks';
+import { markLanguageDenseEmbedded } from '../../db/repositories/languageDenseChunks';
+import type { BgeEmbedders } from '../../embedders/bgeEmbedder';
+import { BGE_LANGUAGES } from '../../embedders/bgeModelFiles';
+import { dimensionMismatch } from '../../stores/dimensionMismatch';
+import { textLanguage } from '../../tokenizer/textLanguage';
+import type { ActivityDeps } from '../deps';
+import { orTransient } from '../transient';
+import type { EmbeddingModelRef } from '../../stores/ports';
+
+/** The models of the second dense vector, one per language. */
+export function languageModels(embedders: BgeEmbedders): EmbeddingModelRef[] {
+  return BGE_LANGUAGES.map((language) => {
+    const embedder = embedders.of(language);
+    return { model: embedder.model, dimension: embedder.dimension };
+  });
+}
+
+/**
+ * The second dense vector of a batch (VECTORIZING, SLUICE_LANGUAGE_DENSE=on): each chunk embedded
+ * by the bge model of its language, upserted and marked per language before the batch counts as
+ * done, so a crash redoes at most this batch and a marked chunk is never embedded again.
+ */
+export async function embedLanguageBatch(
+  deps: ActivityDeps,
+  embedders: BgeEmbedders,
+  scope: { userId: string; datasetId: string },
+  documentId: string,
+  batch: ChunkText[],
+): Promise<void> {
+  for (const language of BGE_LANGUAGES) {
+    const chunks = batch.filter((c) => textLanguage(c.text) === language);
+    if (chunks.length === 0) continue;
+    const embedder = embedders.of(language);
+    const model = { model: embedder.model, dimension: embedder.dimension };
+    const vectors = await orTransient('VECTORIZING_FAILED', `embedding (${embedder.model})`, () =>
+      embedder.embed(chunks.map((c) => c.text)),
+    );
+    if (vectors.length !== chunks.length || vectors.some((v) => v.length !== embedder.dimension)) {
+      throw dimensionMismatch(model, deps.vectors.name, `${embedder.model} returned vectors of another size`);
+    }
+    const records = chunks.map((c, i) => ({ chunkId: c.chunk_id, documentId, vector: vectors[i] as number[] }));
+    await orTransient('VECTORIZING_FAILED', 'second dense upsert', () =>
+      deps.vectors.upsertLanguageDense(scope, model, records),
+    );
+    await markLanguageDenseEmbedded(
+      deps.db,
+      records.map((r) => r.chunkId),
+      embedder.model,
+    );
+  }
+}

@@ -1,0 +1,149 @@
+import { log } from '@temporalio/activity';
+import type { StageInput, StageResult } from '../../contracts/ingest';
+import { markDenseReused, reusableVectors } from '../../db/repositories/chunkGenerations';
+import { listPendingChunkTexts, markDenseEmbedded, type ChunkSet, type ChunkText } from '../../db/repositories/chunks';
+import { listChunksLackingADenseVector } from '../../db/repositories/languageDenseChunks';
+import type { Embedder } from '../../embedders/embedder';
+import { dimensionMismatch, namingStore } from '../../stores/dimensionMismatch';
+import type { DenseVectorKind, EmbeddingModelRef } from '../../stores/ports';
+import type { ActivityDeps } from '../deps';
+import { embedLanguageBatch, languageModels } from './languageVectors';
+import { forEachPendingBatch } from './pendingBatches';
+import { runStage } from './stageTemplate';
+import { orTransient } from '../transient';
+
+/**
+ * VECTORIZING: embed every active chunk of the task's set whose dense_status is not SUCCESS,
+ * batch by batch, and with the second dense vector on, every one whose language_dense_status is
+ * not SUCCESS as well. Each batch is upserted and marked before the next starts, so a crash loses at
+ * most one batch of work and no chunk that succeeded is embedded again. A rebuild first copies
+ * the vectors of chunks whose text an older generation already embedded with the same model
+ * (reuseVectors): only changed text reaches the embedder.
+ */
+const PAGE = 512;
+
+async function embedBatch(
+  deps: ActivityDeps,
+  embedder: Embedder,
+  scope: { userId: string; datasetId: string },
+  documentId: string,
+  batch: ChunkText[],
+): Promise<void> {
+  const model = { model: embedder.model, dimension: embedder.dimension };
+  const vectors = await namingStore(model, deps.vectors.name, () =>
+    orTransient('VECTORIZING_FAILED', 'embedding', () => embedder.embed(batch.map((c) => c.text))),
+  );
+  const wrong = vectors.find((v) => v.length !== embedder.dimension);
+  if (vectors.length !== batch.length || wrong) {
+    throw dimensionMismatch(
+      model,
+      deps.vectors.name,
+      `the provider returned ${vectors.length} vectors of ${wrong?.length ?? embedder.dimension} dimensions for ${batch.length} texts`,
+    );
+  }
+  const records = batch.map((c, i) => ({ chunkId: c.chunk_id, documentId, vector: vectors[i] as number[] }));
+  // A store's own refusal (a collection of another dimension) is classified; its outage is transient.
+  await orTransient('VECTORIZING_FAILED', 'dense upsert', () => deps.vectors.upsertDense(scope, model, records));
+  await markDenseEmbedded(
+    deps.db,
+    records.map((r) => r.chunkId),
+    model,
+  );
+}
+
+/**
+ * Copies the vectors of the set's pending chunks that an older generation of the document embedded
+ * with the same model and text hash, and marks them (vector_reused). Idempotent: a chunk already
+ * SUCCESS is not offered again. Returns how many got a copied vector.
+ */
+async function reuseVectors(
+  deps: ActivityDeps,
+  scope: { userId: string; datasetId: string },
+  set: ChunkSet,
+  model: { model: string; dimension: number },
+): Promise<number> {
+  const reusable = await reusableVectors(deps.db, set, model);
+  if (reusable.length === 0) return 0;
+  const copies = reusable.map((r) => ({ ...r, documentId: set.documentId }));
+  const copied = await orTransient('VECTORIZING_FAILED', 'copying reused vectors', () =>
+    deps.vectors.copyDense(scope, model, copies),
+  );
+  return markDenseReused(deps.db, copied, model);
+}
+
+/**
+ * Lets the vector store bring its dense index up to date with the rows just written (the Postgres
+ * store trains its cells when due, on the CPU pool). The index only narrows which rows a search
+ * reads, never which rows exist, so a failure here is logged and the stage still succeeds.
+ */
+async function maintainDenseIndex(
+  deps: ActivityDeps,
+  scope: { userId: string; datasetId: string },
+  targets: { model: EmbeddingModelRef; kind: DenseVectorKind }[],
+): Promise<void> {
+  const maintain = deps.vectors.maintainDenseIndex?.bind(deps.vectors);
+  if (!maintain) return;
+  for (const { model, kind } of targets) {
+    try {
+      await maintain(scope, model, kind, deps.cpu);
+    } catch (error) {
+      log.warn('dense index maintenance failed; searches read every row it would have skipped', {
+        model: model.model,
+        kind,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+}
+
+export function createVectorizingActivity(deps: ActivityDeps) {
+  return async function vectorizing(input: StageInput): Promise<StageResult> {
+    return runStage(deps, input, 'VECTORIZING', async (started) => {
+      const embedder = await deps.embedders.forUser(input.userId);
+      const scope = { userId: input.userId, datasetId: input.datasetId };
+      const set = { documentId: input.documentId, generation: started.chunkGeneration };
+      const model = { model: embedder.model, dimension: embedder.dimension };
+      const reused = await reuseVectors(deps, scope, set, model);
+      // Chunks are read a page at a time and embedded a batch at a time: one query per page,
+      // while every batch is still upserted and marked before the next one is embedded.
+      const { languageEmbedders } = deps;
+      const pageSize = Math.max(PAGE, deps.settings.embedBatchSize);
+      const batchSize = deps.settings.embedBatchSize;
+      const embedded = languageEmbedders
+        ? await forEachPendingBatch(
+            {
+              pageSize,
+              batchSize,
+              readPage: (afterIndex: number, limit: number) =>
+                listChunksLackingADenseVector(deps.db, set, afterIndex, limit),
+            },
+            async (batch) => {
+              const first = batch.filter((c) => c.dense_status !== 'SUCCESS');
+              if (first.length > 0) await embedBatch(deps, embedder, scope, input.documentId, first);
+              const second = batch.filter((c) => c.language_dense_status !== 'SUCCESS');
+              await embedLanguageBatch(deps, languageEmbedders, scope, input.documentId, second);
+              return batch.length;
+            },
+          )
+        : await forEachPendingBatch(
+            {
+              pageSize,
+              batchSize,
+              readPage: (afterIndex: number, limit: number) =>
+                listPendingChunkTexts(deps.db, set, 'dense_status', afterIndex, limit),
+            },
+            async (batch) => {
+              await embedBatch(deps, embedder, scope, input.documentId, batch);
+              return batch.length;
+            },
+          );
+      await maintainDenseIndex(deps, scope, [
+        { model, kind: 'first' },
+        ...(languageEmbedders
+          ? languageModels(languageEmbedders).map((m) => ({ model: m, kind: 'language' as const }))
+          : []),
+      ]);
+      return reused + embedded;
+    });
+  };
+}
