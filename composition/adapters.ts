@@ -7,6 +7,7 @@ import { singleEmbedderResolver, type EmbedderResolver } from '../embedders/embe
 import { createLocalHashEmbedder } from '../embedders/localHashEmbedder';
 import { createLocalModelEmbedder } from '../embedders/localModelEmbedder';
 import { createBgeEmbedders, type BgeEmbedders } from '../embedders/bgeEmbedder';
+import { languageDenseEnabled } from '../embedders/bgeModelFiles';
 import { parseEncryptionKey } from '../crypto/secretBox';
 import { createUserEmbedderResolver } from '../embedders/userEmbedderResolver';
 import { createLocalObjectStore } from '../stores/localObjectStore';
@@ -117,10 +118,12 @@ export function createAdapters(config: Readonly<SluiceConfig>, log: DependencyLo
   const vectors = vectorStoreFor(config, db);
   const embedders = embeddersFor(config, db);
   const { dir, threads, maxTokens } = config.embedding.localModel;
-  // Throws at start-up, naming `bash scripts/stack.sh start`, when the models are not installed.
-  const languageEmbedders = config.embedding.languageDense
-    ? createBgeEmbedders({ modelDir: dir, threads, maxTokens })
-    : null;
+  // With `on`, throws at start-up, naming `bash scripts/stack.sh start`, when the models are not installed.
+  const languageDense = languageDenseEnabled(config.embedding.languageDense, dir);
+  if (config.embedding.languageDense === 'auto' && !languageDense) {
+    log(`second dense vector: off, its bge models are not installed in ${dir} (SLUICE_LANGUAGE_DENSE=auto)`);
+  }
+  const languageEmbedders = languageDense ? createBgeEmbedders({ modelDir: dir, threads, maxTokens }) : null;
   return {
     db,
     objects,

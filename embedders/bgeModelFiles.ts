@@ -18,6 +18,23 @@ export function bgeModelFiles(modelDir: string, language: TextLanguage): BgeMode
   return { graph: path.join(dir, 'model.onnx'), tokenizer: path.join(dir, 'tokenizer.json') };
 }
 
+/** Whether every file of both languages' models is in `modelDir` (scripts/stack/bge.sh installs them). */
+export function bgeModelsInstalled(modelDir: string): boolean {
+  return BGE_LANGUAGES.every((l) => {
+    const files = bgeModelFiles(modelDir, l);
+    return fs.existsSync(files.graph) && fs.existsSync(files.tokenizer);
+  });
+}
+
+/**
+ * Whether this process runs the second dense vector: `on` and `off` as set; `auto` where the models
+ * are installed, so a deployment that has them gets the better retrieval without asking, and one
+ * that has not (a slim image) starts as before instead of failing.
+ */
+export function languageDenseEnabled(setting: 'on' | 'off' | 'auto', modelDir: string): boolean {
+  return setting === 'on' || (setting === 'auto' && bgeModelsInstalled(modelDir));
+}
+
 /** Checked when the embedders are built, so a missing model stops start-up instead of the first document. */
 export function assertBgeModelsPresent(modelDir: string): Record<TextLanguage, BgeModelFiles> {
   const files = Object.fromEntries(BGE_LANGUAGES.map((l) => [l, bgeModelFiles(modelDir, l)])) as Record<

@@ -5,22 +5,24 @@ import { LOCAL_LISTS, PREVIOUS_DEFAULT, PRODUCTION_LISTS } from './levers';
 import { fusedRanker, singleList, type Ranker } from './rankers';
 
 /**
- * What hybridSearch does (search/hybridSearch.ts): its lists, DEFAULT_FUSION, language routing,
- * and the lexical lists alone for a query of identifiers only.
+ * What hybridSearch does without the second dense vector (SLUICE_LANGUAGE_DENSE=off, or `auto` where
+ * its models are not installed): its lists, DEFAULT_FUSION, language routing, and the lexical lists
+ * alone for a query of identifiers only.
  */
-export const SEARCH_DEFAULT = {
+export const SEARCH_WITHOUT_SECOND_DENSE = {
   lists: { ...LOCAL_LISTS, identifier: 'identifier:postgres' },
   settings: DEFAULT_FUSION,
   ...LANGUAGE_ROUTING,
   identifierQueryDenseFactor: IDENTIFIER_QUERY_DENSE_FACTOR,
 };
 /**
- * What hybridSearch does with SLUICE_LANGUAGE_DENSE=on: the search default and the second dense
- * list (the bge model of the question's language) at its default weight.
+ * The search default (SLUICE_LANGUAGE_DENSE=auto where the models are installed, as the stack installs
+ * them): the lists above and the second dense list (the bge model of the question's language) at its
+ * default weight.
  */
-const SEARCH_WITH_SECOND_DENSE = {
-  ...SEARCH_DEFAULT,
-  lists: { ...SEARCH_DEFAULT.lists, languageDense: 'dense:bge' },
+export const SEARCH_DEFAULT = {
+  ...SEARCH_WITHOUT_SECOND_DENSE,
+  lists: { ...SEARCH_WITHOUT_SECOND_DENSE.lists, languageDense: 'dense:bge' },
   settings: {
     ...DEFAULT_FUSION,
     weights: { ...DEFAULT_FUSION.weights, languageDense: DEFAULT_SEARCH_SETTINGS.weights.languageDense },
@@ -37,12 +39,15 @@ export function reportedRankers(
 ): Ranker[] {
   return [
     fusedRanker('fused (search default)', SEARCH_DEFAULT, languageOfChunk),
-    fusedRanker('fused (search default, second dense vector)', SEARCH_WITH_SECOND_DENSE, languageOfChunk),
+    fusedRanker('fused (search default, no second dense vector)', SEARCH_WITHOUT_SECOND_DENSE, languageOfChunk),
     ...(hasOpenSearch
       ? [
           fusedRanker(
             'fused, production keyword index',
-            { ...SEARCH_DEFAULT, lists: { ...PRODUCTION_LISTS, identifier: 'identifier:opensearch' } },
+            {
+              ...SEARCH_DEFAULT,
+              lists: { ...SEARCH_DEFAULT.lists, ...PRODUCTION_LISTS, identifier: 'identifier:opensearch' },
+            },
             languageOfChunk,
           ),
         ]

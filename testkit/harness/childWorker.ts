@@ -18,6 +18,7 @@ export function workerEnv(config: Readonly<SluiceConfig>): NodeJS.ProcessEnv {
     SLUICE_EMBEDDER: config.stores.embedder.kind,
     SLUICE_EMBED_DIMENSION: String(config.embedding.dimension),
     SLUICE_MODEL_DIR: config.embedding.localModel.dir,
+    SLUICE_LANGUAGE_DENSE: config.embedding.languageDense,
     SLUICE_SWEEP_EVERY: 'off',
   };
 }

@@ -12,7 +12,7 @@ export const STACK_MODEL_DIR =
 
 /**
  * A config for one test suite: the test database, a private data dir and task queue. The
- * hashing embedder, explicitly: the local profile's default model costs seconds per document.
+ * hashing embedder and no second dense vector, explicitly: the local profile's default model costs seconds per document.
  * A suite that tests the model asks for it (SLUICE_EMBEDDER: 'local-model').
  */
 export function testConfig(overrides: Record<string, string> = {}): Readonly<SluiceConfig> {
@@ -22,6 +22,8 @@ export function testConfig(overrides: Record<string, string> = {}): Readonly<Slu
     DATABASE_URL: TEST_DATABASE_URL,
     SLUICE_DATA_DIR: dataDir,
     SLUICE_EMBEDDER: 'local',
+    // No second dense vector unless a suite asks for it: bge costs tens of milliseconds a chunk.
+    SLUICE_LANGUAGE_DENSE: 'off',
     SLUICE_MODEL_DIR: STACK_MODEL_DIR,
     SLUICE_TASK_QUEUE: `sluice-test-${randomUUID()}`,
     SLUICE_RETRY_WAIT: '1h',
