@@ -64,6 +64,13 @@ async function referencedKeys(db: Kysely<Database>, documentIds: string[]): Prom
   return keys;
 }
 
+/** The vector tables every child has a row in: the second dense vector's too where it runs (SLUICE_LANGUAGE_DENSE). */
+function vectorTables(adapters: Adapters): ('dense_vectors' | 'language_dense_vectors' | 'sparse_vectors')[] {
+  return adapters.languageEmbedders
+    ? ['dense_vectors', 'language_dense_vectors', 'sparse_vectors']
+    : ['dense_vectors', 'sparse_vectors'];
+}
+
 /** Where one document breaks an invariant; empty when it ended exactly as a clean run. */
 async function documentViolations(adapters: Adapters, doc: SoakDocument, expected: ChunkPrint[]): Promise<string[]> {
   const label = `${doc.fileName} (${doc.documentId})`;
@@ -83,9 +90,7 @@ async function documentViolations(adapters: Adapters, doc: SoakDocument, expecte
       `${label}: chunk set differs from a clean run's (${actual.length} vs ${expected.length}, ${differing} differ)`,
     );
   found.push(
-    ...(await storeMismatches(adapters.db, doc.documentId, ['dense_vectors', 'sparse_vectors'])).map(
-      (m) => `${label}: ${m}`,
-    ),
+    ...(await storeMismatches(adapters.db, doc.documentId, vectorTables(adapters))).map((m) => `${label}: ${m}`),
   );
   const children = expected.filter((p) => p.kind === 'child').length;
   const keyword = await adapters.keywords.countForDocument(doc.documentId);
@@ -94,8 +99,8 @@ async function documentViolations(adapters: Adapters, doc: SoakDocument, expecte
 }
 
 /**
- * The soak's invariants over every document: SUCCESS, the clean run's chunk set, one dense,
- * sparse and keyword entry per chunk and none without its chunk, and every stored object
+ * The soak's invariants over every document: SUCCESS, the clean run's chunk set, one dense (and
+ * second dense, where it runs), sparse and keyword entry per chunk and none without its chunk, and every stored object
  * referenced by a row and every referenced object present.
  */
 export async function checkInvariants(
@@ -118,7 +123,7 @@ export async function checkInvariants(
   for (const key of stored) if (!referenced.has(key)) violations.push(`object ${key} has no row`);
   for (const key of referenced) if (!stored.has(key)) violations.push(`row references missing object ${key}`);
   const known = new Set(docs.map((d) => d.documentId));
-  for (const table of ['dense_vectors', 'sparse_vectors'] as const) {
+  for (const table of vectorTables(adapters)) {
     const owners = await adapters.db
       .selectFrom(table)
       .select('document_id')
