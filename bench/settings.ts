@@ -102,6 +102,9 @@ export function sluiceEnv(s: BenchSettings): Record<string, string> {
     // The model is fetched once by the stack script, not per bench run's data directory.
     SLUICE_MODEL_DIR: process.env.SLUICE_MODEL_DIR ?? path.join(ROOT, '.sluice', 'models'),
     SLUICE_TASK_QUEUE: s.taskQueue,
+    // These benches weigh the pipeline's own cost (Temporal, checkpoints, stores) against a plain loop;
+    // the second dense vector's model time would swamp it, and bench:vectorizing measures that apart.
+    SLUICE_LANGUAGE_DENSE: process.env.SLUICE_LANGUAGE_DENSE ?? 'off',
     SLUICE_SWEEP_EVERY: 'off',
     SLUICE_LOG_LEVEL: 'WARN',
     // A document that fails closes its run at once instead of waiting 30 days for a retry.
