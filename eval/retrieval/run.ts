@@ -19,7 +19,8 @@ import { buildLevers, LOCAL_LISTS, PREVIOUS_DEFAULT } from './levers';
 import { markdownReport, type LeverRow, type RankerResult } from './markdownReport';
 import { parseArgs } from './options';
 import { fusedRanker, type QuestionRun, type Ranker } from './rankers';
-import { reportedRankers } from './reportedRankers';
+import { reportedRankers, SEARCH_DEFAULT } from './reportedRankers';
+import { chooseSiblingWeight, siblingBoostRanker } from './siblingBoost';
 import { lexicalExtras, type QuestionLists } from './retrieveLists';
 import { judgeLevers } from './judgeLevers';
 import { combineKept } from './combineLevers';
@@ -127,8 +128,22 @@ async function main(): Promise<void> {
     }
     return result;
   };
-  const results = rankers.map(evaluate);
   const tuningRuns = [...bySplit('tuning'), ...bySplit('tunedSets')];
+  const parents = new Map(docs.flatMap((d) => d.children.map((c) => [c.chunkId, c.parentId] as const)));
+  const parentOf = (id: string): string | null => parents.get(id) ?? null;
+  const siblingWeight = chooseSiblingWeight(tuningRuns, SEARCH_DEFAULT, languageOfChunk, parentOf);
+  rankers.splice(
+    2,
+    0,
+    siblingBoostRanker(
+      `fused (search default), siblings × ${siblingWeight}`,
+      SEARCH_DEFAULT,
+      languageOfChunk,
+      parentOf,
+      siblingWeight,
+    ),
+  );
+  const results = rankers.map(evaluate);
   const levers = buildLevers(tuningRuns, languageOfChunk, true).filter(
     (l) => hasOpenSearch || !Object.values(l.spec.lists).includes('keyword:opensearch'),
   );
