@@ -19,7 +19,7 @@ import { workerEnv, workerSettings, type WorkerSettings } from './workerConfig';
 // its slice of SluiceConfig and how it is built). Only this folder reads the environment.
 
 export type { EnvInput };
-export type { EnvironmentEmbeddingDefault } from './embeddingConfig';
+export type { EnvironmentEmbeddingDefault, LanguageDenseSetting } from './embeddingConfig';
 
 /** Every variable the config reads; config/envAreas.ts sorts them into docs/configuration.md's sections. */
 export const envSchema = z.object({

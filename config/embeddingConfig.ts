@@ -68,7 +68,7 @@ export const embeddingEnv = {
 
 type EmbeddingEnv = EnvOf<typeof embeddingEnv>;
 
-export type LanguageDenseSetting = 'on' | 'off' | 'auto';
+export type LanguageDenseSetting = EmbeddingEnv['SLUICE_LANGUAGE_DENSE'];
 
 /**
  * The operator's OpenAI-compatible provider for users with no embedding config of their own and no

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { BGE_MODEL_IDENTITIES, type TextLanguage } from '../contracts/localModel';
 import { permanentError } from '../contracts/sluiceError';
+import type { LanguageDenseSetting } from '../config/config';
 
 /** The files scripts/stack/bge.sh unpacks from a model's jar; never committed. */
 export interface BgeModelFiles {
@@ -18,12 +19,22 @@ export function bgeModelFiles(modelDir: string, language: TextLanguage): BgeMode
   return { graph: path.join(dir, 'model.onnx'), tokenizer: path.join(dir, 'tokenizer.json') };
 }
 
+function allBgeModelFiles(modelDir: string): Record<TextLanguage, BgeModelFiles> {
+  return Object.fromEntries(BGE_LANGUAGES.map((l) => [l, bgeModelFiles(modelDir, l)])) as Record<
+    TextLanguage,
+    BgeModelFiles
+  >;
+}
+
+function missingFiles(files: Record<TextLanguage, BgeModelFiles>): string[] {
+  return Object.values(files)
+    .flatMap((f) => [f.graph, f.tokenizer])
+    .filter((file) => !fs.existsSync(file));
+}
+
 /** Whether every file of both languages' models is in `modelDir` (scripts/stack/bge.sh installs them). */
 export function bgeModelsInstalled(modelDir: string): boolean {
-  return BGE_LANGUAGES.every((l) => {
-    const files = bgeModelFiles(modelDir, l);
-    return fs.existsSync(files.graph) && fs.existsSync(files.tokenizer);
-  });
+  return missingFiles(allBgeModelFiles(modelDir)).length === 0;
 }
 
 /**
@@ -31,19 +42,14 @@ export function bgeModelsInstalled(modelDir: string): boolean {
  * are installed, so a deployment that has them gets the better retrieval without asking, and one
  * that has not (a slim image) starts as before instead of failing.
  */
-export function languageDenseEnabled(setting: 'on' | 'off' | 'auto', modelDir: string): boolean {
+export function languageDenseEnabled(setting: LanguageDenseSetting, modelDir: string): boolean {
   return setting === 'on' || (setting === 'auto' && bgeModelsInstalled(modelDir));
 }
 
 /** Checked when the embedders are built, so a missing model stops start-up instead of the first document. */
 export function assertBgeModelsPresent(modelDir: string): Record<TextLanguage, BgeModelFiles> {
-  const files = Object.fromEntries(BGE_LANGUAGES.map((l) => [l, bgeModelFiles(modelDir, l)])) as Record<
-    TextLanguage,
-    BgeModelFiles
-  >;
-  const missing = Object.values(files)
-    .flatMap((f) => [f.graph, f.tokenizer])
-    .filter((file) => !fs.existsSync(file));
+  const files = allBgeModelFiles(modelDir);
+  const missing = missingFiles(files);
   if (missing.length > 0) {
     throw permanentError(
       'LLM_CONFIG_MISSING',
