@@ -1,13 +1,14 @@
 import { z } from 'zod';
 
 /** The ranked lists hybrid search fuses (search/hybridSearch.ts). */
-export const SEARCH_RETRIEVERS = ['dense', 'languageDense', 'sparse', 'keyword', 'identifier'] as const;
+export const SEARCH_RETRIEVERS = ['dense', 'languageDense', 'passage', 'sparse', 'keyword', 'identifier'] as const;
 export type SearchRetriever = (typeof SEARCH_RETRIEVERS)[number];
 
 /**
  * The dense models a search may ask: `user` (the user's embedding model: the local profile's USE,
  * which also matches across languages) and `language` (the bge-small model of the query's language,
- * over the chunks of that language; only where SLUICE_LANGUAGE_DENSE=on wrote those vectors).
+ * over the chunks of that language and, as the `passage` list, over their passage windows; only
+ * where the second dense vector is on, which writes both).
  */
 export const DENSE_MODEL_CHOICES = ['user', 'language'] as const;
 export type DenseModelChoice = (typeof DENSE_MODEL_CHOICES)[number];

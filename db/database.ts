@@ -222,6 +222,12 @@ export interface DenseCellsTable {
 /** Each chunk's vector from the model of its language (the second dense vector); the same shape. */
 export type LanguageDenseVectorsTable = DenseVectorsTable;
 
+/** A chunk's passage windows (chunker/passageWindows.ts) from the second dense vector's model: several rows per chunk. */
+export interface WindowDenseVectorsTable extends DenseVectorsTable {
+  /** `<chunk id>#<window>`: the row's key, as chunk_id is the other dense tables'. */
+  window_id: string;
+}
+
 export interface SparseVectorsTable {
   chunk_id: string;
   document_id: string;
@@ -303,6 +309,7 @@ export interface Database {
   notifications: NotificationsTable;
   dense_vectors: DenseVectorsTable;
   language_dense_vectors: LanguageDenseVectorsTable;
+  window_dense_vectors: WindowDenseVectorsTable;
   dense_cells: DenseCellsTable;
   sparse_vectors: SparseVectorsTable;
   keyword_entries: KeywordEntriesTable;

@@ -6,7 +6,7 @@ import { servedChunks, type ServedChunk } from '../db/repositories/servedChunks'
 import type { BgeEmbedders } from '../embedders/bgeEmbedder';
 import type { EmbedderResolver } from '../embedders/embedderResolver';
 import { sparseQueryFromTokens } from '../sparse/sparseVector';
-import type { KeywordIndex, SearchHit, TenantScope, VectorStore } from '../stores/ports';
+import type { EmbeddingModelRef, KeywordIndex, SearchHit, TenantScope, VectorStore } from '../stores/ports';
 import { textLanguage } from '../tokenizer/textLanguage';
 import { tokenize } from '../tokenizer/tokenize';
 import { denseQueryText } from './denseQuery';
@@ -33,12 +33,14 @@ export type SearchDeps = {
 
 /**
  * Each retriever's ranked candidates for one query, before fusion (a type, so it is a Record of
- * lists). `identifier` is the keyword index queried with the query's identifiers alone
+ * lists). `passage` is the second dense vector's passage windows, a chunk ranked by its best window.
+ * `identifier` is the keyword index queried with the query's identifiers alone
  * (search/identifierTerms.ts), empty when it has none.
  */
 export type RetrieverLists = {
   dense: SearchHit[];
   languageDense: SearchHit[];
+  passage: SearchHit[];
   sparse: SearchHit[];
   keyword: SearchHit[];
   identifier: SearchHit[];
@@ -87,26 +89,39 @@ export async function retrieveCandidates(
       perRetriever,
     );
   };
+  // The model of the query's language, over the chunks that model embedded and their passage
+  // windows: a query crosses languages through the first dense vector only. Its own instruction,
+  // not the bare terms; embedded once for both lists.
+  let languageQuery: Promise<{ model: EmbeddingModelRef; vector: number[] } | null> | null = null;
+  const embedLanguageQuery = (): Promise<{ model: EmbeddingModelRef; vector: number[] } | null> =>
+    (languageQuery ??= (async () => {
+      const embedder = deps.languageEmbedders?.of(textLanguage(query));
+      if (!embedder) return null;
+      return {
+        model: { model: embedder.model, dimension: embedder.dimension },
+        vector: await embedder.embedQuery(query),
+      };
+    })());
   const languageDense = async (): Promise<SearchHit[]> => {
-    // The model of the query's language, over the chunks that model embedded: a query crosses
-    // languages through the first dense vector only. Its own instruction, not the bare terms.
-    const embedder = deps.languageEmbedders?.of(textLanguage(query));
-    if (!embedder) return [];
-    const vector = await embedder.embedQuery(query);
-    const model = { model: embedder.model, dimension: embedder.dimension };
-    return deps.vectors.searchLanguageDense(scope, model, vector, perRetriever);
+    const q = await embedLanguageQuery();
+    return q ? deps.vectors.searchLanguageDense(scope, q.model, q.vector, perRetriever) : [];
+  };
+  const passage = async (): Promise<SearchHit[]> => {
+    const q = await embedLanguageQuery();
+    return q ? deps.vectors.searchPassageWindows(scope, q.model, q.vector, perRetriever) : [];
   };
   const identifiers = identifierTerms(query);
-  const [denseHits, languageHits, sparse, keyword, identifier] = await Promise.all([
+  const [denseHits, languageHits, passageHits, sparse, keyword, identifier] = await Promise.all([
     asks(settings, 'dense') ? dense() : none(),
     asks(settings, 'languageDense') ? languageDense() : none(),
+    asks(settings, 'passage') ? passage() : none(),
     asks(settings, 'sparse') ? deps.vectors.searchSparse(scope, sparseQueryFromTokens(tokens), perRetriever) : none(),
     asks(settings, 'keyword') ? deps.keywords.search(scope, tokens, perRetriever) : none(),
     asks(settings, 'identifier') && identifiers.length > 0
       ? deps.keywords.search(scope, identifiers, perRetriever)
       : none(),
   ]);
-  return { dense: denseHits, languageDense: languageHits, sparse, keyword, identifier };
+  return { dense: denseHits, languageDense: languageHits, passage: passageHits, sparse, keyword, identifier };
 }
 
 /** The settings a search of the dataset runs with: the defaults, the dataset's own, then `adjust`. */
@@ -136,6 +151,7 @@ async function keepServed(
     lists: {
       dense: keep(lists.dense),
       languageDense: keep(lists.languageDense),
+      passage: keep(lists.passage),
       sparse: keep(lists.sparse),
       keyword: keep(lists.keyword),
       identifier: keep(lists.identifier),

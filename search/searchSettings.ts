@@ -9,6 +9,12 @@ export interface SearchSettings {
 }
 
 /**
+ * The passage windows' list (chunker/passageWindows.ts) beside the child list of the same model:
+ * chosen on the retrieval eval's tuning families from 0, 0.5, 1, 1.5 and 2 (docs/retrieval-eval.md).
+ */
+export const PASSAGE_WEIGHT = 1;
+
+/**
  * The deployment's defaults: the tuned fusion (search/reciprocalRankFusion.ts) and, for the second
  * dense vector, the weight of the first: the two were fused with equal weight when the second was
  * measured, and eval:retrieval's held-out split decides whether that stays.
@@ -18,6 +24,7 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   weights: {
     dense: DEFAULT_FUSION.weights.dense ?? 1,
     languageDense: DEFAULT_FUSION.weights.dense ?? 1,
+    passage: PASSAGE_WEIGHT,
     sparse: DEFAULT_FUSION.weights.sparse ?? 1,
     keyword: DEFAULT_FUSION.weights.keyword ?? 1,
     identifier: DEFAULT_FUSION.weights.identifier ?? 1,
@@ -51,7 +58,7 @@ export function fusionOf(settings: SearchSettings): FusionSettings {
 export function asks(settings: SearchSettings, retriever: SearchRetriever): boolean {
   if (settings.weights[retriever] <= 0) return false;
   if (retriever === 'dense') return settings.denseModels.includes('user');
-  if (retriever === 'languageDense') return settings.denseModels.includes('language');
+  if (retriever === 'languageDense' || retriever === 'passage') return settings.denseModels.includes('language');
   return true;
 }
 
@@ -77,6 +84,7 @@ export function identifierQueryWeights<W extends Partial<Record<SearchRetriever,
     ...weights,
     dense: (weights.dense ?? 1) * factor,
     languageDense: (weights.languageDense ?? 1) * factor,
+    passage: (weights.passage ?? 1) * factor,
     identifier: 0,
   };
 }

@@ -65,6 +65,13 @@ export interface DenseRecord {
   vector: number[];
 }
 
+/** Every passage window vector of one chunk (chunker/passageWindows.ts), in window order. */
+export interface PassageWindowRecord {
+  chunkId: string;
+  documentId: string;
+  vectors: number[][];
+}
+
 export interface DenseCopy {
   fromChunkId: string;
   toChunkId: string;
@@ -99,8 +106,11 @@ export interface DenseCellCompute {
   ): Promise<Int32Array>;
 }
 
-/** Which dense vector an index maintenance is for: the first (the user's model) or the second (the language's). */
-export type DenseVectorKind = 'first' | 'language';
+/**
+ * Which dense vectors an index maintenance is for: the first (the user's model), the second (the
+ * language's) or the second's passage windows.
+ */
+export type DenseVectorKind = 'first' | 'language' | 'window';
 
 /**
  * Dense vectors are kept per embedding model (model name and dimension): tenants' models differ
@@ -121,6 +131,12 @@ export interface VectorStore {
    * hold: keyed by chunk id, one model at a time per chunk, dimension checked.
    */
   upsertLanguageDense(scope: TenantScope, model: EmbeddingModelRef, records: DenseRecord[]): Promise<void>;
+  /**
+   * The passage windows of chunks, embedded by the second dense vector's models: a record's windows
+   * replace every window the chunk had (of any model), so a chunk holds one model's windows at a
+   * time; dimensions are checked as for the other dense vectors.
+   */
+  upsertPassageWindows(scope: TenantScope, model: EmbeddingModelRef, records: PassageWindowRecord[]): Promise<void>;
   upsertSparse(scope: TenantScope, records: SparseRecord[]): Promise<void>;
   /**
    * Gives each `toChunkId` the dense vector `model` made for its `fromChunkId` (a rebuild's chunk
@@ -128,7 +144,7 @@ export interface VectorStore {
    * that got a vector; a source without one of this model is skipped, and its target is embedded.
    */
   copyDense(scope: TenantScope, model: EmbeddingModelRef, copies: DenseCopy[]): Promise<string[]>;
-  /** Removes the document's dense vectors of every model (both dense vectors) and its sparse vectors. */
+  /** Removes the document's dense vectors of every model (both dense vectors and the windows) and its sparse vectors. */
   deleteDocument(scope: TenantScope, documentId: string): Promise<void>;
   /** Removes the vectors (of every model) of chunks that a rebuild dropped. */
   deleteChunks(scope: TenantScope, chunkIds: string[]): Promise<void>;
@@ -139,6 +155,16 @@ export interface VectorStore {
   searchDense(scope: TenantScope, model: EmbeddingModelRef, vector: number[], limit: number): Promise<SearchHit[]>;
   /** searchDense over the second dense vectors: only those `model` made. */
   searchLanguageDense(
+    scope: TenantScope,
+    model: EmbeddingModelRef,
+    vector: number[],
+    limit: number,
+  ): Promise<SearchHit[]>;
+  /**
+   * The chunks whose best passage window of `model` is closest to `vector`: one hit per chunk, its
+   * score that window's cosine, best first.
+   */
+  searchPassageWindows(
     scope: TenantScope,
     model: EmbeddingModelRef,
     vector: number[],
@@ -156,7 +182,7 @@ export interface VectorStore {
     kind: DenseVectorKind,
     compute: DenseCellCompute,
   ): Promise<void>;
-  /** `dense` counts the document's dense vectors of every model, the second dense vectors included. */
+  /** `dense` counts the document's dense vectors of every model, the second dense vectors and windows included. */
   countForDocument(documentId: string): Promise<{ dense: number; sparse: number }>;
 }
 

@@ -8,6 +8,7 @@ import type { Database } from '../db/database';
 import { refreshDenseCells } from './postgresDenseCellTraining';
 import { holdCells, holdDatasetCells, type CellCache, type DenseCellSettings } from './postgresDenseCells';
 import { searchDenseRows, upsertDenseRows } from './postgresDenseTable';
+import { upsertWindowRows } from './postgresWindowTable';
 import type { TenantScope, VectorStore } from './ports';
 
 const UPSERT_BATCH = 200;
@@ -23,7 +24,13 @@ function ownerColumns(scope: TenantScope, r: { chunkId: string; documentId: stri
 
 const NAME = 'Postgres (dense_vectors)';
 /** Every table holding a chunk's vectors: what a delete must reach. */
-const VECTOR_TABLES = ['dense_vectors', 'language_dense_vectors', 'sparse_vectors'] as const;
+const VECTOR_TABLES = ['dense_vectors', 'language_dense_vectors', 'window_dense_vectors', 'sparse_vectors'] as const;
+/** The tables of dense vectors, by the kind an index maintenance names. */
+const DENSE_TABLES = {
+  first: 'dense_vectors',
+  language: 'language_dense_vectors',
+  window: 'window_dense_vectors',
+} as const;
 
 /**
  * Deletes the tenant's vector rows whose `column` is one of `values`, in every vector table. The
@@ -61,7 +68,8 @@ export interface PostgresVectorStoreOptions {
  * query (stores/postgresDenseCells.ts); Qdrant is the production adapter. A dense row is keyed by chunk
  * and carries its model and dimension: writing a chunk with another model replaces its row (the
  * move of a re-embedding), and a search reads one model's rows. The second dense vector (the
- * chunk language's model) has a table of its own with the same rules.
+ * chunk language's model) has a table of its own with the same rules, and so have its passage
+ * windows, several rows per chunk of which a search scores each chunk's best.
  */
 export function createPostgresVectorStore(
   db: Kysely<Database>,
@@ -80,6 +88,7 @@ export function createPostgresVectorStore(
       upsertDenseRows(db, cellContext, 'dense_vectors', NAME, scope, model, records),
     upsertLanguageDense: (scope, model, records) =>
       upsertDenseRows(db, cellContext, 'language_dense_vectors', NAME, scope, model, records),
+    upsertPassageWindows: (scope, model, records) => upsertWindowRows(db, cellContext, NAME, scope, model, records),
 
     async copyDense(scope, model, copies) {
       const copied: string[] = [];
@@ -108,8 +117,7 @@ export function createPostgresVectorStore(
     },
 
     async maintainDenseIndex(scope, model, kind, compute) {
-      const table = kind === 'first' ? 'dense_vectors' : 'language_dense_vectors';
-      await refreshDenseCells(db, table, scope, model, compute, settings);
+      await refreshDenseCells(db, DENSE_TABLES[kind], scope, model, compute, settings);
     },
 
     async upsertSparse(scope, records) {
@@ -143,6 +151,8 @@ export function createPostgresVectorStore(
       searchDenseRows(db, cellContext, 'dense_vectors', NAME, scope, model, vector, limit, rerankCandidates),
     searchLanguageDense: (scope, model, vector, limit) =>
       searchDenseRows(db, cellContext, 'language_dense_vectors', NAME, scope, model, vector, limit, rerankCandidates),
+    searchPassageWindows: (scope, model, vector, limit) =>
+      searchDenseRows(db, cellContext, 'window_dense_vectors', NAME, scope, model, vector, limit, rerankCandidates),
 
     async searchSparse(scope, sparse, limit) {
       if (sparse.indices.length === 0) return [];
@@ -180,7 +190,7 @@ export function createPostgresVectorStore(
 
     async countForDocument(documentId) {
       let dense = 0;
-      for (const table of ['dense_vectors', 'language_dense_vectors'] as const) {
+      for (const table of Object.values(DENSE_TABLES)) {
         const row = await db
           .selectFrom(table)
           .select((eb) => eb.fn.countAll<number>().as('n'))

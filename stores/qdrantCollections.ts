@@ -32,7 +32,12 @@ export const DENSE_INFIX = '__dense__';
  * collection and one second-vector collection, and writing either moves only within its kind.
  */
 export const LANGUAGE_DENSE_INFIX = '__langdense__';
-export type DenseInfix = typeof DENSE_INFIX | typeof LANGUAGE_DENSE_INFIX;
+/**
+ * The second dense vector's passage windows (chunker/passageWindows.ts), `<base>__window__<model…>`:
+ * several points per chunk, each keyed by its window and carrying its chunk in the payload.
+ */
+export const WINDOW_DENSE_INFIX = '__window__';
+export type DenseInfix = typeof DENSE_INFIX | typeof LANGUAGE_DENSE_INFIX | typeof WINDOW_DENSE_INFIX;
 
 /** The collection of one (model, dimension): readable, within Qdrant's name rules, unique per exact model name. */
 export function denseCollectionName(base: string, model: EmbeddingModelRef, infix: DenseInfix = DENSE_INFIX): string {

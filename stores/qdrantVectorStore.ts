@@ -4,6 +4,7 @@ import type { DenseRecord, EmbeddingModelRef, SearchHit, TenantScope, VectorStor
 import {
   DENSE_INFIX,
   LANGUAGE_DENSE_INFIX,
+  WINDOW_DENSE_INFIX,
   denseCollectionName,
   ensureDenseCollection,
   ensureSparseCollection,
@@ -20,6 +21,7 @@ import {
   pointIdForChunk,
   tenantFilter,
 } from './qdrantSupport';
+import { ofChunks, searchWindowPoints, upsertWindowPoints, type WindowCollections } from './qdrantWindows';
 
 /** Points per write request: 128 dense vectors of 3072 floats stay well under Qdrant's 32 MB body limit. */
 const WRITE_BATCH = 128;
@@ -88,8 +90,15 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       base,
       ...(await listDenseCollections(client, base, DENSE_INFIX)),
       ...(await listDenseCollections(client, base, LANGUAGE_DENSE_INFIX)),
+      ...(await listDenseCollections(client, base, WINDOW_DENSE_INFIX)),
     ];
   }
+
+  const windows: WindowCollections = {
+    client,
+    collectionOf: (model) => denseCollection(model, WINDOW_DENSE_INFIX),
+    all: () => listDenseCollections(client, base, WINDOW_DENSE_INFIX),
+  };
 
   function payload(scope: TenantScope, r: { chunkId: string; documentId: string }) {
     return { chunk_id: r.chunkId, document_id: r.documentId, user_id: scope.userId, dataset_id: scope.datasetId };
@@ -148,6 +157,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     // No collection yet: nothing was embedded with this model, and a search creates nothing.
     if (!denseReady.has(collection) && !(await client.collectionExists(collection)).exists) return [];
     await denseCollection(model, infix);
+    if (infix === WINDOW_DENSE_INFIX) return searchWindowPoints(client, collection, scope, vector, limit);
     return query(collection, { query: vector, using: DENSE_VECTOR, filter: tenantFilter(scope), limit });
   }
 
@@ -157,6 +167,14 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
 
     upsertDense: (scope, model, records) => upsertDenseOf(DENSE_INFIX, scope, model, records),
     upsertLanguageDense: (scope, model, records) => upsertDenseOf(LANGUAGE_DENSE_INFIX, scope, model, records),
+    upsertPassageWindows(scope, model, records) {
+      assertVectorsFit(
+        model,
+        name,
+        records.flatMap((r) => r.vectors.map((vector) => ({ chunkId: r.chunkId, vector }))),
+      );
+      return upsertWindowPoints(windows, scope, model, records);
+    },
 
     async copyDense(scope, model, copies) {
       if (copies.length === 0) return [];
@@ -227,14 +245,19 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     async deleteChunks(scope, chunkIds) {
       if (chunkIds.length === 0) return;
       const collections = await allCollections();
+      const windowCollections = new Set(await windows.all());
+      const keyedByChunk = collections.filter((c) => !windowCollections.has(c));
       for (const batch of inBatches(chunkIds, DELETE_BATCH)) {
-        await deleteWhere(collections, tenantFilter(scope, { has_id: batch.map(pointIdForChunk) }));
+        await deleteWhere(keyedByChunk, tenantFilter(scope, { has_id: batch.map(pointIdForChunk) }));
+        await deleteWhere([...windowCollections], ofChunks(scope, batch));
       }
     },
 
     searchDense: (scope, model, vector, limit) => searchDenseOf(DENSE_INFIX, scope, model, vector, limit),
     searchLanguageDense: (scope, model, vector, limit) =>
       searchDenseOf(LANGUAGE_DENSE_INFIX, scope, model, vector, limit),
+    searchPassageWindows: (scope, model, vector, limit) =>
+      searchDenseOf(WINDOW_DENSE_INFIX, scope, model, vector, limit),
 
     async searchSparse(scope, sparse, limit) {
       if (sparse.indices.length === 0) return [];

@@ -2,6 +2,7 @@ import type { ChunkText } from '../../db/repositories/chunks';
 import { markLanguageDenseEmbedded } from '../../db/repositories/languageDenseChunks';
 import type { BgeEmbedders } from '../../embedders/bgeEmbedder';
 import { BGE_LANGUAGES } from '../../embedders/bgeModelFiles';
+import { embedWithWindows } from '../../embedders/embedWithWindows';
 import { dimensionMismatch } from '../../stores/dimensionMismatch';
 import { textLanguage } from '../../tokenizer/textLanguage';
 import type { ActivityDeps } from '../deps';
@@ -17,9 +18,10 @@ export function languageModels(embedders: BgeEmbedders): EmbeddingModelRef[] {
 }
 
 /**
- * The second dense vector of a batch (VECTORIZING, SLUICE_LANGUAGE_DENSE=on): each chunk embedded
- * by the bge model of its language, upserted and marked per language before the batch counts as
- * done, so a crash redoes at most this batch and a marked chunk is never embedded again.
+ * The second dense vector of a batch (VECTORIZING, SLUICE_LANGUAGE_DENSE on or auto with its
+ * models): each chunk and each of its passage windows (chunker/passageWindows.ts) embedded by the
+ * bge model of its language, upserted and marked per language before the batch counts as done, so a
+ * crash redoes at most this batch and a marked chunk is never embedded again.
  */
 export async function embedLanguageBatch(
   deps: ActivityDeps,
@@ -33,15 +35,23 @@ export async function embedLanguageBatch(
     if (chunks.length === 0) continue;
     const embedder = embedders.of(language);
     const model = { model: embedder.model, dimension: embedder.dimension };
-    const vectors = await orTransient('VECTORIZING_FAILED', `embedding (${embedder.model})`, () =>
-      embedder.embed(chunks.map((c) => c.text)),
+    const { vectors, windows } = await orTransient('VECTORIZING_FAILED', `embedding (${embedder.model})`, () =>
+      embedWithWindows(
+        embedder,
+        chunks.map((c) => c.text),
+      ),
     );
-    if (vectors.length !== chunks.length || vectors.some((v) => v.length !== embedder.dimension)) {
+    if ([...vectors, ...windows.flat()].some((v) => v.length !== embedder.dimension)) {
       throw dimensionMismatch(model, deps.vectors.name, `${embedder.model} returned vectors of another size`);
     }
     const records = chunks.map((c, i) => ({ chunkId: c.chunk_id, documentId, vector: vectors[i] as number[] }));
+    const windowRecords = chunks.map((c, i) => ({ chunkId: c.chunk_id, documentId, vectors: windows[i] ?? [] }));
     await orTransient('VECTORIZING_FAILED', 'second dense upsert', () =>
       deps.vectors.upsertLanguageDense(scope, model, records),
+    );
+    // Every chunk's record, those without windows too: an earlier embedding's windows go.
+    await orTransient('VECTORIZING_FAILED', 'passage windows upsert', () =>
+      deps.vectors.upsertPassageWindows(scope, model, windowRecords),
     );
     await markLanguageDenseEmbedded(
       deps.db,

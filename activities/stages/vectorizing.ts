@@ -140,7 +140,10 @@ export function createVectorizingActivity(deps: ActivityDeps) {
       await maintainDenseIndex(deps, scope, [
         { model, kind: 'first' },
         ...(languageEmbedders
-          ? languageModels(languageEmbedders).map((m) => ({ model: m, kind: 'language' as const }))
+          ? languageModels(languageEmbedders).flatMap((m) => [
+              { model: m, kind: 'language' as const },
+              { model: m, kind: 'window' as const },
+            ])
           : []),
       ]);
       return reused + embedded;

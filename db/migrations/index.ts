@@ -16,6 +16,7 @@ import * as cleaningEnrichments from './20261206T0100_cleaning_enrichments';
 import * as denseQuantizedRerank from './20261207T0100_dense_quantized_rerank';
 import * as searchTablesSerialScans from './20261207T0200_search_tables_serial_scans';
 import * as denseCells from './20261208T0100_dense_cells';
+import * as passageWindows from './20261209T0100_passage_windows';
 
 /**
  * Migrations are listed statically rather than discovered on disk, so they run the same way
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '20261207T0100_dense_quantized_rerank': denseQuantizedRerank,
   '20261207T0200_search_tables_serial_scans': searchTablesSerialScans,
   '20261208T0100_dense_cells': denseCells,
+  '20261209T0100_passage_windows': passageWindows,
 };
 
 export const migrationProvider: MigrationProvider = {

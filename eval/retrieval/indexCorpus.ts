@@ -2,6 +2,7 @@ import type { SparseVector } from '../../contracts/chunk';
 import type { CpuPool } from '../../cpuPool/pool';
 import type { BgeEmbedders } from '../../embedders/bgeEmbedder';
 import { BGE_LANGUAGES } from '../../embedders/bgeModelFiles';
+import { embedWithWindows } from '../../embedders/embedWithWindows';
 import type { Embedder } from '../../embedders/embedder';
 import type { KeywordIndex, TenantScope, VectorStore } from '../../stores/ports';
 import { textLanguage } from '../../tokenizer/textLanguage';
@@ -94,11 +95,24 @@ export async function indexLanguageDense(
       const chunks = doc.children.filter((c) => textLanguage(c.text) === language);
       for (let i = 0; i < chunks.length; i += batchSize) {
         const batch = chunks.slice(i, i + batchSize);
-        const embedded = await embedder.embed(batch.map((c) => c.text));
+        const model = { model: embedder.model, dimension: embedder.dimension };
+        const embedded = await embedWithWindows(
+          embedder,
+          batch.map((c) => c.text),
+        );
         await vectors.upsertLanguageDense(
           scope,
-          { model: embedder.model, dimension: embedder.dimension },
-          batch.map((c, j) => ({ chunkId: c.chunkId, documentId: doc.documentId, vector: embedded[j] as number[] })),
+          model,
+          batch.map((c, j) => ({
+            chunkId: c.chunkId,
+            documentId: doc.documentId,
+            vector: embedded.vectors[j] as number[],
+          })),
+        );
+        await vectors.upsertPassageWindows(
+          scope,
+          model,
+          batch.map((c, j) => ({ chunkId: c.chunkId, documentId: doc.documentId, vectors: embedded.windows[j] ?? [] })),
         );
       }
     }

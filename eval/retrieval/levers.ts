@@ -39,7 +39,7 @@ const objective = (runs: readonly QuestionRun[], spec: FusionSpec, languageOf: L
     .reduce((sum, s) => sum + s.recallAt5 + s.mrrAt10, 0);
 
 /** The candidate among `options` whose spec scores best on the tuning questions. */
-function pick<T>(
+export function pick<T>(
   options: readonly T[],
   toSpec: (o: T) => FusionSpec,
   tuning: readonly QuestionRun[],

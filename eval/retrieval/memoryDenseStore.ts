@@ -1,4 +1,11 @@
-import type { DenseRecord, EmbeddingModelRef, SearchHit, TenantScope, VectorStore } from '../../stores/ports';
+import type {
+  DenseRecord,
+  EmbeddingModelRef,
+  PassageWindowRecord,
+  SearchHit,
+  TenantScope,
+  VectorStore,
+} from '../../stores/ports';
 
 /**
  * The eval's dense vectors, both the first and the second (the bge model of the chunk's language),
@@ -10,7 +17,7 @@ import type { DenseRecord, EmbeddingModelRef, SearchHit, TenantScope, VectorStor
  */
 export function withMemoryDense(store: VectorStore): VectorStore {
   const spaces = new Map<string, Map<string, number[]>>();
-  const key = (scope: TenantScope, model: EmbeddingModelRef, vector: 'first' | 'second'): string =>
+  const key = (scope: TenantScope, model: EmbeddingModelRef, vector: 'first' | 'second' | 'window'): string =>
     `${scope.userId}\u0000${scope.datasetId}\u0000${vector}\u0000${model.model}\u0000${model.dimension}`;
   const norm = (v: readonly number[]): number => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
   const upsert = (spaceKey: string, records: DenseRecord[]): void => {
@@ -31,6 +38,21 @@ export function withMemoryDense(store: VectorStore): VectorStore {
     }
     return hits.sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId)).slice(0, limit);
   };
+  // A chunk's windows are rows `<chunk>#<n>`: searched like chunks, then each chunk keeps its best.
+  const upsertWindows = (spaceKey: string, records: PassageWindowRecord[]): void => {
+    const space = spaces.get(spaceKey) ?? new Map<string, number[]>();
+    for (const r of records) r.vectors.forEach((v, i) => space.set(`${r.chunkId}#${i}`, v));
+    spaces.set(spaceKey, space);
+  };
+  const searchWindows = (spaceKey: string, vector: number[], limit: number): SearchHit[] => {
+    const best = new Map<string, SearchHit>();
+    for (const hit of search(spaceKey, vector, Number.MAX_SAFE_INTEGER)) {
+      const chunkId = hit.chunkId.slice(0, hit.chunkId.lastIndexOf('#'));
+      if (!best.has(chunkId)) best.set(chunkId, { chunkId, score: hit.score });
+      if (best.size >= limit) break;
+    }
+    return [...best.values()];
+  };
   return {
     ...store,
     name: `${store.name} (dense in memory)`,
@@ -39,6 +61,12 @@ export function withMemoryDense(store: VectorStore): VectorStore {
     },
     async upsertLanguageDense(scope, model, records) {
       upsert(key(scope, model, 'second'), records);
+    },
+    async upsertPassageWindows(scope, model, records) {
+      upsertWindows(key(scope, model, 'window'), records);
+    },
+    async searchPassageWindows(scope, model, vector, limit) {
+      return searchWindows(key(scope, model, 'window'), vector, limit);
     },
     async searchDense(scope, model, vector, limit) {
       return search(key(scope, model, 'first'), vector, limit);

@@ -17,17 +17,29 @@ export const SEARCH_WITHOUT_SECOND_DENSE = {
 };
 /**
  * The search default (SLUICE_LANGUAGE_DENSE=auto where the models are installed, as the stack installs
- * them): the lists above and the second dense list (the bge model of the question's language) at its
- * default weight.
+ * them): the lists above, the second dense list (the bge model of the question's language) and its
+ * passage windows' list, at their default weights.
  */
 export const SEARCH_DEFAULT = {
   ...SEARCH_WITHOUT_SECOND_DENSE,
-  lists: { ...SEARCH_WITHOUT_SECOND_DENSE.lists, languageDense: 'dense:bge' },
+  lists: { ...SEARCH_WITHOUT_SECOND_DENSE.lists, languageDense: 'dense:bge', passage: 'dense:window' },
   settings: {
     ...DEFAULT_FUSION,
-    weights: { ...DEFAULT_FUSION.weights, languageDense: DEFAULT_SEARCH_SETTINGS.weights.languageDense },
+    weights: {
+      ...DEFAULT_FUSION.weights,
+      languageDense: DEFAULT_SEARCH_SETTINGS.weights.languageDense,
+      passage: DEFAULT_SEARCH_SETTINGS.weights.passage,
+    },
   },
 };
+
+/** The search default with the passage windows' list at another weight (0: without it). */
+export function withPassageWeight(weight: number): typeof SEARCH_DEFAULT {
+  return {
+    ...SEARCH_DEFAULT,
+    settings: { ...SEARCH_DEFAULT.settings, weights: { ...SEARCH_DEFAULT.settings.weights, passage: weight } },
+  };
+}
 
 /**
  * What the report shows, first the search default (the CI floors are read off it): the fusions
@@ -39,6 +51,7 @@ export function reportedRankers(
 ): Ranker[] {
   return [
     fusedRanker('fused (search default)', SEARCH_DEFAULT, languageOfChunk),
+    fusedRanker('fused (search default, no passage windows)', withPassageWeight(0), languageOfChunk),
     fusedRanker('fused (search default, no second dense vector)', SEARCH_WITHOUT_SECOND_DENSE, languageOfChunk),
     ...(hasOpenSearch
       ? [
@@ -66,6 +79,7 @@ export function reportedRankers(
     singleList('dense (USE)', 'dense:model'),
     singleList('dense (hashing)', 'dense:hash'),
     singleList('dense (bge, question language)', 'dense:bge'),
+    singleList('dense (bge passage windows)', 'dense:window'),
     singleList('sparse', 'sparse'),
     singleList('keyword (Postgres FTS)', 'keyword:postgres'),
     ...(hasOpenSearch ? [singleList('keyword (OpenSearch BM25)', 'keyword:opensearch')] : []),

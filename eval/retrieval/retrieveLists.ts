@@ -36,8 +36,8 @@ export async function baseLists(
 }
 
 /**
- * The second dense list from `retrieveCandidates` alone: the bge model of the question's language
- * over the chunks that model embedded (`dense:bge`).
+ * The second dense lists from `retrieveCandidates` alone: the bge model of the question's language
+ * over the chunks that model embedded (`dense:bge`) and over their passage windows (`dense:window`).
  */
 export async function languageDenseList(
   vectors: VectorStore,
@@ -49,7 +49,15 @@ export async function languageDenseList(
 ): Promise<QuestionLists> {
   const onlyLanguageDense = {
     ...DEFAULT_SEARCH_SETTINGS,
-    weights: { ...DEFAULT_SEARCH_SETTINGS.weights, dense: 0, sparse: 0, keyword: 0, identifier: 0, languageDense: 1 },
+    weights: {
+      ...DEFAULT_SEARCH_SETTINGS.weights,
+      dense: 0,
+      sparse: 0,
+      keyword: 0,
+      identifier: 0,
+      languageDense: 1,
+      passage: 1,
+    },
     denseModels: ['language' as const],
   };
   const lists = await retrieveCandidates(
@@ -59,7 +67,7 @@ export async function languageDenseList(
     DEPTH,
     onlyLanguageDense,
   );
-  return { 'dense:bge': lists.languageDense };
+  return { 'dense:bge': lists.languageDense, 'dense:window': lists.passage };
 }
 
 /** A lever's dense space searched with the embedder's query vector (the query itself is unchanged). */

@@ -15,11 +15,12 @@ import { collectDenseLists } from './denseLists';
 import { indexLexical } from './indexCorpus';
 import { perQuestionRows } from './perQuestion';
 import { describeQuestions, labelProblems, loadLabels, relevantChunks } from './labels';
-import { buildLevers, LOCAL_LISTS, PREVIOUS_DEFAULT } from './levers';
+import { buildLevers, LOCAL_LISTS, pick, PREVIOUS_DEFAULT } from './levers';
+import { DEFAULT_SEARCH_SETTINGS } from '../../search/searchSettings';
 import { markdownReport, type LeverRow, type RankerResult } from './markdownReport';
 import { parseArgs } from './options';
 import { fusedRanker, type QuestionRun, type Ranker } from './rankers';
-import { reportedRankers, SEARCH_DEFAULT } from './reportedRankers';
+import { reportedRankers, SEARCH_DEFAULT, withPassageWeight } from './reportedRankers';
 import { chooseSiblingWeight, siblingBoostRanker } from './siblingBoost';
 import { lexicalExtras, type QuestionLists } from './retrieveLists';
 import { judgeLevers } from './judgeLevers';
@@ -28,6 +29,8 @@ import { checkGoals } from './goals';
 import { goalsMarkdown } from './goalsMarkdown';
 import { floorFailures } from './floors';
 
+/** The passage windows' weights the tuning families choose from. */
+const PASSAGE_WEIGHTS = [0, 0.5, 1, 1.5, 2];
 /** The hashing embedder's default size when it is chosen (SLUICE_EMBEDDER=local, config.ts). */
 const HASH_DIMENSION = 256;
 const SCOPE = { userId: 'eval', datasetId: 'retrieval' };
@@ -157,12 +160,19 @@ async function main(): Promise<void> {
   });
   const combinedResult = evaluate(fusedRanker('fused (kept levers)', combined.spec, languageOfChunk));
   const singles = results.filter((r) => !r.name.startsWith('fused'));
+  const named = (name: string): RankerResult => results.find((r) => r.name === name) as RankerResult;
   const goals = {
     'search default': checkGoals(results[0] as RankerResult, singles),
-    'search default, no second dense vector': checkGoals(results[1] as RankerResult, singles),
+    'search default, no passage windows': checkGoals(named('fused (search default, no passage windows)'), singles),
+    'search default, no second dense vector': checkGoals(
+      named('fused (search default, no second dense vector)'),
+      singles,
+    ),
     'kept levers together': checkGoals(combinedResult, singles),
   };
-  const markdown = `${markdownReport([combinedResult, ...results], leverRows, 'search default')}\n${goalsMarkdown(goals, combined)}`;
+  const passageWeight = pick(PASSAGE_WEIGHTS, withPassageWeight, tuningRuns, languageOfChunk);
+  const passageLine = `Passage windows' weight chosen on the tuning families from ${PASSAGE_WEIGHTS.join(', ')}: ${passageWeight} (search runs ${DEFAULT_SEARCH_SETTINGS.weights.passage}).`;
+  const markdown = `${markdownReport([combinedResult, ...results], leverRows, 'search default')}\n${goalsMarkdown(goals, combined)}\n${passageLine}\n`;
   console.log(markdown);
   const elapsedMs = Date.now() - started;
   console.log(
@@ -202,6 +212,7 @@ async function main(): Promise<void> {
         levers: leverRows,
         keptLevers: { names: combined.kept, spec: combined.spec, result: combinedResult },
         goals,
+        passageWeight: { chosen: passageWeight, searchRuns: DEFAULT_SEARCH_SETTINGS.weights.passage },
         timingsMs: timings,
         elapsedMs,
         perQuestion,

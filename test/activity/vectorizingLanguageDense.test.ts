@@ -37,7 +37,7 @@ const TEXTS = [
   'Deleting a document removes its vectors first.',
 ];
 
-async function seed(): Promise<StageInput> {
+async function seed(texts: string[] = TEXTS): Promise<StageInput> {
   const doc = { documentId: randomUUID(), userId: `u-${randomUUID()}`, datasetId: `ds-${randomUUID()}` };
   await insertDocument(db, {
     id: doc.documentId,
@@ -51,7 +51,7 @@ async function seed(): Promise<StageInput> {
   await replaceChunks(
     db,
     { ...doc, generation: 0 },
-    TEXTS.map((text, i) => ({
+    texts.map((text, i) => ({
       chunkId: `${doc.documentId}:${i}`,
       chunkIndex: i,
       kind: 'child' as const,
@@ -173,4 +173,35 @@ it('a failing language model fails the attempt retryable after the batches alrea
   // The first vector of the failed batch was written before the second failed: not embedded again.
   expect(first.embedded).toEqual(TEXTS);
   expect((await languageRows(input.documentId)).every((r) => r.language_dense_status === 'SUCCESS')).toBe(true);
+});
+
+it('writes the passage windows of a chunk of several sentences with its second vector, and search finds it by one sentence', async () => {
+  const sentences = [
+    'The worker keeps a heartbeat while it embeds a document.',
+    'A retry resumes from the last batch it marked.',
+    'Deleting a document removes its vectors before its rows.',
+    'Search fuses dense, sparse and keyword lists by reciprocal rank.',
+    'A chunk in Chinese is embedded by the Chinese model.',
+    'Passage windows let a question match the one sentence that answers it.',
+  ];
+  const long = `Operations › Durability\n${sentences.join(' ')}`;
+  const input = await seed([long, TEXTS[1] as string]);
+  await runAttempt(createVectorizingActivity(depsWith(countingEmbedder().embedder, bge)), input).outcome;
+  const windows = await db
+    .selectFrom('window_dense_vectors')
+    .select(['chunk_id', 'model'])
+    .where('document_id', '=', input.documentId)
+    .execute();
+  const { en } = BGE_MODEL_IDENTITIES;
+  // The long chunk has windows of the English model; the one-sentence Chinese chunk has none.
+  expect(windows.length).toBeGreaterThan(1);
+  expect(new Set(windows.map((w) => `${w.chunk_id} ${w.model}`))).toEqual(
+    new Set([`${input.documentId}:0 ${en.name}`]),
+  );
+  expect((await vectors.countForDocument(input.documentId)).dense).toBe(2 + 2 + windows.length);
+  const query = await bge.of('en').embedQuery('what happens to the vectors when I delete a file?');
+  const hits = await vectors.searchPassageWindows(input, { model: en.name, dimension: en.dimension }, query, 5);
+  expect(hits.map((h) => h.chunkId)).toEqual([`${input.documentId}:0`]);
+  await vectors.deleteDocument(input, input.documentId);
+  expect((await vectors.countForDocument(input.documentId)).dense).toBe(0);
 });

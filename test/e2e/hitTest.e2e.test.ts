@@ -19,7 +19,7 @@ type Hit = {
   fileName: string;
   sectionPath: string[];
   score: number;
-  ranks: Record<'dense' | 'languageDense' | 'sparse' | 'keyword' | 'identifier', number | null>;
+  ranks: Record<'dense' | 'languageDense' | 'passage' | 'sparse' | 'keyword' | 'identifier', number | null>;
   languageFactor: number;
 };
 type HitTestBody = {
@@ -34,6 +34,7 @@ const DATASET = 'hit-test';
 const path = `/v1/datasets/${DATASET}/hit-test`;
 
 const ENGLISH = `# Birds of the valley\n\n## Riverbanks\n\nThe kingfisher digs its nest in the steep clay bank of the river and dives for small fish.\n\n## Meadows\n\nSkylarks sing high above the hay meadows in early summer.\n\n## Ringing\n\nEach ringed bird is entered with \`ring-log --species=kingfisher\` before release.\n`;
+const OPERATIONS = `# Running the station\n\n## Routine\n\nThe station opens at dawn and the volunteers check the mist nets. Nets are closed when the wind rises above a light breeze. Each bird is weighed in a cloth bag on a spring balance. Wing length is measured with a stopped ruler. The data sheet is copied into the database every evening. Volunteers under sixteen work with a licensed ringer beside them.\n`;
 const CHINESE = `# 山谷的鸟类\n\n## 河岸\n\n翠鸟在河边陡峭的泥岸上挖洞筑巢，潜入水中捕捉小鱼。\n\n## 草地\n\n云雀在初夏的草地上空高声歌唱。\n`;
 
 beforeAll(async () => {
@@ -42,6 +43,7 @@ beforeAll(async () => {
   for (const [name, content] of [
     ['birds.md', ENGLISH],
     ['birds-zh.md', CHINESE],
+    ['operations.md', OPERATIONS],
   ]) {
     const r = await call<{ documentId: string }>(h.baseUrl, 'POST', `/v1/datasets/${DATASET}/documents`, {
       user,
@@ -63,7 +65,14 @@ test("shows every retriever's rank, the fused score and the section path of each
   const top = r.body.hits[0] as Hit;
   expect(top.fileName).toBe('birds.md');
   expect(top.sectionPath).toEqual(['Birds of the valley', 'Riverbanks']);
-  expect(Object.keys(top.ranks).sort()).toEqual(['dense', 'identifier', 'keyword', 'languageDense', 'sparse']);
+  expect(Object.keys(top.ranks).sort()).toEqual([
+    'dense',
+    'identifier',
+    'keyword',
+    'languageDense',
+    'passage',
+    'sparse',
+  ]);
   // The English question reaches the English chunk through the English bge model's list.
   expect(top.ranks.languageDense).toBe(1);
   const { weights, rrfK } = r.body.settings;
@@ -81,15 +90,25 @@ test("shows every retriever's rank, the fused score and the section path of each
   for (const hit of chinese) expect(hit.languageFactor).toBe(LANGUAGE_ROUTING.otherLanguageFactor);
 });
 
+test('a chunk of several sentences is also ranked by its best passage window', async () => {
+  const r = await hitTest({ query: 'what do they use to weigh a bird?' });
+  expect(r.status).toBe(200);
+  const top = r.body.hits[0] as Hit;
+  expect(top.fileName).toBe('operations.md');
+  expect(top.ranks.passage).toBe(1);
+  // The one-sentence sections have no windows: only the passage windows' own chunk is in that list.
+  expect(r.body.hits.filter((hit) => hit.ranks.passage !== null).map((hit) => hit.fileName)).toEqual(['operations.md']);
+});
+
 test('a question naming the language of its answer gets every hit in that language first', async () => {
   const r = await hitTest({ query: 'In the Chinese document, where does the kingfisher build its nest?' });
   expect(r.status).toBe(200);
   expect(r.body.wantedLanguage).toEqual({ language: 'zh', named: true });
   const files = r.body.hits.map((hit) => hit.fileName);
-  const firstEnglish = files.indexOf('birds.md');
+  const firstEnglish = files.findIndex((file) => file !== 'birds-zh.md');
   expect(files[0]).toBe('birds-zh.md');
   expect(firstEnglish).toBeGreaterThan(0);
-  expect(files.slice(firstEnglish).every((file) => file === 'birds.md')).toBe(true);
+  expect(files.slice(firstEnglish).every((file) => file === 'birds.md' || file === 'operations.md')).toBe(true);
   for (const hit of r.body.hits.slice(firstEnglish)) expect([hit.languageFactor, hit.score]).toEqual([0, 0]);
 });
 
@@ -112,7 +131,7 @@ test('a query of identifiers only is answered by the lexical lists: the dense li
 test("weights adjusted for one test change that test only, never the dataset's settings", async () => {
   const only = await hitTest({
     query: '翠鸟在哪里筑巢',
-    adjust: { weights: { dense: 0, sparse: 0, keyword: 0 }, rrfK: 10 },
+    adjust: { weights: { dense: 0, passage: 0, sparse: 0, keyword: 0 }, rrfK: 10 },
   });
   expect(only.status).toBe(200);
   expect(only.body.hits.length).toBeGreaterThan(0);

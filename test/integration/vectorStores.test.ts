@@ -9,6 +9,7 @@ import { TEST_DATABASE_URL } from '../../testkit/harness/testConfig';
 import { describeVectorStoreContract } from '../../testkit/harness/vectorStoreContract';
 import { describeVectorStoreLanguageContract } from '../../testkit/harness/vectorStoreLanguageContract';
 import { describeVectorStoreModelsContract } from '../../testkit/harness/vectorStoreModelsContract';
+import { describeVectorStoreWindowContract } from '../../testkit/harness/vectorStoreWindowContract';
 
 // One contract suite (docs/design.md §6), run against every vector store adapter that can be started.
 
@@ -19,6 +20,7 @@ const postgresStore = () => Promise.resolve(createPostgresVectorStore(db));
 describeVectorStoreContract('Postgres vector store', postgresStore);
 describeVectorStoreModelsContract('Postgres vector store', postgresStore);
 describeVectorStoreLanguageContract('Postgres vector store', postgresStore);
+describeVectorStoreWindowContract('Postgres vector store', postgresStore);
 
 const QDRANT_URL = process.env.QDRANT_URL;
 const QDRANT_API_KEY = process.env.QDRANT_API_KEY;
@@ -54,6 +56,7 @@ if (QDRANT_URL) {
   describeVectorStoreContract('Qdrant vector store', storesOver(newBase()));
   describeVectorStoreModelsContract('Qdrant vector store', storesOver(newBase()));
   describeVectorStoreLanguageContract('Qdrant vector store', storesOver(newBase()));
+  describeVectorStoreWindowContract('Qdrant vector store', storesOver(newBase()));
 
   describe('Qdrant vector store, Qdrant only', () => {
     const model = { model: 'qdrant-only', dimension: 3 };

@@ -14,6 +14,7 @@ describe('a query of identifiers only', () => {
     const settings = forIdentifierQuery(DEFAULT_SEARCH_SETTINGS);
     expect(asks(settings, 'dense')).toBe(false);
     expect(asks(settings, 'languageDense')).toBe(false);
+    expect(asks(settings, 'passage')).toBe(false);
     expect(asks(settings, 'sparse')).toBe(true);
     expect(asks(settings, 'keyword')).toBe(true);
     // Its identifiers are the whole query: the identifier list would be the keyword list again.
@@ -26,5 +27,14 @@ describe('a query of identifiers only', () => {
     const settings = forIdentifierQuery(DEFAULT_SEARCH_SETTINGS, 0.5);
     expect(settings.weights.dense).toBe(DEFAULT_SEARCH_SETTINGS.weights.dense * 0.5);
     expect(settings.weights.languageDense).toBe(DEFAULT_SEARCH_SETTINGS.weights.languageDense * 0.5);
+    expect(settings.weights.passage).toBe(DEFAULT_SEARCH_SETTINGS.weights.passage * 0.5);
+  });
+
+  it('asks the passage windows with the second dense vector’s model only', () => {
+    expect(asks(DEFAULT_SEARCH_SETTINGS, 'passage')).toBe(true);
+    expect(asks({ ...DEFAULT_SEARCH_SETTINGS, denseModels: ['user'] }, 'passage')).toBe(false);
+    expect(
+      asks({ ...DEFAULT_SEARCH_SETTINGS, weights: { ...DEFAULT_SEARCH_SETTINGS.weights, passage: 0 } }, 'passage'),
+    ).toBe(false);
   });
 });

@@ -1,0 +1,81 @@
+import type { QdrantClient, Schemas } from '@qdrant/js-client-rest';
+import type { EmbeddingModelRef, PassageWindowRecord, SearchHit, TenantScope } from './ports';
+import { DENSE_VECTOR, hitsFromPoints, inBatches, pointIdForChunk, tenantFilter } from './qdrantSupport';
+
+/** Chunks per request: their windows (up to a dozen each) in one upsert, well under the body limit. */
+const CHUNKS_PER_WRITE = 32;
+/** Points a search reads per chunk it returns: a chunk has about four windows, of which its best counts. */
+const POINTS_PER_HIT = 4;
+
+export interface WindowCollections {
+  client: QdrantClient;
+  /** The model's window collection, created on first use. */
+  collectionOf(model: EmbeddingModelRef): Promise<string>;
+  /** Every window collection of the deployment (any model). */
+  all(): Promise<string[]>;
+}
+
+/** A filter on the chunks' windows: their payload names the chunk (a window's point id is its own). */
+export function ofChunks(scope: TenantScope, chunkIds: string[]): Schemas['Filter'] {
+  return tenantFilter(scope, { key: 'chunk_id', match: { any: chunkIds } });
+}
+
+/**
+ * Each record's windows in place of every window its chunk had in any window collection: the old
+ * ones go first, so a chunk never shows two embeddings' windows; a crash in between leaves the chunk
+ * without windows until VECTORIZING, which marks it only after this returns, writes them again.
+ */
+export async function upsertWindowPoints(
+  collections: WindowCollections,
+  scope: TenantScope,
+  model: EmbeddingModelRef,
+  records: PassageWindowRecord[],
+): Promise<void> {
+  if (records.length === 0) return;
+  const collection = await collections.collectionOf(model);
+  const all = await collections.all();
+  for (const batch of inBatches(records, CHUNKS_PER_WRITE)) {
+    const filter = ofChunks(
+      scope,
+      batch.map((r) => r.chunkId),
+    );
+    for (const c of all) await collections.client.delete(c, { wait: true, filter });
+    const points = batch.flatMap((r) =>
+      r.vectors.map((vector, index) => ({
+        id: pointIdForChunk(`${r.chunkId}#${index}`),
+        vector: { [DENSE_VECTOR]: vector },
+        payload: {
+          chunk_id: r.chunkId,
+          document_id: r.documentId,
+          user_id: scope.userId,
+          dataset_id: scope.datasetId,
+          model: model.model,
+          dimension: model.dimension,
+        },
+      })),
+    );
+    if (points.length > 0) await collections.client.upsert(collection, { wait: true, points });
+  }
+}
+
+/** The chunks of the best windows, one hit per chunk (its best window's score), best first. */
+export async function searchWindowPoints(
+  client: QdrantClient,
+  collection: string,
+  scope: TenantScope,
+  vector: number[],
+  limit: number,
+): Promise<SearchHit[]> {
+  if (limit <= 0) return [];
+  const { points } = await client.query(collection, {
+    query: vector,
+    using: DENSE_VECTOR,
+    filter: tenantFilter(scope),
+    limit: limit * POINTS_PER_HIT,
+    with_payload: ['chunk_id'],
+    with_vector: false,
+  });
+  const best = new Map<string, SearchHit>();
+  for (const hit of hitsFromPoints(points)) if (!best.has(hit.chunkId)) best.set(hit.chunkId, hit);
+  return [...best.values()].slice(0, limit);
+}

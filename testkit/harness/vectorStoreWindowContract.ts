@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { EmbeddingModelRef, VectorStore } from '../../stores/ports';
+import { newScope, unitVector } from './vectorStoreContract';
+
+const axis = (dimension: number, at: number, tilt = 0): number[] =>
+  unitVector(Array.from({ length: dimension }, (_, i) => (i === at ? 1 : i === (at + 1) % dimension ? tilt : 0)));
+
+/**
+ * The passage windows' half of the vector store contract: several vectors per chunk, a search
+ * returning each chunk once at its best window, a write replacing the chunk's windows, and deletes
+ * by document and by chunk reaching them.
+ */
+export function describeVectorStoreWindowContract(name: string, make: () => Promise<VectorStore>): void {
+  describe(`${name} (vector store contract: passage windows)`, () => {
+    const en: EmbeddingModelRef = { model: `win-en-${randomUUID().slice(0, 8)}`, dimension: 4 };
+    const zh: EmbeddingModelRef = { model: `win-zh-${randomUUID().slice(0, 8)}`, dimension: 5 };
+    let vectors: VectorStore;
+    beforeAll(async () => {
+      vectors = await make();
+    });
+    const ids = (hits: { chunkId: string }[]) => hits.map((h) => h.chunkId);
+
+    it('ranks each chunk once, by its best window, and keeps windows apart from the chunk vectors', async () => {
+      const scope = newScope();
+      const doc = randomUUID();
+      const [a, b] = [`${doc}-a`, `${doc}-b`];
+      await vectors.upsertPassageWindows(scope, en, [
+        // a's second window is the query's direction; b's windows are all a little off it.
+        { chunkId: a, documentId: doc, vectors: [axis(4, 2), axis(4, 0), axis(4, 3)] },
+        { chunkId: b, documentId: doc, vectors: [axis(4, 0, 0.5), axis(4, 1)] },
+      ]);
+      const hits = await vectors.searchPassageWindows(scope, en, axis(4, 0), 10);
+      expect(ids(hits)).toEqual([a, b]);
+      expect(hits[0]?.score).toBeCloseTo(1, 3);
+      expect(hits[1]?.score).toBeCloseTo(1 / Math.sqrt(1.25), 3);
+      expect(ids(await vectors.searchPassageWindows(scope, en, axis(4, 0), 1))).toEqual([a]);
+      expect(await vectors.searchLanguageDense(scope, en, axis(4, 0), 10)).toEqual([]);
+      expect((await vectors.countForDocument(doc)).dense).toBe(5);
+    });
+
+    it('replaces a chunk’s windows when it is written again, with fewer windows or another model', async () => {
+      const scope = newScope();
+      const doc = randomUUID();
+      const chunk = `${doc}-1`;
+      await vectors.upsertPassageWindows(scope, en, [
+        { chunkId: chunk, documentId: doc, vectors: [axis(4, 0), axis(4, 1), axis(4, 2)] },
+      ]);
+      await vectors.upsertPassageWindows(scope, en, [{ chunkId: chunk, documentId: doc, vectors: [axis(4, 3)] }]);
+      expect((await vectors.countForDocument(doc)).dense).toBe(1);
+      expect((await vectors.searchPassageWindows(scope, en, axis(4, 0), 10))[0]?.score ?? 0).toBeLessThan(0.5);
+      await vectors.upsertPassageWindows(scope, zh, [{ chunkId: chunk, documentId: doc, vectors: [axis(5, 0)] }]);
+      expect(await vectors.searchPassageWindows(scope, en, axis(4, 3), 10)).toEqual([]);
+      expect(ids(await vectors.searchPassageWindows(scope, zh, axis(5, 0), 10))).toEqual([chunk]);
+      // A record without windows clears the chunk's.
+      await vectors.upsertPassageWindows(scope, zh, [{ chunkId: chunk, documentId: doc, vectors: [] }]);
+      expect((await vectors.countForDocument(doc)).dense).toBe(0);
+    });
+
+    it('removes windows with the document and with dropped chunks, in the tenant only', async () => {
+      const scope = newScope();
+      const [doc, other] = [randomUUID(), randomUUID()];
+      await vectors.upsertPassageWindows(scope, en, [
+        { chunkId: `${doc}-1`, documentId: doc, vectors: [axis(4, 0), axis(4, 1)] },
+        { chunkId: `${doc}-2`, documentId: doc, vectors: [axis(4, 1), axis(4, 2)] },
+        { chunkId: `${other}-1`, documentId: other, vectors: [axis(4, 1)] },
+      ]);
+      await vectors.deleteChunks(scope, [`${doc}-2`]);
+      expect(ids(await vectors.searchPassageWindows(scope, en, axis(4, 1), 10)).sort()).toEqual(
+        [`${doc}-1`, `${other}-1`].sort(),
+      );
+      await vectors.deleteDocument(newScope(), doc);
+      expect((await vectors.countForDocument(doc)).dense).toBe(2);
+      await vectors.deleteDocument(scope, doc);
+      expect((await vectors.countForDocument(doc)).dense).toBe(0);
+      expect((await vectors.countForDocument(other)).dense).toBe(1);
+    });
+
+    it('refuses a window or a query of another size than its model with EMBEDDING_DIMENSION_UNSUPPORTED', async () => {
+      const scope = newScope();
+      const write = await vectors
+        .upsertPassageWindows(scope, en, [{ chunkId: 'c', documentId: 'd', vectors: [axis(4, 0), axis(5, 0)] }])
+        .catch((e: unknown) => e);
+      expect(write).toMatchObject({ code: 'EMBEDDING_DIMENSION_UNSUPPORTED', permanent: true });
+      expect((await vectors.countForDocument('d')).dense).toBe(0);
+      const search = await vectors.searchPassageWindows(scope, en, axis(5, 0), 3).catch((e: unknown) => e);
+      expect(search).toMatchObject({ code: 'EMBEDDING_DIMENSION_UNSUPPORTED' });
+    });
+  });
+}
