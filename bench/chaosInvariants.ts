@@ -10,7 +10,7 @@ import { findDocument } from '../db/repositories/documents';
 import { findPipeline } from '../db/repositories/pipelines';
 import { DETECTION_HEAD_BYTES, detectFileType } from '../parsers/detectFileType';
 import { objectKeys } from '../stores/objectKeys';
-import { chunkPrints, storeMismatches, type ChunkPrint } from '../testkit/fixtures/chunkFingerprint';
+import { chunkPrints, storeMismatches, windowMismatches, type ChunkPrint } from '../testkit/fixtures/chunkFingerprint';
 import { pipelineChunks } from './pipelineChunks';
 import type { ChaosFile } from './chaosCorpus';
 
@@ -91,6 +91,7 @@ async function documentViolations(adapters: Adapters, doc: SoakDocument, expecte
     );
   found.push(
     ...(await storeMismatches(adapters.db, doc.documentId, vectorTables(adapters))).map((m) => `${label}: ${m}`),
+    ...(await windowMismatches(adapters.db, doc.documentId)).map((m) => `${label}: ${m}`),
   );
   const children = expected.filter((p) => p.kind === 'child').length;
   const keyword = await adapters.keywords.countForDocument(doc.documentId);
@@ -100,7 +101,8 @@ async function documentViolations(adapters: Adapters, doc: SoakDocument, expecte
 
 /**
  * The soak's invariants over every document: SUCCESS, the clean run's chunk set, one dense (and
- * second dense, where it runs), sparse and keyword entry per chunk and none without its chunk, and every stored object
+ * second dense, where it runs), sparse and keyword entry per chunk and none without its chunk, no
+ * passage window without its chunk, and every stored object
  * referenced by a row and every referenced object present.
  */
 export async function checkInvariants(
@@ -123,7 +125,7 @@ export async function checkInvariants(
   for (const key of stored) if (!referenced.has(key)) violations.push(`object ${key} has no row`);
   for (const key of referenced) if (!stored.has(key)) violations.push(`row references missing object ${key}`);
   const known = new Set(docs.map((d) => d.documentId));
-  for (const table of vectorTables(adapters)) {
+  for (const table of [...vectorTables(adapters), 'window_dense_vectors' as const]) {
     const owners = await adapters.db
       .selectFrom(table)
       .select('document_id')
