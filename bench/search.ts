@@ -52,6 +52,7 @@ async function trainCells(adapters: Adapters): Promise<number> {
     await adapters.vectors.maintainDenseIndex?.(scope, BENCH_MODELS.first, 'first', cpu);
     for (const model of [BENCH_MODELS.en, BENCH_MODELS.zh]) {
       await adapters.vectors.maintainDenseIndex?.(scope, model, 'language', cpu);
+      await adapters.vectors.maintainDenseIndex?.(scope, model, 'window', cpu);
     }
   } finally {
     await cpu.close();
@@ -99,7 +100,7 @@ async function main(): Promise<void> {
     const cellTrainingSeconds = await trainCells(adapters);
     // As autovacuum leaves a dataset that has stopped changing (and as a migration's rewrite needs):
     // pages marked all-visible, so the dense lists' first pass reads their covering index alone.
-    await sql`VACUUM (ANALYZE) dense_vectors, language_dense_vectors, sparse_vectors, keyword_entries`.execute(
+    await sql`VACUUM (ANALYZE) dense_vectors, language_dense_vectors, window_dense_vectors, sparse_vectors, keyword_entries`.execute(
       adapters.db,
     );
     const atDepth = (depth: number, probeShare = CELL_SHARE): Adapters => ({
@@ -108,6 +109,7 @@ async function main(): Promise<void> {
     });
     const settings = {
       withLanguageDense: resolveSearchSettings(),
+      withoutPassageWindows: resolveSearchSettings({ weights: { passage: 0 } }),
       firstDenseOnly: resolveSearchSettings({ denseModels: ['user'] }),
     };
     const sides: { name: string; deps: Adapters; settings: SearchSettings }[] = DEPTHS.flatMap((depth) =>

@@ -8,13 +8,16 @@ import { tokenize } from '../tokenizer/tokenize';
 import { BENCH_MODELS, chunkText, chunkVector, isChinese } from './searchCorpus';
 
 const CHUNKS_PER_DOCUMENT = 1000;
+/** About what chunker/passageWindows.ts gives a child of the eval's manuals (4.4 on average). */
+const WINDOWS_PER_CHUNK = 4;
 
-/** How many chunks of the dataset hold all four kinds of entry (a finished earlier load counts). */
+/** How many chunks of the dataset hold every kind of entry (a finished earlier load counts). */
 export async function loadedChunks(adapters: Adapters, scope: TenantScope): Promise<number> {
   const { rows } = await sql<{ n: number }>`
     SELECT least((SELECT count(*) FROM chunks WHERE dataset_id = ${scope.datasetId}),
                  (SELECT count(*) FROM dense_vectors WHERE dataset_id = ${scope.datasetId}),
                  (SELECT count(*) FROM language_dense_vectors WHERE dataset_id = ${scope.datasetId}),
+                 (SELECT count(DISTINCT chunk_id) FROM window_dense_vectors WHERE dataset_id = ${scope.datasetId}),
                  (SELECT count(*) FROM sparse_vectors WHERE dataset_id = ${scope.datasetId}),
                  (SELECT count(*) FROM keyword_entries WHERE dataset_id = ${scope.datasetId}))::int AS n`.execute(
     adapters.db,
@@ -24,7 +27,8 @@ export async function loadedChunks(adapters: Adapters, scope: TenantScope): Prom
 
 /**
  * Writes `total` chunks into the dataset directly through the stores (no ingestion): the chunk
- * rows, both dense vectors, the sparse vectors and the keyword entries, a document at a time.
+ * rows, both dense vectors and WINDOWS_PER_CHUNK passage windows, the sparse vectors and the
+ * keyword entries, a document at a time.
  */
 export async function loadSearchDataset(
   adapters: Adapters,
@@ -73,6 +77,15 @@ export async function loadSearchDataset(
         scope,
         model,
         ofLanguage.map((index) => record(index, chunkVector(index, model.dimension, 1))),
+      );
+      await adapters.vectors.upsertPassageWindows(
+        scope,
+        model,
+        ofLanguage.map((index) => ({
+          chunkId: `bench-${index}`,
+          documentId,
+          vectors: Array.from({ length: WINDOWS_PER_CHUNK }, (_, w) => chunkVector(index, model.dimension, 2 + w)),
+        })),
       );
     }
     const tokens = texts.map((text) => tokenize(text));

@@ -45,6 +45,7 @@ export async function partTimes(
     parts.languageDense = await timed(() =>
       adapters.vectors.searchLanguageDense(scope, languageModel, languageVector, 50),
     );
+    parts.passage = await timed(() => adapters.vectors.searchPassageWindows(scope, languageModel, languageVector, 50));
   }
   parts.sparse = await timed(() => adapters.vectors.searchSparse(scope, sparseQueryFromTokens(tokens), 50));
   parts.keyword = await timed(() => adapters.keywords.search(scope, tokens, 50));
