@@ -99,3 +99,8 @@ export function passageWindows(text: string): string[] {
   }
   return windows.length > 1 ? windows : [];
 }
+
+/** A window's key in a store: its chunk and its place in the chunk, `<chunk id>#<n>`. */
+export function windowId(chunkId: string, index: number): string {
+  return `${chunkId}#${index}`;
+}

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { windowId } from '../chunker/passageWindows';
 import type { Database } from '../db/database';
 import { assertVectorsFit } from './dimensionMismatch';
 import type { EmbeddingModelRef, PassageWindowRecord, TenantScope } from './ports';
@@ -7,11 +8,6 @@ import { writeWithCells } from './postgresDenseCells';
 
 /** Chunks per transaction: their windows (up to a dozen each) go in one insert. */
 const CHUNKS_PER_WRITE = 100;
-
-/** A window row's key: its chunk and its place in the chunk. */
-export function windowId(chunkId: string, index: number): string {
-  return `${chunkId}#${index}`;
-}
 
 /**
  * Writes each record's windows in place of every window its chunk had, of any model, in one

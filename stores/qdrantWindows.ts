@@ -1,4 +1,5 @@
 import type { QdrantClient, Schemas } from '@qdrant/js-client-rest';
+import { windowId } from '../chunker/passageWindows';
 import type { EmbeddingModelRef, PassageWindowRecord, SearchHit, TenantScope } from './ports';
 import { DENSE_VECTOR, hitsFromPoints, inBatches, pointIdForChunk, tenantFilter } from './qdrantSupport';
 
@@ -42,7 +43,7 @@ export async function upsertWindowPoints(
     for (const c of all) await collections.client.delete(c, { wait: true, filter });
     const points = batch.flatMap((r) =>
       r.vectors.map((vector, index) => ({
-        id: pointIdForChunk(`${r.chunkId}#${index}`),
+        id: pointIdForChunk(windowId(r.chunkId, index)),
         vector: { [DENSE_VECTOR]: vector },
         payload: {
           chunk_id: r.chunkId,

@@ -1,3 +1,4 @@
+import { windowId } from '../../chunker/passageWindows';
 import type {
   DenseRecord,
   EmbeddingModelRef,
@@ -41,7 +42,7 @@ export function withMemoryDense(store: VectorStore): VectorStore {
   // A chunk's windows are rows `<chunk>#<n>`: searched like chunks, then each chunk keeps its best.
   const upsertWindows = (spaceKey: string, records: PassageWindowRecord[]): void => {
     const space = spaces.get(spaceKey) ?? new Map<string, number[]>();
-    for (const r of records) r.vectors.forEach((v, i) => space.set(`${r.chunkId}#${i}`, v));
+    for (const r of records) r.vectors.forEach((v, i) => space.set(windowId(r.chunkId, i), v));
     spaces.set(spaceKey, space);
   };
   const searchWindows = (spaceKey: string, vector: number[], limit: number): SearchHit[] => {

@@ -7,6 +7,10 @@ export const unitVector = (values: number[]): number[] => {
   return values.map((v) => v / norm);
 };
 
+/** A unit vector along axis `at`, tilted by `tilt` toward the next axis. */
+export const axis = (dimension: number, at: number, tilt = 0): number[] =>
+  unitVector(Array.from({ length: dimension }, (_, i) => (i === at ? 1 : i === (at + 1) % dimension ? tilt : 0)));
+
 export const newScope = (): TenantScope => ({ userId: `u-${randomUUID()}`, datasetId: `ds-${randomUUID()}` });
 
 /**

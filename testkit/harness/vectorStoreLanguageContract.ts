@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SluiceError } from '../../contracts/sluiceError';
 import type { EmbeddingModelRef, VectorStore } from '../../stores/ports';
-import { newScope, unitVector } from './vectorStoreContract';
-
-const axis = (dimension: number, at: number, tilt = 0): number[] =>
-  unitVector(Array.from({ length: dimension }, (_, i) => (i === at ? 1 : i === (at + 1) % dimension ? tilt : 0)));
+import { axis, newScope } from './vectorStoreContract';
 
 /**
  * The second dense vector's half of the vector store contract: each chunk's vector from

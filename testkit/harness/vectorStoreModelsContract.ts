@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { SluiceError } from '../../contracts/sluiceError';
 import type { EmbeddingModelRef, VectorStore } from '../../stores/ports';
-import { newScope, unitVector } from './vectorStoreContract';
+import { axis, newScope } from './vectorStoreContract';
 
 /** A unit vector of `dimension` pointing along axis `axis`, tilted by `tilt` towards the next one. */
-const axis = (dimension: number, at: number, tilt = 0): number[] =>
-  unitVector(Array.from({ length: dimension }, (_, i) => (i === at ? 1 : i === (at + 1) % dimension ? tilt : 0)));
 
 async function classified(promise: Promise<unknown>): Promise<SluiceError> {
   const error: unknown = await promise.then(

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EmbeddingModelRef, VectorStore } from '../../stores/ports';
-import { newScope, unitVector } from './vectorStoreContract';
-
-const axis = (dimension: number, at: number, tilt = 0): number[] =>
-  unitVector(Array.from({ length: dimension }, (_, i) => (i === at ? 1 : i === (at + 1) % dimension ? tilt : 0)));
+import { axis, newScope } from './vectorStoreContract';
 
 /**
  * The passage windows' half of the vector store contract: several vectors per chunk, a search
