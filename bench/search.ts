@@ -52,7 +52,6 @@ async function trainCells(adapters: Adapters): Promise<number> {
     await adapters.vectors.maintainDenseIndex?.(scope, BENCH_MODELS.first, 'first', cpu);
     for (const model of [BENCH_MODELS.en, BENCH_MODELS.zh]) {
       await adapters.vectors.maintainDenseIndex?.(scope, model, 'language', cpu);
-      await adapters.vectors.maintainDenseIndex?.(scope, model, 'window', cpu);
     }
   } finally {
     await cpu.close();

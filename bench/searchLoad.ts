@@ -6,10 +6,9 @@ import { sparseVectorFromTokens } from '../sparse/sparseVector';
 import type { TenantScope } from '../stores/ports';
 import { tokenize } from '../tokenizer/tokenize';
 import { BENCH_MODELS, chunkText, chunkVector, isChinese } from './searchCorpus';
+import { BENCH_WINDOWS_PER_CHUNK } from './searchMeasures';
 
 const CHUNKS_PER_DOCUMENT = 1000;
-/** About what chunker/passageWindows.ts gives a child of the eval's manuals (4.4 on average). */
-const WINDOWS_PER_CHUNK = 4;
 
 /** How many chunks of the dataset hold every kind of entry (a finished earlier load counts). */
 export async function loadedChunks(adapters: Adapters, scope: TenantScope): Promise<number> {
@@ -27,7 +26,7 @@ export async function loadedChunks(adapters: Adapters, scope: TenantScope): Prom
 
 /**
  * Writes `total` chunks into the dataset directly through the stores (no ingestion): the chunk
- * rows, both dense vectors and WINDOWS_PER_CHUNK passage windows, the sparse vectors and the
+ * rows, both dense vectors and BENCH_WINDOWS_PER_CHUNK passage windows, the sparse vectors and the
  * keyword entries, a document at a time.
  */
 export async function loadSearchDataset(
@@ -84,7 +83,9 @@ export async function loadSearchDataset(
         ofLanguage.map((index) => ({
           chunkId: `bench-${index}`,
           documentId,
-          vectors: Array.from({ length: WINDOWS_PER_CHUNK }, (_, w) => chunkVector(index, model.dimension, 2 + w)),
+          vectors: Array.from({ length: BENCH_WINDOWS_PER_CHUNK }, (_, w) =>
+            chunkVector(index, model.dimension, 2 + w),
+          ),
         })),
       );
     }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Adapters } from '../composition/adapters';
 import { sparseQueryFromTokens } from '../sparse/sparseVector';
-import type { TenantScope } from '../stores/ports';
+import type { SearchHit, TenantScope } from '../stores/ports';
 import { textLanguage } from '../tokenizer/textLanguage';
 import { tokenize } from '../tokenizer/tokenize';
 import { denseQueryText } from '../search/denseQuery';
@@ -39,16 +39,23 @@ export async function partTimes(
     }),
   };
   const model = { model: embedder.model, dimension: embedder.dimension };
-  parts.dense = await timed(() => adapters.vectors.searchDense(scope, model, vector, 50));
+  const candidates = new Set<string>();
+  const keep = async (search: () => Promise<SearchHit[]>): Promise<void> => {
+    for (const hit of await search()) candidates.add(hit.chunkId);
+  };
+  parts.dense = await timed(() => keep(() => adapters.vectors.searchDense(scope, model, vector, 50)));
+  parts.sparse = await timed(() => keep(() => adapters.vectors.searchSparse(scope, sparseQueryFromTokens(tokens), 50)));
+  parts.keyword = await timed(() => keep(() => adapters.keywords.search(scope, tokens, 50)));
   if (language) {
     const languageModel = { model: language.model, dimension: language.dimension };
     parts.languageDense = await timed(() =>
-      adapters.vectors.searchLanguageDense(scope, languageModel, languageVector, 50),
+      keep(() => adapters.vectors.searchLanguageDense(scope, languageModel, languageVector, 50)),
     );
-    parts.passage = await timed(() => adapters.vectors.searchPassageWindows(scope, languageModel, languageVector, 50));
+    // The passage windows of the other lists' candidates, as hybridSearch reads them.
+    parts.passage = await timed(() =>
+      adapters.vectors.scorePassageWindows(scope, languageModel, languageVector, [...candidates]),
+    );
   }
-  parts.sparse = await timed(() => adapters.vectors.searchSparse(scope, sparseQueryFromTokens(tokens), 50));
-  parts.keyword = await timed(() => adapters.keywords.search(scope, tokens, 50));
   return parts;
 }
 
@@ -102,3 +109,6 @@ export async function coarseRecallAt10(
   }
   return found / (exact.length * 10);
 }
+
+/** The passage windows bench/searchLoad.ts writes per chunk: about what chunker/passageWindows.ts gives a child of the eval's manuals (4.4 on average). */
+export const BENCH_WINDOWS_PER_CHUNK = 4;

@@ -106,11 +106,8 @@ export interface DenseCellCompute {
   ): Promise<Int32Array>;
 }
 
-/**
- * Which dense vectors an index maintenance is for: the first (the user's model), the second (the
- * language's) or the second's passage windows.
- */
-export type DenseVectorKind = 'first' | 'language' | 'window';
+/** Which dense vector an index maintenance is for: the first (the user's model) or the second (the language's). */
+export type DenseVectorKind = 'first' | 'language';
 
 /**
  * Dense vectors are kept per embedding model (model name and dimension): tenants' models differ
@@ -161,14 +158,15 @@ export interface VectorStore {
     limit: number,
   ): Promise<SearchHit[]>;
   /**
-   * The chunks whose best passage window of `model` is closest to `vector`: one hit per chunk, its
-   * score that window's cosine, best first.
+   * Scores the given chunks by their passage windows of `model`: each chunk that has windows gets
+   * its best window's cosine with `vector`, best first (a chunk without windows is left out). The
+   * chunks are a search's candidates from its other lists, so only their windows are read.
    */
-  searchPassageWindows(
+  scorePassageWindows(
     scope: TenantScope,
     model: EmbeddingModelRef,
     vector: number[],
-    limit: number,
+    chunkIds: string[],
   ): Promise<SearchHit[]>;
   searchSparse(scope: TenantScope, sparse: SparseVector, limit: number): Promise<SearchHit[]>;
   /**

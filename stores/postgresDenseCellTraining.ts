@@ -5,7 +5,6 @@ import {
   cellCountFor,
   encodeCentroids,
   keyOf,
-  rowKeyOf,
   whereKey,
   type DenseCellSettings,
   type DenseTable,
@@ -68,11 +67,10 @@ async function reassign(
   centroids: Float32Array,
 ): Promise<void> {
   const { dimension } = key.model;
-  const rowKey = sql.ref(rowKeyOf(key.table));
   await sql`DECLARE sluice_dense_cells NO SCROLL CURSOR FOR
-              SELECT ${rowKey} AS row_key, quantized FROM ${sql.table(key.table)} WHERE ${ofModel(key)}`.execute(trx);
+              SELECT chunk_id, quantized FROM ${sql.table(key.table)} WHERE ${ofModel(key)}`.execute(trx);
   for (;;) {
-    const { rows: page } = await sql<{ row_key: string; quantized: Buffer }>`
+    const { rows: page } = await sql<{ chunk_id: string; quantized: Buffer }>`
       FETCH ${sql.raw(String(ASSIGN_PAGE))} FROM sluice_dense_cells`.execute(trx);
     if (page.length === 0) break;
     const bytes = new Uint8Array(page.length * dimension).fill(128);
@@ -80,8 +78,8 @@ async function reassign(
     const cells = await compute.assignDenseCells(centroids, dimension, bytes, page.length);
     await sql`
       UPDATE ${sql.table(key.table)} t SET cell = u.cell
-        FROM unnest(${page.map((r) => r.row_key)}::text[], ${Array.from(cells)}::int[]) AS u(row_key, cell)
-       WHERE t.${rowKey} = u.row_key AND t.user_id = ${key.scope.userId}
+        FROM unnest(${page.map((r) => r.chunk_id)}::text[], ${Array.from(cells)}::int[]) AS u(chunk_id, cell)
+       WHERE t.chunk_id = u.chunk_id AND t.user_id = ${key.scope.userId}
          AND t.dataset_id = ${key.scope.datasetId} AND t.model = ${key.model.model}
          AND t.dimension = ${dimension}`.execute(trx);
   }

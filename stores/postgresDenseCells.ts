@@ -14,12 +14,7 @@ import type { EmbeddingModelRef, TenantScope } from './ports';
  * its training is replacing. The row exists before the first training (generation 0, no cells:
  * stores/postgresDenseCellTraining.ts), so the first one is locked out the same way.
  */
-export type DenseTable = 'dense_vectors' | 'language_dense_vectors' | 'window_dense_vectors';
-
-/** The column that keys a table's rows: the chunk, or for passage windows the window (several per chunk). */
-export function rowKeyOf(table: DenseTable): 'chunk_id' | 'window_id' {
-  return table === 'window_dense_vectors' ? 'window_id' : 'chunk_id';
-}
+export type DenseTable = 'dense_vectors' | 'language_dense_vectors';
 
 export interface DenseCellSettings {
   /** A model with fewer rows in the dataset keeps no cells: its whole scan is already short. */

@@ -3,7 +3,7 @@ import type { Database } from '../db/database';
 import { bestFirst, cosineOfQuantized, cosineOfSent, norm, signBits } from './denseScoring';
 import { assertVectorsFit, dimensionMismatch } from './dimensionMismatch';
 import type { DenseRecord, EmbeddingModelRef, SearchHit, TenantScope } from './ports';
-import { cellsToRead, rowKeyOf, writeWithCells, type CellCache, type DenseTable } from './postgresDenseCells';
+import { cellsToRead, writeWithCells, type CellCache, type DenseTable } from './postgresDenseCells';
 
 /** The store's cached centroids and the share of cells a search reads (stores/postgresDenseCells.ts). */
 export interface DenseCellContext {
@@ -74,18 +74,9 @@ export async function upsertDenseRows(
 const RESCORE_FACTOR = 2;
 
 /**
- * Rows the coarse pass reads per hit it must return: a chunk has one row in the chunk tables and
- * several passage windows (about four at chunker/passageWindows.ts's sizes), of which a hit is the best.
- */
-function rowsPerHit(table: DenseTable): number {
-  return table === 'window_dense_vectors' ? 4 : 1;
-}
-
-/**
- * The `limit` chunks of the model closest to `vector` by cosine, best first, with exact scores (a
- * chunk with several rows, passage windows, scores its best). Once the model has cells, only the
- * rows of the cells nearest the query are read (stores/postgresDenseCells.ts). Three passes,
- * measured in bench:search on 100,000 chunks: the `candidates` rows whose sign bits
+ * The `limit` rows of the model closest to `vector` by cosine, best first, with exact scores.
+ * Once the model has cells, only the rows of the cells nearest the query are read
+ * (stores/postgresDenseCells.ts). Three passes, measured in bench:search on 100,000 chunks: the `candidates` rows whose sign bits
  * differ least from the query's (a native bit_count over an index that carries the bits, no heap
  * row read); their cosine from the quantized bytes kept inline in each row; and the exact cosine,
  * from the floats (array_send), of the best RESCORE_FACTOR x `limit` of those. Reading every
@@ -110,7 +101,6 @@ export async function searchDenseRows(
   const ofModel = sql`user_id = ${scope.userId} AND dataset_id = ${scope.datasetId}
                       AND model = ${model.model} AND dimension = ${model.dimension}`;
   const bits = sql`${signBits(vector)}::bit varying`;
-  const rowKey = sql.ref(rowKeyOf(table));
   // One snapshot for the centroids and the rows' cells: a training that commits between the two
   // reads would otherwise pair one generation's nearest cells with the next one's numbering.
   const rows = await db
@@ -119,43 +109,28 @@ export async function searchDenseRows(
     .execute(async (trx) => {
       const probes = await cellsToRead(trx, cells.cache, table, scope, model, vector, cells.probeShare);
       const inCells = probes ? sql`AND cell = ANY(${probes}::int[])` : sql``;
-      const coarse = await sql<{ row_key: string; chunk_id: string; quantized: Buffer }>`
+      const coarse = await sql<{ chunk_id: string; quantized: Buffer }>`
         WITH coarse AS (
-          SELECT ${rowKey} AS row_key FROM ${sql.table(table)} WHERE ${ofModel} ${inCells}
-           ORDER BY bit_count(sign_bits # ${bits}), ${rowKey}
-           LIMIT ${Math.max(limit, candidates) * rowsPerHit(table)}
+          SELECT chunk_id FROM ${sql.table(table)} WHERE ${ofModel} ${inCells}
+           ORDER BY bit_count(sign_bits # ${bits}), chunk_id
+           LIMIT ${Math.max(limit, candidates)}
         )
-        SELECT coarse.row_key, v.chunk_id, v.quantized
-          FROM coarse JOIN ${sql.table(table)} v ON v.${rowKey} = coarse.row_key`.execute(trx);
+        SELECT v.chunk_id, v.quantized FROM coarse JOIN ${sql.table(table)} v USING (chunk_id)`.execute(trx);
       return coarse.rows;
     });
   const queryNorm = norm(vector);
-  const shortlist = bestRowPerChunk(
-    rows.map((r) => ({
-      rowKey: r.row_key,
-      chunkId: r.chunk_id,
-      score: cosineOfQuantized(r.quantized, vector, queryNorm),
-    })),
-  )
+  const shortlist = rows
+    .map((r) => ({ chunkId: r.chunk_id, score: cosineOfQuantized(r.quantized, vector, queryNorm) }))
+    .sort(bestFirst)
     .slice(0, limit * RESCORE_FACTOR)
-    .map((h) => h.rowKey);
+    .map((h) => h.chunkId);
   if (shortlist.length === 0) return [];
   const exact = await sql<{ chunk_id: string; sent: Buffer }>`
     SELECT chunk_id, array_send(vector) AS sent FROM ${sql.table(table)}
-     WHERE ${rowKey} = ANY(${shortlist}::text[]) AND ${ofModel}`.execute(db);
+     WHERE chunk_id = ANY(${shortlist}::text[]) AND ${ofModel}`.execute(db);
   return exact.rows
     .map((r) => ({ chunkId: r.chunk_id, score: cosineOfSent(r.sent, vector, queryNorm) }))
     .sort(bestFirst)
     .slice(0, limit)
     .map((h) => ({ chunkId: h.chunkId, score: h.score ?? 0 }));
-}
-
-/** Each chunk's best-scored row, best first. */
-function bestRowPerChunk<T extends { chunkId: string; score: number | null }>(rows: T[]): T[] {
-  const seen = new Set<string>();
-  return rows.sort(bestFirst).filter((r) => {
-    if (seen.has(r.chunkId)) return false;
-    seen.add(r.chunkId);
-    return true;
-  });
 }

@@ -8,7 +8,7 @@ import type { Database } from '../db/database';
 import { refreshDenseCells } from './postgresDenseCellTraining';
 import { holdCells, holdDatasetCells, type CellCache, type DenseCellSettings } from './postgresDenseCells';
 import { searchDenseRows, upsertDenseRows } from './postgresDenseTable';
-import { upsertWindowRows } from './postgresWindowTable';
+import { scoreWindowRows, upsertWindowRows } from './postgresWindowTable';
 import type { TenantScope, VectorStore } from './ports';
 
 const UPSERT_BATCH = 200;
@@ -26,11 +26,7 @@ const NAME = 'Postgres (dense_vectors)';
 /** Every table holding a chunk's vectors: what a delete must reach. */
 const VECTOR_TABLES = ['dense_vectors', 'language_dense_vectors', 'window_dense_vectors', 'sparse_vectors'] as const;
 /** The tables of dense vectors, by the kind an index maintenance names. */
-const DENSE_TABLES = {
-  first: 'dense_vectors',
-  language: 'language_dense_vectors',
-  window: 'window_dense_vectors',
-} as const;
+const DENSE_TABLES = { first: 'dense_vectors', language: 'language_dense_vectors' } as const;
 
 /**
  * Deletes the tenant's vector rows whose `column` is one of `values`, in every vector table. The
@@ -68,8 +64,8 @@ export interface PostgresVectorStoreOptions {
  * query (stores/postgresDenseCells.ts); Qdrant is the production adapter. A dense row is keyed by chunk
  * and carries its model and dimension: writing a chunk with another model replaces its row (the
  * move of a re-embedding), and a search reads one model's rows. The second dense vector (the
- * chunk language's model) has a table of its own with the same rules, and so have its passage
- * windows, several rows per chunk of which a search scores each chunk's best.
+ * chunk language's model) has a table of its own with the same rules; its passage windows, several
+ * rows per chunk, are read by chunk id for a search's candidates and score each chunk by its best.
  */
 export function createPostgresVectorStore(
   db: Kysely<Database>,
@@ -88,7 +84,7 @@ export function createPostgresVectorStore(
       upsertDenseRows(db, cellContext, 'dense_vectors', NAME, scope, model, records),
     upsertLanguageDense: (scope, model, records) =>
       upsertDenseRows(db, cellContext, 'language_dense_vectors', NAME, scope, model, records),
-    upsertPassageWindows: (scope, model, records) => upsertWindowRows(db, cellContext, NAME, scope, model, records),
+    upsertPassageWindows: (scope, model, records) => upsertWindowRows(db, NAME, scope, model, records),
 
     async copyDense(scope, model, copies) {
       const copied: string[] = [];
@@ -151,8 +147,7 @@ export function createPostgresVectorStore(
       searchDenseRows(db, cellContext, 'dense_vectors', NAME, scope, model, vector, limit, rerankCandidates),
     searchLanguageDense: (scope, model, vector, limit) =>
       searchDenseRows(db, cellContext, 'language_dense_vectors', NAME, scope, model, vector, limit, rerankCandidates),
-    searchPassageWindows: (scope, model, vector, limit) =>
-      searchDenseRows(db, cellContext, 'window_dense_vectors', NAME, scope, model, vector, limit, rerankCandidates),
+    scorePassageWindows: (scope, model, vector, chunkIds) => scoreWindowRows(db, NAME, scope, model, vector, chunkIds),
 
     async searchSparse(scope, sparse, limit) {
       if (sparse.indices.length === 0) return [];
@@ -190,7 +185,7 @@ export function createPostgresVectorStore(
 
     async countForDocument(documentId) {
       let dense = 0;
-      for (const table of Object.values(DENSE_TABLES)) {
+      for (const table of [...Object.values(DENSE_TABLES), 'window_dense_vectors'] as const) {
         const row = await db
           .selectFrom(table)
           .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -21,7 +21,7 @@ import {
   pointIdForChunk,
   tenantFilter,
 } from './qdrantSupport';
-import { ofChunks, searchWindowPoints, upsertWindowPoints, type WindowCollections } from './qdrantWindows';
+import { ofChunks, scoreWindowPoints, upsertWindowPoints, type WindowCollections } from './qdrantWindows';
 
 /** Points per write request: 128 dense vectors of 3072 floats stay well under Qdrant's 32 MB body limit. */
 const WRITE_BATCH = 128;
@@ -157,7 +157,6 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     // No collection yet: nothing was embedded with this model, and a search creates nothing.
     if (!denseReady.has(collection) && !(await client.collectionExists(collection)).exists) return [];
     await denseCollection(model, infix);
-    if (infix === WINDOW_DENSE_INFIX) return searchWindowPoints(client, collection, scope, vector, limit);
     return query(collection, { query: vector, using: DENSE_VECTOR, filter: tenantFilter(scope), limit });
   }
 
@@ -256,8 +255,16 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     searchDense: (scope, model, vector, limit) => searchDenseOf(DENSE_INFIX, scope, model, vector, limit),
     searchLanguageDense: (scope, model, vector, limit) =>
       searchDenseOf(LANGUAGE_DENSE_INFIX, scope, model, vector, limit),
-    searchPassageWindows: (scope, model, vector, limit) =>
-      searchDenseOf(WINDOW_DENSE_INFIX, scope, model, vector, limit),
+    async scorePassageWindows(scope, model, vector, chunkIds) {
+      if (vector.length !== model.dimension) {
+        throw dimensionMismatch(model, name, `the query vector has ${vector.length} dimensions`);
+      }
+      await ensureReady();
+      const collection = denseCollectionName(base, model, WINDOW_DENSE_INFIX);
+      if (!denseReady.has(collection) && !(await client.collectionExists(collection)).exists) return [];
+      await denseCollection(model, WINDOW_DENSE_INFIX);
+      return scoreWindowPoints(client, collection, scope, vector, chunkIds);
+    },
 
     async searchSparse(scope, sparse, limit) {
       if (sparse.indices.length === 0) return [];

@@ -1,12 +1,10 @@
 import type { QdrantClient, Schemas } from '@qdrant/js-client-rest';
-import { windowId } from '../chunker/passageWindows';
+import { MAX_WINDOWS, windowId } from '../chunker/passageWindows';
 import type { EmbeddingModelRef, PassageWindowRecord, SearchHit, TenantScope } from './ports';
 import { DENSE_VECTOR, hitsFromPoints, inBatches, pointIdForChunk, tenantFilter } from './qdrantSupport';
 
 /** Chunks per request: their windows (up to a dozen each) in one upsert, well under the body limit. */
 const CHUNKS_PER_WRITE = 32;
-/** Points a search reads per chunk it returns: a chunk has about four windows, of which its best counts. */
-const POINTS_PER_HIT = 4;
 
 export interface WindowCollections {
   client: QdrantClient;
@@ -59,24 +57,24 @@ export async function upsertWindowPoints(
   }
 }
 
-/** The chunks of the best windows, one hit per chunk (its best window's score), best first. */
-export async function searchWindowPoints(
+/** Each given chunk's best window (its score), best first: the query reads only those chunks' windows. */
+export async function scoreWindowPoints(
   client: QdrantClient,
   collection: string,
   scope: TenantScope,
   vector: number[],
-  limit: number,
+  chunkIds: string[],
 ): Promise<SearchHit[]> {
-  if (limit <= 0) return [];
+  if (chunkIds.length === 0) return [];
   const { points } = await client.query(collection, {
     query: vector,
     using: DENSE_VECTOR,
-    filter: tenantFilter(scope),
-    limit: limit * POINTS_PER_HIT,
+    filter: ofChunks(scope, chunkIds),
+    limit: chunkIds.length * MAX_WINDOWS,
     with_payload: ['chunk_id'],
     with_vector: false,
   });
   const best = new Map<string, SearchHit>();
   for (const hit of hitsFromPoints(points)) if (!best.has(hit.chunkId)) best.set(hit.chunkId, hit);
-  return [...best.values()].slice(0, limit);
+  return [...best.values()];
 }

@@ -140,10 +140,7 @@ export function createVectorizingActivity(deps: ActivityDeps) {
       await maintainDenseIndex(deps, scope, [
         { model, kind: 'first' },
         ...(languageEmbedders
-          ? languageModels(languageEmbedders).flatMap((m) => [
-              { model: m, kind: 'language' as const },
-              { model: m, kind: 'window' as const },
-            ])
+          ? languageModels(languageEmbedders).map((m) => ({ model: m, kind: 'language' as const }))
           : []),
       ]);
       return reused + embedded;

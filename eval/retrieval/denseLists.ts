@@ -4,7 +4,7 @@ import type { KeywordIndex, TenantScope, VectorStore } from '../../stores/ports'
 import type { ParsedDoc } from './corpus';
 import { indexDense, indexLanguageDense, titleOf } from './indexCorpus';
 import type { EvalQuestion } from './labels';
-import { baseLists, languageDenseList, spaceList, type QuestionLists } from './retrieveLists';
+import { baseLists, languageDenseList, passageList, spaceList, type QuestionLists } from './retrieveLists';
 
 export interface DenseListsInput {
   stores: { vectors: VectorStore; postgresKeywords: KeywordIndex };
@@ -25,7 +25,8 @@ export interface DenseListsInput {
 /**
  * Every dense space indexed, then searched with every question: each first-vector embedder (with
  * the sparse and Postgres keyword lists `retrieveCandidates` returns beside it), the real embedder
- * over title-prefixed text, and the second dense vector (the bge model of each chunk's language).
+ * over title-prefixed text, the second dense vector (the bge model of each chunk's language), and
+ * the passage windows' list over the candidates of the lists search fuses.
  */
 export async function collectDenseLists(input: DenseListsInput): Promise<void> {
   const { stores, scope, docs, questions, lists, batchSize, model, languageEmbedders, time } = input;
@@ -48,4 +49,10 @@ export async function collectDenseLists(input: DenseListsInput): Promise<void> {
   await addEach('bge', (question) =>
     languageDenseList(stores.vectors, stores.postgresKeywords, languageEmbedders, model, scope, question),
   );
+  await time('search.window', async () => {
+    for (const [i, q] of questions.entries()) {
+      const own = lists[i] ?? {};
+      Object.assign(own, await passageList(stores.vectors, languageEmbedders, scope, q.question, own));
+    }
+  });
 }

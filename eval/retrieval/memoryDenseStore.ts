@@ -39,20 +39,29 @@ export function withMemoryDense(store: VectorStore): VectorStore {
     }
     return hits.sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId)).slice(0, limit);
   };
-  // A chunk's windows are rows `<chunk>#<n>`: searched like chunks, then each chunk keeps its best.
+  // A chunk's windows are rows `<chunk>#<n>`, read by chunk id; each chunk scores its best.
   const upsertWindows = (spaceKey: string, records: PassageWindowRecord[]): void => {
     const space = spaces.get(spaceKey) ?? new Map<string, number[]>();
     for (const r of records) r.vectors.forEach((v, i) => space.set(windowId(r.chunkId, i), v));
     spaces.set(spaceKey, space);
   };
-  const searchWindows = (spaceKey: string, vector: number[], limit: number): SearchHit[] => {
-    const best = new Map<string, SearchHit>();
-    for (const hit of search(spaceKey, vector, Number.MAX_SAFE_INTEGER)) {
-      const chunkId = hit.chunkId.slice(0, hit.chunkId.lastIndexOf('#'));
-      if (!best.has(chunkId)) best.set(chunkId, { chunkId, score: hit.score });
-      if (best.size >= limit) break;
+  const scoreWindows = (spaceKey: string, vector: number[], chunkIds: string[]): SearchHit[] => {
+    const space = spaces.get(spaceKey);
+    const q = norm(vector);
+    const best = new Map<string, number>();
+    for (const chunkId of chunkIds) {
+      for (let i = 0; space?.has(windowId(chunkId, i)); i++) {
+        const v = space.get(windowId(chunkId, i)) as number[];
+        let dot = 0;
+        for (let d = 0; d < v.length; d++) dot += (v[d] ?? 0) * (vector[d] ?? 0);
+        const denominator = norm(v) * q;
+        const score = denominator === 0 ? 0 : dot / denominator;
+        if (score > (best.get(chunkId) ?? -Infinity)) best.set(chunkId, score);
+      }
     }
-    return [...best.values()];
+    return [...best]
+      .map(([chunkId, score]) => ({ chunkId, score }))
+      .sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId));
   };
   return {
     ...store,
@@ -66,8 +75,8 @@ export function withMemoryDense(store: VectorStore): VectorStore {
     async upsertPassageWindows(scope, model, records) {
       upsertWindows(key(scope, model, 'window'), records);
     },
-    async searchPassageWindows(scope, model, vector, limit) {
-      return searchWindows(key(scope, model, 'window'), vector, limit);
+    async scorePassageWindows(scope, model, vector, chunkIds) {
+      return scoreWindows(key(scope, model, 'window'), vector, chunkIds);
     },
     async searchDense(scope, model, vector, limit) {
       return search(key(scope, model, 'first'), vector, limit);

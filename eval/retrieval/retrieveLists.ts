@@ -6,6 +6,7 @@ import { retrieveCandidates } from '../../search/hybridSearch';
 import { DEFAULT_SEARCH_SETTINGS } from '../../search/searchSettings';
 import { identifierTerms } from '../../search/identifierTerms';
 import type { KeywordIndex, SearchHit, TenantScope, VectorStore } from '../../stores/ports';
+import { textLanguage } from '../../tokenizer/textLanguage';
 import { tokenize } from '../../tokenizer/tokenize';
 
 /** Candidates per list: what hybridSearch takes from each retriever. */
@@ -36,8 +37,8 @@ export async function baseLists(
 }
 
 /**
- * The second dense lists from `retrieveCandidates` alone: the bge model of the question's language
- * over the chunks that model embedded (`dense:bge`) and over their passage windows (`dense:window`).
+ * The second dense list from `retrieveCandidates` alone: the bge model of the question's language
+ * over the chunks that model embedded (`dense:bge`).
  */
 export async function languageDenseList(
   vectors: VectorStore,
@@ -56,7 +57,7 @@ export async function languageDenseList(
       keyword: 0,
       identifier: 0,
       languageDense: 1,
-      passage: 1,
+      passage: 0,
     },
     denseModels: ['language' as const],
   };
@@ -67,7 +68,7 @@ export async function languageDenseList(
     DEPTH,
     onlyLanguageDense,
   );
-  return { 'dense:bge': lists.languageDense, 'dense:window': lists.passage };
+  return { 'dense:bge': lists.languageDense };
 }
 
 /** A lever's dense space searched with the embedder's query vector (the query itself is unchanged). */
@@ -101,4 +102,30 @@ export async function lexicalExtras(
     lists['identifier:opensearch'] = identifiers.length > 0 ? await os.search(scope, identifiers, DEPTH) : [];
   }
   return lists;
+}
+
+/** The lists search fuses on the local profile: their candidates are what the passage list scores. */
+export const SEARCH_CANDIDATE_LISTS = ['dense:model', 'dense:bge', 'sparse', 'keyword:postgres', 'identifier:postgres'];
+
+/**
+ * The passage windows' list as search builds it (search/hybridSearch.ts): the candidates of the
+ * lists search fuses, each scored by its best window of the question's language's bge model.
+ */
+export async function passageList(
+  vectors: VectorStore,
+  languageEmbedders: BgeEmbedders,
+  scope: TenantScope,
+  question: string,
+  lists: QuestionLists,
+): Promise<QuestionLists> {
+  const embedder = languageEmbedders.of(textLanguage(question));
+  const candidates = new Set(SEARCH_CANDIDATE_LISTS.flatMap((name) => (lists[name] ?? []).map((h) => h.chunkId)));
+  const vector = await embedder.embedQuery(question);
+  const scored = await vectors.scorePassageWindows(
+    scope,
+    { model: embedder.model, dimension: embedder.dimension },
+    vector,
+    [...candidates],
+  );
+  return { 'dense:window': scored.slice(0, DEPTH) };
 }

@@ -175,7 +175,7 @@ it('a failing language model fails the attempt retryable after the batches alrea
   expect((await languageRows(input.documentId)).every((r) => r.language_dense_status === 'SUCCESS')).toBe(true);
 });
 
-it('writes the passage windows of a chunk of several sentences with its second vector, and search finds it by one sentence', async () => {
+it('writes the passage windows of a chunk of several sentences with its second vector, scored for search, removed with the document', async () => {
   const sentences = [
     'The worker keeps a heartbeat while it embeds a document.',
     'A retry resumes from the last batch it marked.',
@@ -200,7 +200,11 @@ it('writes the passage windows of a chunk of several sentences with its second v
   );
   expect((await vectors.countForDocument(input.documentId)).dense).toBe(2 + 2 + windows.length);
   const query = await bge.of('en').embedQuery('what happens to the vectors when I delete a file?');
-  const hits = await vectors.searchPassageWindows(input, { model: en.name, dimension: en.dimension }, query, 5);
+  const hits = await vectors.scorePassageWindows(input, { model: en.name, dimension: en.dimension }, query, [
+    `${input.documentId}:0`,
+    `${input.documentId}:1`,
+  ]);
+  // Only the chunk with windows is scored (the one-sentence Chinese chunk has none).
   expect(hits.map((h) => h.chunkId)).toEqual([`${input.documentId}:0`]);
   await vectors.deleteDocument(input, input.documentId);
   expect((await vectors.countForDocument(input.documentId)).dense).toBe(0);

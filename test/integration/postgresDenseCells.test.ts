@@ -216,30 +216,3 @@ it('keeps no cells for a model with no more rows than the rerank depth: it is ra
   await store.maintainDenseIndex?.(scope, model, 'first', cpu);
   expect(await generationOf(scope.datasetId)).toBeUndefined();
 });
-
-it('trains the passage windows’ cells on their rows, and a search still returns each chunk once at its best window', async () => {
-  const { store, scope, model } = setup();
-  const doc = randomUUID();
-  // Three windows per chunk, each near another cluster's axis: 1,200 rows over 400 chunks.
-  const windows = clusteredRecords(doc, 0, 1_200, 11);
-  const records = Array.from({ length: 400 }, (_, c) => ({
-    chunkId: `${doc}-chunk-${c}`,
-    documentId: doc,
-    vectors: windows.slice(c * 3, c * 3 + 3).map((w) => w.vector),
-  }));
-  await store.upsertPassageWindows(scope, model, records);
-  await store.maintainDenseIndex?.(scope, model, 'window', cpu);
-  expect(await generationOf(scope.datasetId, 'window_dense_vectors')).toBe(1);
-  const { rows } = await sql<{ unassigned: string }>`
-    SELECT count(*) FILTER (WHERE cell < 0) AS unassigned FROM window_dense_vectors
-     WHERE dataset_id = ${scope.datasetId}`.execute(db);
-  expect(Number(rows[0]?.unassigned)).toBe(0);
-
-  const target = 517;
-  const next = random(13);
-  const query = unitVector((windows[target]?.vector ?? []).map((v) => v + next() * 0.02));
-  const hits = await store.searchPassageWindows(scope, model, query, 20);
-  expect(hits[0]?.chunkId).toBe(`${doc}-chunk-${Math.floor(target / 3)}`);
-  expect(new Set(hits.map((h) => h.chunkId)).size).toBe(hits.length);
-  expect(hits).toHaveLength(20);
-});

@@ -3,9 +3,9 @@ import type { EmbeddingModelRef, VectorStore } from '../../stores/ports';
 import { axis, newScope } from './vectorStoreContract';
 
 /**
- * The passage windows' half of the vector store contract: several vectors per chunk, a search
- * returning each chunk once at its best window, a write replacing the chunk's windows, and deletes
- * by document and by chunk reaching them.
+ * The passage windows' half of the vector store contract: several vectors per chunk, scored for the
+ * chunks a search names, each chunk once at its best window; a write replacing the chunk's windows;
+ * deletes by document and by chunk reaching them.
  */
 export function describeVectorStoreWindowContract(name: string, make: () => Promise<VectorStore>): void {
   describe(`${name} (vector store contract: passage windows)`, () => {
@@ -17,22 +17,25 @@ export function describeVectorStoreWindowContract(name: string, make: () => Prom
     });
     const ids = (hits: { chunkId: string }[]) => hits.map((h) => h.chunkId);
 
-    it('ranks each chunk once, by its best window, and keeps windows apart from the chunk vectors', async () => {
+    it('scores each named chunk once, by its best window, and reads no other chunk', async () => {
       const scope = newScope();
       const doc = randomUUID();
-      const [a, b] = [`${doc}-a`, `${doc}-b`];
+      const [a, b, c] = [`${doc}-a`, `${doc}-b`, `${doc}-c`];
       await vectors.upsertPassageWindows(scope, en, [
-        // a's second window is the query's direction; b's windows are all a little off it.
+        // a's second window is the query's direction; b's are all a little off it; c matches best but is not asked.
         { chunkId: a, documentId: doc, vectors: [axis(4, 2), axis(4, 0), axis(4, 3)] },
         { chunkId: b, documentId: doc, vectors: [axis(4, 0, 0.5), axis(4, 1)] },
+        { chunkId: c, documentId: doc, vectors: [axis(4, 0)] },
       ]);
-      const hits = await vectors.searchPassageWindows(scope, en, axis(4, 0), 10);
+      const hits = await vectors.scorePassageWindows(scope, en, axis(4, 0), [b, a, `${doc}-none`]);
       expect(ids(hits)).toEqual([a, b]);
-      expect(hits[0]?.score).toBeCloseTo(1, 3);
-      expect(hits[1]?.score).toBeCloseTo(1 / Math.sqrt(1.25), 3);
-      expect(ids(await vectors.searchPassageWindows(scope, en, axis(4, 0), 1))).toEqual([a]);
+      expect(hits[0]?.score).toBeCloseTo(1, 2);
+      expect(hits[1]?.score).toBeCloseTo(1 / Math.sqrt(1.25), 2);
+      expect(await vectors.scorePassageWindows(scope, en, axis(4, 0), [])).toEqual([]);
+      // Windows are not the chunks' second vectors, and another tenant reads none of them.
       expect(await vectors.searchLanguageDense(scope, en, axis(4, 0), 10)).toEqual([]);
-      expect((await vectors.countForDocument(doc)).dense).toBe(5);
+      expect(await vectors.scorePassageWindows(newScope(), en, axis(4, 0), [a, b])).toEqual([]);
+      expect((await vectors.countForDocument(doc)).dense).toBe(6);
     });
 
     it('replaces a chunk’s windows when it is written again, with fewer windows or another model', async () => {
@@ -44,10 +47,10 @@ export function describeVectorStoreWindowContract(name: string, make: () => Prom
       ]);
       await vectors.upsertPassageWindows(scope, en, [{ chunkId: chunk, documentId: doc, vectors: [axis(4, 3)] }]);
       expect((await vectors.countForDocument(doc)).dense).toBe(1);
-      expect((await vectors.searchPassageWindows(scope, en, axis(4, 0), 10))[0]?.score ?? 0).toBeLessThan(0.5);
+      expect((await vectors.scorePassageWindows(scope, en, axis(4, 0), [chunk]))[0]?.score ?? 1).toBeLessThan(0.5);
       await vectors.upsertPassageWindows(scope, zh, [{ chunkId: chunk, documentId: doc, vectors: [axis(5, 0)] }]);
-      expect(await vectors.searchPassageWindows(scope, en, axis(4, 3), 10)).toEqual([]);
-      expect(ids(await vectors.searchPassageWindows(scope, zh, axis(5, 0), 10))).toEqual([chunk]);
+      expect(await vectors.scorePassageWindows(scope, en, axis(4, 3), [chunk])).toEqual([]);
+      expect(ids(await vectors.scorePassageWindows(scope, zh, axis(5, 0), [chunk]))).toEqual([chunk]);
       // A record without windows clears the chunk's.
       await vectors.upsertPassageWindows(scope, zh, [{ chunkId: chunk, documentId: doc, vectors: [] }]);
       expect((await vectors.countForDocument(doc)).dense).toBe(0);
@@ -56,13 +59,14 @@ export function describeVectorStoreWindowContract(name: string, make: () => Prom
     it('removes windows with the document and with dropped chunks, in the tenant only', async () => {
       const scope = newScope();
       const [doc, other] = [randomUUID(), randomUUID()];
+      const chunks = [`${doc}-1`, `${doc}-2`, `${other}-1`];
       await vectors.upsertPassageWindows(scope, en, [
         { chunkId: `${doc}-1`, documentId: doc, vectors: [axis(4, 0), axis(4, 1)] },
         { chunkId: `${doc}-2`, documentId: doc, vectors: [axis(4, 1), axis(4, 2)] },
         { chunkId: `${other}-1`, documentId: other, vectors: [axis(4, 1)] },
       ]);
       await vectors.deleteChunks(scope, [`${doc}-2`]);
-      expect(ids(await vectors.searchPassageWindows(scope, en, axis(4, 1), 10)).sort()).toEqual(
+      expect(ids(await vectors.scorePassageWindows(scope, en, axis(4, 1), chunks)).sort()).toEqual(
         [`${doc}-1`, `${other}-1`].sort(),
       );
       await vectors.deleteDocument(newScope(), doc);
@@ -74,12 +78,13 @@ export function describeVectorStoreWindowContract(name: string, make: () => Prom
 
     it('refuses a window or a query of another size than its model with EMBEDDING_DIMENSION_UNSUPPORTED', async () => {
       const scope = newScope();
+      const doc = randomUUID();
       const write = await vectors
-        .upsertPassageWindows(scope, en, [{ chunkId: 'c', documentId: 'd', vectors: [axis(4, 0), axis(5, 0)] }])
+        .upsertPassageWindows(scope, en, [{ chunkId: `${doc}-1`, documentId: doc, vectors: [axis(4, 0), axis(5, 0)] }])
         .catch((e: unknown) => e);
       expect(write).toMatchObject({ code: 'EMBEDDING_DIMENSION_UNSUPPORTED', permanent: true });
-      expect((await vectors.countForDocument('d')).dense).toBe(0);
-      const search = await vectors.searchPassageWindows(scope, en, axis(5, 0), 3).catch((e: unknown) => e);
+      expect((await vectors.countForDocument(doc)).dense).toBe(0);
+      const search = await vectors.scorePassageWindows(scope, en, axis(5, 0), [`${doc}-1`]).catch((e: unknown) => e);
       expect(search).toMatchObject({ code: 'EMBEDDING_DIMENSION_UNSUPPORTED' });
     });
   });
