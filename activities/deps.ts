@@ -55,6 +55,8 @@ export interface ActivityDeps {
      */
     markdown: MarkdownLimits;
     embedBatchSize: number;
+    /** SLUICE_PASSAGE_WINDOWS: the second dense vector's VECTORIZING also embeds each chunk's passage windows. */
+    passageWindows: boolean;
     chunking: { maxTokens: number; overlapTokens: number; maxChunks?: number };
     localStages: { maxSourceBytes: number; maxChunks: number };
     /** Per-user limits a run started from a named source is registered under, as an upload is. */

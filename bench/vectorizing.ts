@@ -86,7 +86,10 @@ async function main(): Promise<void> {
   const adapters = createAdapters(config);
   await migrateToLatest(adapters.db);
   const base = { db: adapters.db, vectors: adapters.vectors, embedders: adapters.embedders };
-  const settings = { embedBatchSize: config.embedding.batchSize } as ActivityDeps['settings'];
+  const settings = {
+    embedBatchSize: config.embedding.batchSize,
+    passageWindows: config.embedding.passageWindows,
+  } as ActivityDeps['settings'];
   const sides = {
     firstDenseOnly: { ...base, languageEmbedders: null, settings } as unknown as ActivityDeps,
     withLanguageDense: { ...base, languageEmbedders: adapters.languageEmbedders, settings } as unknown as ActivityDeps,

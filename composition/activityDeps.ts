@@ -51,6 +51,7 @@ export function activityDepsFrom(
       maxUncompressedBytes: config.parsing.maxUncompressedBytes,
       markdown: config.parsing.markdown,
       embedBatchSize: config.embedding.batchSize,
+      passageWindows: config.embedding.passageWindows,
       chunking: config.chunking,
       localStages: config.worker.localStages,
       quota: config.quota,

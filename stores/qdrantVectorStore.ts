@@ -142,6 +142,24 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     }
   }
 
+  /**
+   * The model's collection of one kind for a query of `vector`, checked first: null when nothing
+   * was embedded with this model yet (a search creates nothing).
+   */
+  async function collectionToQuery(
+    infix: DenseInfix,
+    model: EmbeddingModelRef,
+    vector: number[],
+  ): Promise<string | null> {
+    if (vector.length !== model.dimension) {
+      throw dimensionMismatch(model, name, `the query vector has ${vector.length} dimensions`);
+    }
+    await ensureReady();
+    const collection = denseCollectionName(base, model, infix);
+    if (!denseReady.has(collection) && !(await client.collectionExists(collection)).exists) return null;
+    return denseCollection(model, infix);
+  }
+
   async function searchDenseOf(
     infix: DenseInfix,
     scope: TenantScope,
@@ -149,14 +167,8 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     vector: number[],
     limit: number,
   ): Promise<SearchHit[]> {
-    if (vector.length !== model.dimension) {
-      throw dimensionMismatch(model, name, `the query vector has ${vector.length} dimensions`);
-    }
-    await ensureReady();
-    const collection = denseCollectionName(base, model, infix);
-    // No collection yet: nothing was embedded with this model, and a search creates nothing.
-    if (!denseReady.has(collection) && !(await client.collectionExists(collection)).exists) return [];
-    await denseCollection(model, infix);
+    const collection = await collectionToQuery(infix, model, vector);
+    if (!collection) return [];
     return query(collection, { query: vector, using: DENSE_VECTOR, filter: tenantFilter(scope), limit });
   }
 
@@ -256,14 +268,8 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     searchLanguageDense: (scope, model, vector, limit) =>
       searchDenseOf(LANGUAGE_DENSE_INFIX, scope, model, vector, limit),
     async scorePassageWindows(scope, model, vector, chunkIds) {
-      if (vector.length !== model.dimension) {
-        throw dimensionMismatch(model, name, `the query vector has ${vector.length} dimensions`);
-      }
-      await ensureReady();
-      const collection = denseCollectionName(base, model, WINDOW_DENSE_INFIX);
-      if (!denseReady.has(collection) && !(await client.collectionExists(collection)).exists) return [];
-      await denseCollection(model, WINDOW_DENSE_INFIX);
-      return scoreWindowPoints(client, collection, scope, vector, chunkIds);
+      const collection = await collectionToQuery(WINDOW_DENSE_INFIX, model, vector);
+      return collection ? scoreWindowPoints(client, collection, scope, vector, chunkIds) : [];
     },
 
     async searchSparse(scope, sparse, limit) {

@@ -35,11 +35,11 @@ export async function embedLanguageBatch(
     if (chunks.length === 0) continue;
     const embedder = embedders.of(language);
     const model = { model: embedder.model, dimension: embedder.dimension };
-    const { vectors, windows } = await orTransient('VECTORIZING_FAILED', `embedding (${embedder.model})`, () =>
-      embedWithWindows(
-        embedder,
-        chunks.map((c) => c.text),
-      ),
+    const texts = chunks.map((c) => c.text);
+    const { vectors, windows } = await orTransient('VECTORIZING_FAILED', `embedding (${embedder.model})`, async () =>
+      deps.settings.passageWindows
+        ? embedWithWindows(embedder, texts)
+        : { vectors: await embedder.embed(texts), windows: [] as number[][][] },
     );
     if ([...vectors, ...windows.flat()].some((v) => v.length !== embedder.dimension)) {
       throw dimensionMismatch(model, deps.vectors.name, `${embedder.model} returned vectors of another size`);
@@ -50,9 +50,10 @@ export async function embedLanguageBatch(
       deps.vectors.upsertLanguageDense(scope, model, records),
     );
     // Every chunk's record, those without windows too: an earlier embedding's windows go.
-    await orTransient('VECTORIZING_FAILED', 'passage windows upsert', () =>
-      deps.vectors.upsertPassageWindows(scope, model, windowRecords),
-    );
+    if (deps.settings.passageWindows)
+      await orTransient('VECTORIZING_FAILED', 'passage windows upsert', () =>
+        deps.vectors.upsertPassageWindows(scope, model, windowRecords),
+      );
     await markLanguageDenseEmbedded(
       deps.db,
       records.map((r) => r.chunkId),

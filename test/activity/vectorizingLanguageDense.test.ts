@@ -37,6 +37,16 @@ const TEXTS = [
   'Deleting a document removes its vectors first.',
 ];
 
+/** A chunk of six sentences: several passage windows (chunker/passageWindows.ts). */
+const LONG = `Operations › Durability\n${[
+  'The worker keeps a heartbeat while it embeds a document.',
+  'A retry resumes from the last batch it marked.',
+  'Deleting a document removes its vectors before its rows.',
+  'Search fuses dense, sparse and keyword lists by reciprocal rank.',
+  'A chunk in Chinese is embedded by the Chinese model.',
+  'Passage windows let a question match the one sentence that answers it.',
+].join(' ')}`;
+
 async function seed(texts: string[] = TEXTS): Promise<StageInput> {
   const doc = { documentId: randomUUID(), userId: `u-${randomUUID()}`, datasetId: `ds-${randomUUID()}` };
   await insertDocument(db, {
@@ -80,13 +90,17 @@ function countingEmbedder() {
   return { embedded, embedder: { ...real, embed: (texts: string[]) => (embedded.push(...texts), real.embed(texts)) } };
 }
 
-function depsWith(embedder: ReturnType<typeof countingEmbedder>['embedder'], languageEmbedders: BgeEmbedders | null) {
+function depsWith(
+  embedder: ReturnType<typeof countingEmbedder>['embedder'],
+  languageEmbedders: BgeEmbedders | null,
+  passageWindows = true,
+) {
   return partialDeps({
     db,
     vectors,
     embedders: singleEmbedderResolver(embedder),
     languageEmbedders,
-    settings: { embedBatchSize: 2 } as ActivityDeps['settings'],
+    settings: { embedBatchSize: 2, passageWindows } as ActivityDeps['settings'],
   });
 }
 
@@ -176,16 +190,7 @@ it('a failing language model fails the attempt retryable after the batches alrea
 });
 
 it('writes the passage windows of a chunk of several sentences with its second vector, scored for search, removed with the document', async () => {
-  const sentences = [
-    'The worker keeps a heartbeat while it embeds a document.',
-    'A retry resumes from the last batch it marked.',
-    'Deleting a document removes its vectors before its rows.',
-    'Search fuses dense, sparse and keyword lists by reciprocal rank.',
-    'A chunk in Chinese is embedded by the Chinese model.',
-    'Passage windows let a question match the one sentence that answers it.',
-  ];
-  const long = `Operations › Durability\n${sentences.join(' ')}`;
-  const input = await seed([long, TEXTS[1] as string]);
+  const input = await seed([LONG, TEXTS[1] as string]);
   await runAttempt(createVectorizingActivity(depsWith(countingEmbedder().embedder, bge)), input).outcome;
   const windows = await db
     .selectFrom('window_dense_vectors')
@@ -208,4 +213,12 @@ it('writes the passage windows of a chunk of several sentences with its second v
   expect(hits.map((h) => h.chunkId)).toEqual([`${input.documentId}:0`]);
   await vectors.deleteDocument(input, input.documentId);
   expect((await vectors.countForDocument(input.documentId)).dense).toBe(0);
+});
+
+it('with SLUICE_PASSAGE_WINDOWS=off writes the second vector and no passage window', async () => {
+  const input = await seed([LONG]);
+  await runAttempt(createVectorizingActivity(depsWith(countingEmbedder().embedder, bge, false)), input).outcome;
+  expect((await languageRows(input.documentId)).map((r) => r.language_dense_status)).toEqual(['SUCCESS']);
+  // The first vector and the second: no window.
+  expect((await vectors.countForDocument(input.documentId)).dense).toBe(2);
 });
