@@ -1,3 +1,5 @@
+import { isHan } from '../tokenizer/textLanguage';
+
 /**
  * Passage windows: a child cut into a few overlapping runs of whole sentences, each embedded on its
  * own beside the child's own vector (the second dense vector, VECTORIZING), so that search can match
@@ -20,10 +22,6 @@ export const WINDOW_SIZE = 40;
 export const MAX_WINDOWS = 12;
 /** A first line longer than this is prose, not a path: it is the start of the body, not every window's prefix. */
 const MAX_CONTEXT_SIZE = 40;
-
-function isHan(code: number): boolean {
-  return (code >= 0x4e00 && code <= 0x9fff) || (code >= 0x3400 && code <= 0x4dbf) || (code >= 0xf900 && code <= 0xfaff);
-}
 
 function isWordChar(code: number): boolean {
   return (

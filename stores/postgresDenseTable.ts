@@ -4,6 +4,7 @@ import { bestFirst, cosineOfQuantized, cosineOfSent, norm, signBits } from './de
 import { assertVectorsFit, dimensionMismatch } from './dimensionMismatch';
 import type { DenseRecord, EmbeddingModelRef, SearchHit, TenantScope } from './ports';
 import { cellsToRead, writeWithCells, type CellCache, type DenseTable } from './postgresDenseCells';
+import { ownerColumns } from './vectorOwner';
 
 /** The store's cached centroids and the share of cells a search reads (stores/postgresDenseCells.ts). */
 export interface DenseCellContext {
@@ -39,10 +40,7 @@ export async function upsertDenseRows(
       batch.map((r) => r.vector),
       async (trx, cellOf) => {
         const rows = batch.map((r, j) => ({
-          chunk_id: r.chunkId,
-          document_id: r.documentId,
-          user_id: scope.userId,
-          dataset_id: scope.datasetId,
+          ...ownerColumns(scope, r),
           model: model.model,
           dimension: model.dimension,
           vector: r.vector,

@@ -9,17 +9,13 @@ import { refreshDenseCells } from './postgresDenseCellTraining';
 import { holdCells, holdDatasetCells, type CellCache, type DenseCellSettings } from './postgresDenseCells';
 import { searchDenseRows, upsertDenseRows } from './postgresDenseTable';
 import { scoreWindowRows, upsertWindowRows } from './postgresWindowTable';
+import { ownerColumns } from './vectorOwner';
 import type { TenantScope, VectorStore } from './ports';
 
 const UPSERT_BATCH = 200;
 
 function* inBatches<T>(records: T[]): Generator<T[]> {
   for (let i = 0; i < records.length; i += UPSERT_BATCH) yield records.slice(i, i + UPSERT_BATCH);
-}
-
-/** The columns every vector row carries: its chunk, and the document and tenant it belongs to. */
-function ownerColumns(scope: TenantScope, r: { chunkId: string; documentId: string }) {
-  return { chunk_id: r.chunkId, document_id: r.documentId, user_id: scope.userId, dataset_id: scope.datasetId };
 }
 
 const NAME = 'Postgres (dense_vectors)';

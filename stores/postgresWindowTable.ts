@@ -4,6 +4,7 @@ import type { Database } from '../db/database';
 import { bestFirst, cosineOfQuantized, norm } from './denseScoring';
 import { assertVectorsFit, dimensionMismatch } from './dimensionMismatch';
 import type { EmbeddingModelRef, PassageWindowRecord, SearchHit, TenantScope } from './ports';
+import { ownerColumns } from './vectorOwner';
 
 /** Chunks per transaction: their windows (up to a dozen each) go in one insert. */
 const CHUNKS_PER_WRITE = 100;
@@ -30,10 +31,7 @@ export async function upsertWindowRows(
     const rows = batch.flatMap((r) =>
       r.vectors.map((vector, index) => ({
         window_id: windowId(r.chunkId, index),
-        chunk_id: r.chunkId,
-        document_id: r.documentId,
-        user_id: scope.userId,
-        dataset_id: scope.datasetId,
+        ...ownerColumns(scope, r),
         model: model.model,
         dimension: model.dimension,
         vector,

@@ -21,6 +21,7 @@ import {
   pointIdForChunk,
   tenantFilter,
 } from './qdrantSupport';
+import { ownerColumns } from './vectorOwner';
 import { ofChunks, scoreWindowPoints, upsertWindowPoints, type WindowCollections } from './qdrantWindows';
 
 /** Points per write request: 128 dense vectors of 3072 floats stay well under Qdrant's 32 MB body limit. */
@@ -100,10 +101,6 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
     all: () => listDenseCollections(client, base, WINDOW_DENSE_INFIX),
   };
 
-  function payload(scope: TenantScope, r: { chunkId: string; documentId: string }) {
-    return { chunk_id: r.chunkId, document_id: r.documentId, user_id: scope.userId, dataset_id: scope.datasetId };
-  }
-
   async function deleteWhere(collections: string[], filter: Schemas['Filter']): Promise<void> {
     for (const collection of collections) await client.delete(collection, { wait: true, filter });
   }
@@ -133,7 +130,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
         points: batch.map((r, i) => ({
           id: ids[i] as string,
           vector: { [DENSE_VECTOR]: r.vector },
-          payload: { ...payload(scope, r), model: model.model, dimension: model.dimension },
+          payload: { ...ownerColumns(scope, r), model: model.model, dimension: model.dimension },
         })),
       });
       // The move of a re-embedding: written first, so a crash in between leaves the chunk
@@ -215,7 +212,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
               id: pointIdForChunk(c.toChunkId),
               vector: { [DENSE_VECTOR]: vector },
               payload: {
-                ...payload(scope, { chunkId: c.toChunkId, documentId: c.documentId }),
+                ...ownerColumns(scope, { chunkId: c.toChunkId, documentId: c.documentId }),
                 model: model.model,
                 dimension: model.dimension,
               },
@@ -243,7 +240,7 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
           points: batch.map((r) => ({
             id: pointIdForChunk(r.chunkId),
             vector: { [SPARSE_VECTOR]: { indices: r.sparse.indices, values: r.sparse.values } },
-            payload: { ...payload(scope, r), has_sparse: true },
+            payload: { ...ownerColumns(scope, r), has_sparse: true },
           })),
         });
       }

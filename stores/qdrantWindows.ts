@@ -2,6 +2,7 @@ import type { QdrantClient, Schemas } from '@qdrant/js-client-rest';
 import { MAX_WINDOWS, windowId } from '../chunker/passageWindows';
 import type { EmbeddingModelRef, PassageWindowRecord, SearchHit, TenantScope } from './ports';
 import { DENSE_VECTOR, hitsFromPoints, inBatches, pointIdForChunk, tenantFilter } from './qdrantSupport';
+import { ownerColumns } from './vectorOwner';
 
 /** Chunks per request: their windows (up to a dozen each) in one upsert, well under the body limit. */
 const CHUNKS_PER_WRITE = 32;
@@ -43,14 +44,7 @@ export async function upsertWindowPoints(
       r.vectors.map((vector, index) => ({
         id: pointIdForChunk(windowId(r.chunkId, index)),
         vector: { [DENSE_VECTOR]: vector },
-        payload: {
-          chunk_id: r.chunkId,
-          document_id: r.documentId,
-          user_id: scope.userId,
-          dataset_id: scope.datasetId,
-          model: model.model,
-          dimension: model.dimension,
-        },
+        payload: { ...ownerColumns(scope, r), model: model.model, dimension: model.dimension },
       })),
     );
     if (points.length > 0) await collections.client.upsert(collection, { wait: true, points });

@@ -9,7 +9,8 @@ const SAMPLE_CHARS = 4096;
  */
 const LATIN_LETTERS_PER_HAN = 4;
 
-function isHan(code: number): boolean {
+/** A Han (Chinese) character's code unit: the unified ideographs, extension A and the compatibility block. */
+export function isHan(code: number): boolean {
   return (
     (code >= 0x4e00 && code <= 0x9fff) || // CJK Unified Ideographs
     (code >= 0x3400 && code <= 0x4dbf) || // Extension A

@@ -41,7 +41,10 @@ export async function embedLanguageBatch(
         ? embedWithWindows(embedder, texts)
         : { vectors: await embedder.embed(texts), windows: [] as number[][][] },
     );
-    if ([...vectors, ...windows.flat()].some((v) => v.length !== embedder.dimension)) {
+    if (
+      vectors.length !== chunks.length ||
+      [...vectors, ...windows.flat()].some((v) => v.length !== embedder.dimension)
+    ) {
       throw dimensionMismatch(model, deps.vectors.name, `${embedder.model} returned vectors of another size`);
     }
     const records = chunks.map((c, i) => ({ chunkId: c.chunk_id, documentId, vector: vectors[i] as number[] }));
