@@ -28,6 +28,7 @@ import { combineKept } from './combineLevers';
 import { checkGoals } from './goals';
 import { goalsMarkdown } from './goalsMarkdown';
 import { floorFailures } from './floors';
+import { ceilingsMarkdown, fusionCeilings } from './ceilings';
 
 /** The passage windows' weights the tuning families choose from. */
 const PASSAGE_WEIGHTS = [0, 0.5, 1, 1.5, 2];
@@ -172,7 +173,13 @@ async function main(): Promise<void> {
   };
   const passageWeight = pick(PASSAGE_WEIGHTS, withPassageWeight, tuningRuns, languageOfChunk);
   const passageLine = `Passage windows' weight chosen on the tuning families from ${PASSAGE_WEIGHTS.join(', ')}: ${passageWeight} (search runs ${DEFAULT_SEARCH_SETTINGS.weights.passage}).`;
-  const markdown = `${markdownReport([combinedResult, ...results], leverRows, 'search default')}\n${goalsMarkdown(goals, combined)}\n${passageLine}\n`;
+  // The search default's own lists: what its fusion reorders.
+  const ceilings = fusionCeilings(bySplit('heldOut'), rankers[0] as Ranker, Object.values(SEARCH_DEFAULT.lists));
+  const ceilingLines = ceilingsMarkdown(
+    'Held-out families: the search default against what reordering its lists could reach',
+    ceilings,
+  );
+  const markdown = `${markdownReport([combinedResult, ...results], leverRows, 'search default')}\n${goalsMarkdown(goals, combined)}\n${passageLine}\n\n${ceilingLines}`;
   console.log(markdown);
   const elapsedMs = Date.now() - started;
   console.log(
@@ -212,6 +219,7 @@ async function main(): Promise<void> {
         levers: leverRows,
         keptLevers: { names: combined.kept, spec: combined.spec, result: combinedResult },
         goals,
+        ceilings,
         passageWeight: { chosen: passageWeight, searchRuns: DEFAULT_SEARCH_SETTINGS.weights.passage },
         timingsMs: timings,
         elapsedMs,
