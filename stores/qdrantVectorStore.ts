@@ -175,13 +175,13 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
 
     upsertDense: (scope, model, records) => upsertDenseOf(DENSE_INFIX, scope, model, records),
     upsertLanguageDense: (scope, model, records) => upsertDenseOf(LANGUAGE_DENSE_INFIX, scope, model, records),
-    upsertPassageWindows(scope, model, records) {
+    async upsertPassageWindows(scope, model, records) {
       assertVectorsFit(
         model,
         name,
         records.flatMap((r) => r.vectors.map((vector) => ({ chunkId: r.chunkId, vector }))),
       );
-      return upsertWindowPoints(windows, scope, model, records);
+      await upsertWindowPoints(windows, scope, model, records);
     },
 
     async copyDense(scope, model, copies) {
