@@ -48,15 +48,16 @@ export async function embedLanguageBatch(
       throw dimensionMismatch(model, deps.vectors.name, `${embedder.model} returned vectors of another size`);
     }
     const records = chunks.map((c, i) => ({ chunkId: c.chunk_id, documentId, vector: vectors[i] as number[] }));
-    const windowRecords = chunks.map((c, i) => ({ chunkId: c.chunk_id, documentId, vectors: windows[i] ?? [] }));
     await orTransient('VECTORIZING_FAILED', 'second dense upsert', () =>
       deps.vectors.upsertLanguageDense(scope, model, records),
     );
     // Every chunk's record, those without windows too: an earlier embedding's windows go.
-    if (deps.settings.passageWindows)
+    if (deps.settings.passageWindows) {
+      const windowRecords = chunks.map((c, i) => ({ chunkId: c.chunk_id, documentId, vectors: windows[i] ?? [] }));
       await orTransient('VECTORIZING_FAILED', 'passage windows upsert', () =>
         deps.vectors.upsertPassageWindows(scope, model, windowRecords),
       );
+    }
     await markLanguageDenseEmbedded(
       deps.db,
       records.map((r) => r.chunkId),

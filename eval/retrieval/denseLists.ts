@@ -4,6 +4,7 @@ import type { KeywordIndex, TenantScope, VectorStore } from '../../stores/ports'
 import type { ParsedDoc } from './corpus';
 import { indexDense, indexLanguageDense, titleOf } from './indexCorpus';
 import type { EvalQuestion } from './labels';
+import { SEARCH_CANDIDATE_LISTS } from './reportedRankers';
 import { baseLists, languageDenseList, passageList, spaceList, type QuestionLists } from './retrieveLists';
 
 export interface DenseListsInput {
@@ -52,7 +53,10 @@ export async function collectDenseLists(input: DenseListsInput): Promise<void> {
   await time('search.window', async () => {
     for (const [i, q] of questions.entries()) {
       const own = lists[i] ?? {};
-      Object.assign(own, await passageList(stores.vectors, languageEmbedders, scope, q.question, own));
+      Object.assign(
+        own,
+        await passageList(stores.vectors, languageEmbedders, scope, q.question, own, SEARCH_CANDIDATE_LISTS),
+      );
     }
   });
 }

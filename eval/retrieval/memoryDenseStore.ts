@@ -21,6 +21,13 @@ export function withMemoryDense(store: VectorStore): VectorStore {
   const key = (scope: TenantScope, model: EmbeddingModelRef, vector: 'first' | 'second' | 'window'): string =>
     `${scope.userId}\u0000${scope.datasetId}\u0000${vector}\u0000${model.model}\u0000${model.dimension}`;
   const norm = (v: readonly number[]): number => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+  /** Cosine of `v` with the query `vector` whose norm is `q`. */
+  const cosine = (v: readonly number[], vector: readonly number[], q: number): number => {
+    let dot = 0;
+    for (let i = 0; i < v.length; i++) dot += (v[i] ?? 0) * (vector[i] ?? 0);
+    const denominator = norm(v) * q;
+    return denominator === 0 ? 0 : dot / denominator;
+  };
   const upsert = (spaceKey: string, records: DenseRecord[]): void => {
     const space = spaces.get(spaceKey) ?? new Map<string, number[]>();
     for (const r of records) space.set(r.chunkId, r.vector);
@@ -31,12 +38,7 @@ export function withMemoryDense(store: VectorStore): VectorStore {
     if (!space) return [];
     const q = norm(vector);
     const hits: SearchHit[] = [];
-    for (const [chunkId, v] of space) {
-      let dot = 0;
-      for (let i = 0; i < v.length; i++) dot += (v[i] ?? 0) * (vector[i] ?? 0);
-      const denominator = norm(v) * q;
-      hits.push({ chunkId, score: denominator === 0 ? 0 : dot / denominator });
-    }
+    for (const [chunkId, v] of space) hits.push({ chunkId, score: cosine(v, vector, q) });
     return hits.sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId)).slice(0, limit);
   };
   // A chunk's windows are rows `<chunk>#<n>`, read by chunk id; each chunk scores its best.
@@ -51,11 +53,7 @@ export function withMemoryDense(store: VectorStore): VectorStore {
     const best = new Map<string, number>();
     for (const chunkId of chunkIds) {
       for (let i = 0; space?.has(windowId(chunkId, i)); i++) {
-        const v = space.get(windowId(chunkId, i)) as number[];
-        let dot = 0;
-        for (let d = 0; d < v.length; d++) dot += (v[d] ?? 0) * (vector[d] ?? 0);
-        const denominator = norm(v) * q;
-        const score = denominator === 0 ? 0 : dot / denominator;
+        const score = cosine(space.get(windowId(chunkId, i)) as number[], vector, q);
         if (score > (best.get(chunkId) ?? -Infinity)) best.set(chunkId, score);
       }
     }

@@ -33,6 +33,11 @@ export const SEARCH_DEFAULT = {
   },
 };
 
+/** The lists whose candidates the passage windows' list scores: every other list the search default fuses. */
+export const SEARCH_CANDIDATE_LISTS: string[] = Object.entries(SEARCH_DEFAULT.lists)
+  .filter(([kind]) => kind !== 'passage')
+  .map(([, list]) => list);
+
 /** The search default with the passage windows' list at another weight (0: without it). */
 export function withPassageWeight(weight: number): typeof SEARCH_DEFAULT {
   return {

@@ -104,12 +104,10 @@ export async function lexicalExtras(
   return lists;
 }
 
-/** The lists search fuses on the local profile: their candidates are what the passage list scores. */
-export const SEARCH_CANDIDATE_LISTS = ['dense:model', 'dense:bge', 'sparse', 'keyword:postgres', 'identifier:postgres'];
-
 /**
- * The passage windows' list as search builds it (search/hybridSearch.ts): the candidates of the
- * lists search fuses, each scored by its best window of the question's language's bge model.
+ * The passage windows' list as search builds it (search/hybridSearch.ts): the candidates of
+ * `candidateLists` (the other lists search fuses), each scored by its best window of the question's
+ * language's bge model.
  */
 export async function passageList(
   vectors: VectorStore,
@@ -117,9 +115,10 @@ export async function passageList(
   scope: TenantScope,
   question: string,
   lists: QuestionLists,
+  candidateLists: readonly string[],
 ): Promise<QuestionLists> {
   const embedder = languageEmbedders.of(textLanguage(question));
-  const candidates = new Set(SEARCH_CANDIDATE_LISTS.flatMap((name) => (lists[name] ?? []).map((h) => h.chunkId)));
+  const candidates = new Set(candidateLists.flatMap((name) => (lists[name] ?? []).map((h) => h.chunkId)));
   const vector = await embedder.embedQuery(question);
   const scored = await vectors.scorePassageWindows(
     scope,
