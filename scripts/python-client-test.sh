@@ -8,9 +8,9 @@
 # test runs twice: on the dev server (TEMPORAL_ADDRESS from the stack's env), then through mTLS on
 # the stack's temporal-tls cluster (a temporal.toml profile naming its client certificate).
 # Needs the stack (`bash scripts/stack.sh start`). Called by .ci/run.
+# With --deps-only it installs the venv and stops (.ci/run does that while the jest tiers run).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-eval "$(bash scripts/stack.sh env)"
 
 venv=.sluice/python-venv
 if [[ ! -x "$venv/bin/python" ]]; then
@@ -18,6 +18,8 @@ if [[ ! -x "$venv/bin/python" ]]; then
 fi
 # pip's cache (~/.cache/pip) makes a re-run offline-fast; the versions are pinned.
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r test/python/requirements.txt
+[[ "${1:-}" == --deps-only ]] && exit 0
+eval "$(bash scripts/stack.sh env)"
 
 run_id="pyclient-$$-$RANDOM"
 db_name="sluice_pyclient"

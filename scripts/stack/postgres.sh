@@ -58,7 +58,7 @@ postgres_install() {
     is_root || die "PostgreSQL server binaries not found in /usr/lib/postgresql/*/bin; install them (e.g. 'sudo apt-get install postgresql') or set SLUICE_PG_BINDIR"
     command -v apt-get >/dev/null 2>&1 || die "PostgreSQL server binaries not found and apt-get is unavailable; install PostgreSQL 15+ or set SLUICE_PG_BINDIR"
     say "postgres: installing Debian's postgresql package"
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; } >>"$STACK_INSTALL_LOG" 2>&1 \
+    stack_apt_install postgresql >>"$STACK_INSTALL_LOG" 2>&1 \
       || die "apt-get install postgresql failed (details in $STACK_INSTALL_LOG)"
     PG_BINDIR="$(postgres_bindir)"
     [[ -n "$PG_BINDIR" ]] || die "apt-get installed postgresql but no server binaries appeared in /usr/lib/postgresql/*/bin"
@@ -71,6 +71,8 @@ postgres_install() {
 }
 
 postgres_preflight() {
+  # The install ran in a lane of its own (a subshell): what it installed is found again here.
+  PG_BINDIR="$(postgres_bindir)"
   postgres_running && return 0
   if port_in_use "$SLUICE_PG_PORT"; then
     die "port $SLUICE_PG_PORT is already in use by another process; stop it or set SLUICE_PG_PORT"

