@@ -1,6 +1,7 @@
 import type { ChunkDraft } from '../contracts/chunk';
 import { permanentError } from '../contracts/sluiceError';
 import { countTokens } from '../tokenizer/countTokens';
+import { childCharCap } from './charCap';
 import { chunkIdOf } from './chunkMarkdown';
 import { sectionContext } from './sectionContext';
 import { splitText } from './splitText';
@@ -40,7 +41,7 @@ export class ChunkSink {
     const budget = childTokens - contextTokens;
     const texts: string[] = [];
     for (const piece of pieces ?? [body]) {
-      const fits = pieces !== undefined && countTokens(piece) <= budget;
+      const fits = pieces !== undefined && piece.length <= childCharCap(budget) && countTokens(piece) <= budget;
       if (fits) texts.push(piece);
       else for (const child of splitText(piece, budget, overlapTokens).children) texts.push(child.text);
     }

@@ -1,5 +1,6 @@
 import { countTokens, joinTallies, tallyTokens, tokensOfTally, type TokenTally } from '../tokenizer/countTokens';
 import { splitBlocks } from './blocks';
+import { childCharCap, cutByChars } from './charCap';
 import { HARD_CUT_CHARS_PER_TOKEN, hardCut, isSpace } from './hardCut';
 import type { Piece } from './piece';
 import { splitCode, splitTable } from './splitBlock';
@@ -36,7 +37,8 @@ const BALANCE_SLACK = 0.1;
  * overlapTokens of the previous child's end so a fact that straddles a boundary stays findable.
  * Children are balanced: a body of 1.1 children's worth gives two halves, not a full child and a
  * scrap. Tables and code blocks stay whole when they fit; larger ones get children of their own,
- * cut between rows or lines. Returns each child with its tally, and the tally of the whole body.
+ * cut between rows or lines. No child passes the character cap (charCap.ts), whitespace included.
+ * Returns each child with its tally, and the tally of the whole body.
  */
 export function splitText(
   body: string,
@@ -73,7 +75,18 @@ export function splitText(
     for (const part of parts) if (part.trim() !== '') children.push({ text: part, tally: tallyTokens(part) });
   }
   for (const child of pack(pieces, maxTokens, overlapTokens)) children.push(child);
-  return { children, bodyTally };
+  return { children: withinCharCap(children, childCharCap(maxTokens)), bodyTally };
+}
+
+/** Children past the character cap (charCap.ts) cut by characters; the rest as they are. */
+function withinCharCap(children: CountedText[], cap: number): CountedText[] {
+  if (children.every((child) => child.text.length <= cap)) return children;
+  const capped: CountedText[] = [];
+  for (const child of children) {
+    if (child.text.length <= cap) capped.push(child);
+    else for (const part of cutByChars(child.text, cap)) capped.push({ text: part, tally: tallyTokens(part) });
+  }
+  return capped;
 }
 
 /**

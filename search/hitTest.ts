@@ -13,6 +13,7 @@ export interface HitTestHit {
   fileName: string;
   sectionPath: string[];
   text: string;
+  textTruncated: boolean;
   /**
    * The fused score: the sum over the lists that found the chunk of weight / (k + rank), times
    * languageFactor.
@@ -56,6 +57,7 @@ export async function hitTest(
       fileName: r.fileName,
       sectionPath: r.sectionPath,
       text: r.text,
+      textTruncated: r.textTruncated,
       score: r.score,
       ranks: Object.fromEntries(SEARCH_RETRIEVERS.map((name) => [name, r.ranks[name] ?? null])) as Record<
         SearchRetriever,

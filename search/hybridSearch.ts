@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { SearchSettingsInput } from '../contracts/searchSettings';
 import type { Database } from '../db/database';
 import { findDatasetSettings } from '../db/repositories/datasetSettings';
-import { servedChunks, type ServedChunk } from '../db/repositories/servedChunks';
+import { hitTexts, servedChunks, type ServedChunk } from '../db/repositories/servedChunks';
 import type { BgeEmbedders } from '../embedders/bgeEmbedder';
 import type { EmbedderResolver } from '../embedders/embedderResolver';
 import { sparseQueryFromTokens } from '../sparse/sparseVector';
@@ -11,7 +11,7 @@ import { textLanguage } from '../tokenizer/textLanguage';
 import { tokenize } from '../tokenizer/tokenize';
 import { denseQueryText } from './denseQuery';
 import { identifierTerms, isIdentifierQuery } from './identifierTerms';
-import { languageOf, routeByLanguage } from './languageRouting';
+import { LANGUAGE_SAMPLE_CHARS, languageOf, routeByLanguage } from './languageRouting';
 import { reciprocalRankFusion } from './reciprocalRankFusion';
 import {
   asks,
@@ -52,13 +52,23 @@ export interface SearchResult {
   documentId: string;
   fileName: string;
   sectionPath: string[];
+  /** The chunk's text, at most HIT_TEXT_MAX_CHARS characters. */
   text: string;
+  /** The chunk holds more than HIT_TEXT_MAX_CHARS characters and `text` is their start. */
+  textTruncated: boolean;
   score: number;
   /** The chunk's 1-based rank in each list that found it (a list without it is absent). */
   ranks: Record<string, number>;
   /** What language routing multiplied the fused score by: 1, or less for a hit in another language. */
   languageFactor: number;
 }
+
+/**
+ * What a hit returns of its chunk's text at most. A child holds at most 16 characters a token
+ * (chunker/charCap.ts), so this passes any child of up to 4,096 tokens whole; a search answers at
+ * most 50 hits, so at most 3.3 MB of text whatever the chunks hold.
+ */
+export const HIT_TEXT_MAX_CHARS = 65_536;
 
 /** Each retriever looks deeper than the final page, so fusion has candidates to reorder. */
 const CANDIDATES_PER_RETRIEVER = 50;
@@ -153,7 +163,9 @@ async function keepServed(
   lists: RetrieverLists,
 ): Promise<{ lists: RetrieverLists; rows: Map<string, ServedChunk>; dropped: boolean }> {
   const ids = new Set(Object.values(lists).flatMap((hits: SearchHit[]) => hits.map((h) => h.chunkId)));
-  const rows = new Map((await servedChunks(deps.db, scope, [...ids])).map((r) => [r.chunk_id, r]));
+  const rows = new Map(
+    (await servedChunks(deps.db, scope, [...ids], LANGUAGE_SAMPLE_CHARS)).map((r) => [r.chunk_id, r]),
+  );
   const keep = (hits: SearchHit[]) => hits.filter((h) => rows.has(h.chunkId));
   return {
     lists: {
@@ -196,26 +208,35 @@ export async function searchWithSettings(
   const routed = routeByLanguage(
     fused,
     (hit) => {
-      const text = served.rows.get(hit.chunkId)?.text;
+      const text = served.rows.get(hit.chunkId)?.text_sample;
       return text === undefined ? null : languageOf(text);
     },
     query,
   );
+  const page = routed.filter((hit) => served.rows.has(hit.chunkId)).slice(0, limit);
+  // Whole texts are read for the page only, not for every candidate of every list.
+  const texts = await hitTexts(
+    deps.db,
+    scope,
+    page.map((hit) => hit.chunkId),
+    HIT_TEXT_MAX_CHARS,
+  );
   const results: SearchResult[] = [];
-  for (const hit of routed) {
+  for (const hit of page) {
     const row = served.rows.get(hit.chunkId);
-    if (!row) continue;
+    const text = texts.get(hit.chunkId);
+    if (!row || !text) continue;
     results.push({
       chunkId: hit.chunkId,
       documentId: row.document_id,
       fileName: row.file_name,
       sectionPath: row.section_path,
-      text: row.text,
+      text: text.text,
+      textTruncated: text.truncated,
       score: hit.score,
       ranks: hit.ranks,
       languageFactor: hit.languageFactor,
     });
-    if (results.length >= limit) break;
   }
   return results;
 }

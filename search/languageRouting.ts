@@ -23,7 +23,7 @@ const LETTER = /\p{L}/u;
  */
 const HAN_WEIGHT = 5;
 /** Only the first characters are read: enough to tell, and linear in nothing more than this. */
-const SAMPLE_CHARS = 4000;
+export const LANGUAGE_SAMPLE_CHARS = 4000;
 
 /** Letters of each script in some text. */
 interface ScriptCounts {
@@ -65,7 +65,7 @@ function dominant({ han, latin, other }: ScriptCounts): TextLanguage | null {
 
 /** The dominant script of a text's prose; of its code when it has no prose letters. */
 export function languageOf(text: string): TextLanguage | null {
-  const sample = text.length > SAMPLE_CHARS ? text.slice(0, SAMPLE_CHARS) : text;
+  const sample = text.length > LANGUAGE_SAMPLE_CHARS ? text.slice(0, LANGUAGE_SAMPLE_CHARS) : text;
   const { prose, code } = countScripts(sample);
   return prose.han + prose.latin + prose.other > 0 ? dominant(prose) : dominant(code);
 }

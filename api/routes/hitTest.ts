@@ -47,6 +47,7 @@ const hitTestResponse = z.object({
       fileName: z.string(),
       sectionPath: z.array(z.string()),
       text: z.string(),
+      textTruncated: z.boolean(),
       score: z.number(),
       ranks,
       languageFactor: z

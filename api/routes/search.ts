@@ -37,6 +37,7 @@ export function searchRoutes(router: Router, ctx: ApiContext): void {
           fileName: h.fileName,
           sectionPath: h.sectionPath,
           text: h.text,
+          textTruncated: h.textTruncated,
           score: h.score,
         })),
       };

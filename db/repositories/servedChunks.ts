@@ -1,11 +1,12 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../database';
 
 export interface ServedChunk {
   chunk_id: string;
   document_id: string;
   section_path: string[];
-  text: string;
+  /** The text's first characters, enough to tell its language: search reads whole texts for its hits only. */
+  text_sample: string;
   file_name: string;
 }
 
@@ -19,16 +20,41 @@ export async function servedChunks(
   db: Kysely<Database>,
   scope: { userId: string; datasetId: string },
   chunkIds: string[],
+  sampleChars: number,
 ): Promise<ServedChunk[]> {
   if (chunkIds.length === 0) return [];
   return db
     .selectFrom('chunks')
     .innerJoin('documents', 'documents.id', 'chunks.document_id')
-    .select(['chunks.chunk_id', 'chunks.document_id', 'chunks.section_path', 'chunks.text', 'documents.file_name'])
+    .select(['chunks.chunk_id', 'chunks.document_id', 'chunks.section_path', 'documents.file_name'])
+    .select(sql<string>`left(chunks.text, ${sampleChars})`.as('text_sample'))
     .where('chunks.chunk_id', 'in', chunkIds)
     .where('chunks.user_id', '=', scope.userId)
     .where('chunks.dataset_id', '=', scope.datasetId)
     .where('documents.lifecycle', '=', 'ACTIVE')
     .whereRef('chunks.generation', '=', 'documents.index_generation')
     .execute();
+}
+
+/**
+ * The texts of a page of hits, each cut at `maxChars` characters (`truncated` says so): what a hit
+ * returns is bounded whatever a chunk holds. Scoped to the tenant like servedChunks.
+ */
+export async function hitTexts(
+  db: Kysely<Database>,
+  scope: { userId: string; datasetId: string },
+  chunkIds: string[],
+  maxChars: number,
+): Promise<Map<string, { text: string; truncated: boolean }>> {
+  if (chunkIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('chunks')
+    .select('chunk_id')
+    .select(sql<string>`left(text, ${maxChars})`.as('text'))
+    .select(sql<boolean>`length(text) > ${maxChars}`.as('truncated'))
+    .where('chunk_id', 'in', chunkIds)
+    .where('user_id', '=', scope.userId)
+    .where('dataset_id', '=', scope.datasetId)
+    .execute();
+  return new Map(rows.map((r) => [r.chunk_id, { text: r.text, truncated: r.truncated }]));
 }
