@@ -25,6 +25,7 @@ import { hitTestRoutes } from './routes/hitTest';
 import { searchRoutes } from './routes/search';
 import { systemRoutes } from './routes/system';
 import { uploadRoutes } from './routes/uploads';
+import { createTenantLimiter } from './tenantLimiter';
 
 export interface ApiServerDeps {
   config: Readonly<SluiceConfig>;
@@ -91,7 +92,20 @@ export async function buildApiServer(
       'SLUICE_SECRET_KEY is not set: admin sessions are signed with a random per-process secret (they end when the API restarts and are not shared between API processes)',
     );
   }
-  const ctx: ApiContext = { config, adapters: deps.adapters, client: deps.client, metrics };
+  const ctx: ApiContext = {
+    config,
+    adapters: deps.adapters,
+    client: deps.client,
+    metrics,
+    limiters: {
+      searches: createTenantLimiter('searches', 'SLUICE_API_MAX_CONCURRENT_SEARCHES', config.api.perUser.searches),
+      providerTests: createTenantLimiter(
+        'provider tests',
+        'SLUICE_API_MAX_CONCURRENT_PROVIDER_TESTS',
+        config.api.perUser.providerTests,
+      ),
+    },
+  };
 
   app.decorateRequest('principal', null);
   await app.register(multipart, { throwFileSizeLimit: false, limits: { fileSize: config.maxFileBytes + 1, files: 1 } });

@@ -53,6 +53,9 @@ export const apiEnv = {
   SLUICE_API_MAX_CONCURRENT_UPLOADS: perUser('Uploads').default(4),
   SLUICE_API_MAX_CONCURRENT_SEARCHES: perUser('Searches').default(8),
   SLUICE_API_MAX_CONCURRENT_REEMBEDS: perUser('Re-embed requests').default(1),
+  SLUICE_API_MAX_CONCURRENT_PROVIDER_TESTS: perUser(
+    'Embedding and model `/test` calls (each calls the provider)',
+  ).default(1),
   SLUICE_API_REQUEST_TIMEOUT: duration('30m or 90s')
     .optional()
     .describe('Longest time to receive one whole request. Unset: the largest file at 128 KiB/s, at least 5 minutes.'),
@@ -97,7 +100,7 @@ export interface ApiSettings {
     /** Open SSE streams per API key (each polls Postgres and Temporal); beyond it 429. */
     maxStreamsPerKey: number;
     /** Requests one user may have in flight in one API process, per kind; beyond them the answer is 429. */
-    perUser: { uploads: number; searches: number; reembeds: number };
+    perUser: { uploads: number; searches: number; reembeds: number; providerTests: number };
     /** Longest time to receive one whole request, body included (Node's requestTimeout). */
     requestTimeoutMs: number;
     /** A connection silent this long is closed (socket inactivity; SSE streams send keep-alives). */
@@ -141,6 +144,7 @@ export function apiSettings(
         uploads: e.SLUICE_API_MAX_CONCURRENT_UPLOADS,
         searches: e.SLUICE_API_MAX_CONCURRENT_SEARCHES,
         reembeds: e.SLUICE_API_MAX_CONCURRENT_REEMBEDS,
+        providerTests: e.SLUICE_API_MAX_CONCURRENT_PROVIDER_TESTS,
       },
       requestTimeoutMs: e.SLUICE_API_REQUEST_TIMEOUT
         ? durationMs(e.SLUICE_API_REQUEST_TIMEOUT)

@@ -108,13 +108,17 @@ export function embeddingRoutes(router: Router, ctx: ApiContext): void {
       200: { description: 'the outcome', schema: embeddingTestResult },
       404: { description: 'no configuration reaches the caller', schema: errorResponseSchema },
       409: problem,
+      429: { description: 'the caller has as many provider tests in flight as allowed', schema: errorResponseSchema },
     },
     handler: ({ principal }) =>
-      answering(async () => {
-        const result = await testEmbeddingSettings(deps, { userId: principal().userId });
-        if (!result) throw new ApiError(404, 'NOT_FOUND', 'no embedding configuration reaches this user');
-        return result;
-      }),
+      // Each call reaches the provider: capped per user like a search (429 past it).
+      ctx.limiters.providerTests.run(principal().userId, () =>
+        answering(async () => {
+          const result = await testEmbeddingSettings(deps, { userId: principal().userId });
+          if (!result) throw new ApiError(404, 'NOT_FOUND', 'no embedding configuration reaches this user');
+          return result;
+        }),
+      ),
   });
 
   router.route({

@@ -4,7 +4,6 @@ import { hitTest } from '../../search/hitTest';
 import type { ApiContext } from '../context';
 import type { Router } from '../router';
 import { datasetParams, errorResponseSchema } from '../schemas';
-import { createTenantLimiter } from '../tenantLimiter';
 
 const hitTestBody = z
   .object({
@@ -58,12 +57,8 @@ const hitTestResponse = z.object({
 });
 
 export function hitTestRoutes(router: Router, ctx: ApiContext): void {
-  // Counted with the searches: a hit test is one.
-  const searches = createTenantLimiter(
-    'searches',
-    'SLUICE_API_MAX_CONCURRENT_SEARCHES',
-    ctx.config.api.perUser.searches,
-  );
+  // Counted with the searches (one limiter for both routes): a hit test is one.
+  const { searches } = ctx.limiters;
   router.route({
     method: 'POST',
     path: '/v1/datasets/{datasetId}/hit-test',

@@ -85,12 +85,16 @@ export function modelConfigRoutes(router: Router, ctx: ApiContext): void {
       200: { description: 'the outcome', schema: modelTestResult },
       400: problem,
       404: { description: 'the caller has no such model', schema: errorResponseSchema },
+      429: { description: 'the caller has as many provider tests in flight as allowed', schema: errorResponseSchema },
     },
     handler: ({ params, principal }) =>
-      answering(async () => {
-        const result = await testModelSettings(deps, principal().userId, params.purpose);
-        if (!result) throw new ApiError(404, 'NOT_FOUND', `no ${params.purpose.toUpperCase()} model is configured`);
-        return result;
-      }),
+      // Each call reaches the model: capped per user like a search (429 past it).
+      ctx.limiters.providerTests.run(principal().userId, () =>
+        answering(async () => {
+          const result = await testModelSettings(deps, principal().userId, params.purpose);
+          if (!result) throw new ApiError(404, 'NOT_FOUND', `no ${params.purpose.toUpperCase()} model is configured`);
+          return result;
+        }),
+      ),
   });
 }

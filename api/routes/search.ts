@@ -2,14 +2,9 @@ import { hybridSearch } from '../../search/hybridSearch';
 import type { ApiContext } from '../context';
 import type { Router } from '../router';
 import { datasetParams, errorResponseSchema, searchQuery, searchResponseSchema } from '../schemas';
-import { createTenantLimiter } from '../tenantLimiter';
 
 export function searchRoutes(router: Router, ctx: ApiContext): void {
-  const searches = createTenantLimiter(
-    'searches',
-    'SLUICE_API_MAX_CONCURRENT_SEARCHES',
-    ctx.config.api.perUser.searches,
-  );
+  const { searches } = ctx.limiters;
   router.route({
     method: 'GET',
     path: '/v1/datasets/{datasetId}/search',

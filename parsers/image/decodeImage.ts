@@ -4,6 +4,7 @@ import { permanentError } from '../../contracts/sluiceError';
 import { flattenOnWhite, type RgbaImage } from '../../ocr/rgbaImage';
 import { MAX_IMAGE_PIXELS } from '../parseLimits';
 import { declaredDimensions } from './imageDimensions';
+import { checkTiffStructure } from './tiffStructure';
 
 /** Frames of a multi-page TIFF beyond this are not decoded: the OCR page cap applies as well. */
 const MAX_TIFF_FRAMES = 1000;
@@ -36,8 +37,10 @@ export async function* imageFrames(bytes: Buffer, format: ImageFormat): AsyncGen
 }
 
 function* tiffFrames(bytes: Buffer): Generator<RgbaImage> {
+  // The directories are walked and bounded first (tiffStructure.ts); maker notes are not read.
+  checkTiffStructure(bytes);
   // Sub-IFDs (thumbnails, EXIF) carry no image size tags and are skipped.
-  const frames = decodedSync('tiff', () => UTIF.decode(bytes)).filter(
+  const frames = decodedSync('tiff', () => decodeTiff(bytes, { parseMN: false, debug: false })).filter(
     (ifd) => ifd['t256'] !== undefined && ifd['t257'] !== undefined,
   );
   if (frames.length === 0) throw permanentError('CORRUPT_DOCUMENT', 'the TIFF file holds no image');
@@ -50,6 +53,9 @@ function* tiffFrames(bytes: Buffer): Generator<RgbaImage> {
     yield flattenOnWhite({ width: ifd.width, height: ifd.height, data });
   }
 }
+
+/** UTIF.decode with its options, which its type declarations leave out. */
+const decodeTiff = UTIF.decode as (bytes: Buffer, options: { parseMN: boolean; debug: boolean }) => UTIF.IFD[];
 
 function firstNumber(tag: unknown): number {
   const value = Array.isArray(tag) ? Number(tag[0]) : Number(tag);

@@ -28,9 +28,15 @@ function isStartOfFrame(marker: number): boolean {
   return marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
 }
 
-/** The segments before the first scan, each skipped by its length, until a start-of-frame. */
+/**
+ * The segments before the first scan, each skipped by its length, up to the scan itself: the size
+ * is the one start-of-frame's, and a file with a second one before the scan is refused, since the
+ * header check and the decoder could each believe another (16 × 16 here, 30000 × 30000 in
+ * libjpeg). A file whose segments do not reach a scan is damaged.
+ */
 function jpegDimensions(bytes: Buffer): Dimensions | null {
   if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) return null;
+  let found: Dimensions | null = null;
   let at = 2;
   while (at + 4 <= bytes.length) {
     if (bytes[at] !== 0xff) return null;
@@ -43,12 +49,14 @@ function jpegDimensions(bytes: Buffer): Dimensions | null {
       at += 2; // markers without a length
       continue;
     }
-    if (marker === 0xd9 || marker === 0xda) return null; // the image ended or its data began unsized
+    if (marker === 0xda) return found; // the scan: every header segment has been seen
+    if (marker === 0xd9) return null; // the image ended before any scan
     const length = bytes.readUInt16BE(at + 2);
-    if (length < 2) return null;
+    if (length < 2 || at + 2 + length > bytes.length) return null;
     if (isStartOfFrame(marker)) {
-      if (at + 9 > bytes.length) return null;
-      return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
+      if (found) throw permanentError('CORRUPT_DOCUMENT', 'the jpeg image has two frame headers (SOF) before its scan');
+      if (length < 7) return null;
+      found = { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
     }
     at += 2 + length;
   }

@@ -70,5 +70,5 @@ it('refuses a second concurrent upload of the same user with 429, not another us
 });
 
 it('reads its limits from the configuration', () => {
-  expect(h.tw.config.api.perUser).toEqual({ uploads: 1, searches: 2, reembeds: 1 });
+  expect(h.tw.config.api.perUser).toEqual({ uploads: 1, searches: 2, reembeds: 1, providerTests: 1 });
 });
