@@ -1,5 +1,6 @@
-import { log } from '@temporalio/activity';
+import { Context, log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import { MAX_UNCLASSIFIED_ATTEMPTS } from '../contracts/outageBudget';
 import { SluiceError } from '../contracts/sluiceError';
 import { IllegalTransitionError } from '../db/repositories/pipelines';
 import { isDependencyUnavailable } from '../stores/dependencyUnavailable';
@@ -7,8 +8,10 @@ import { describeForLog, safeForTenant } from './failureText';
 
 /**
  * The one place where errors become Temporal failures: classified errors keep their code and
- * permanence; anything unclassified is INTERNAL_UNKNOWN_ERROR (retryable) so that a bug still
- * ends in a terminal, explained state instead of a silent hang.
+ * permanence, and a transient one is retried by the activity's policy for the outage budget
+ * (workflows/activityOptions.ts), after the wait its dependency asked for when it asked (Retry-After);
+ * anything unclassified is INTERNAL_UNKNOWN_ERROR, retried MAX_UNCLASSIFIED_ATTEMPTS times (a bug
+ * does not heal like an outage) so that it still ends in a terminal, explained state.
  *
  * The failure's message is what tenants end up reading in failure_reason, and it is kept in
  * workflow history: it carries no URL, address or credential, and no cause. The details (the
@@ -22,6 +25,7 @@ export function toApplicationFailure(error: unknown): ApplicationFailure {
       type: error.code,
       message: safeForTenant(error.message),
       nonRetryable: error.permanent,
+      ...(error.retryAfterMs !== null && !error.permanent ? { nextRetryDelay: error.retryAfterMs } : {}),
     });
   }
   if (error instanceof IllegalTransitionError) {
@@ -43,8 +47,17 @@ export function toApplicationFailure(error: unknown): ApplicationFailure {
   return ApplicationFailure.create({
     type: 'INTERNAL_UNKNOWN_ERROR',
     message: `unexpected ${safeForTenant(kind)} in the worker; the details are in the worker log`,
-    nonRetryable: false,
+    nonRetryable: attemptNumber() >= MAX_UNCLASSIFIED_ATTEMPTS,
   });
+}
+
+/** The activity's attempt (1 for the first); 1 outside an activity (a unit calling this directly). */
+function attemptNumber(): number {
+  try {
+    return Context.current().info.attempt;
+  } catch {
+    return 1;
+  }
 }
 
 function logDetails(code: string, error: unknown): void {

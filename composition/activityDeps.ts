@@ -54,6 +54,7 @@ export function activityDepsFrom(
       passageWindows: config.embedding.passageWindows,
       chunking: config.chunking,
       localStages: config.worker.localStages,
+      outageBudgetMs: config.worker.outageBudgetMs,
       quota: config.quota,
       objectBucket: config.stores.objectStore.kind === 's3' ? config.stores.objectStore.bucket : null,
     },

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { z } from 'zod';
+import { duration, durationMs } from './durations';
 import type { EnvOf } from './envShape';
 
 const hostPort = (example: string) => z.string().regex(/^[^\s:]+:\d{1,5}$/, `must look like ${example}`);
@@ -50,6 +51,11 @@ export const workerEnv = {
     .enum(['all', 'ingest', 'embedding', 'enrichment'])
     .default('all')
     .describe('Task queues this process polls: all, the main one, embedding (with enrichment) or enrichment alone.'),
+  SLUICE_OUTAGE_BUDGET: duration('1h or 30m')
+    .default('1h')
+    .describe(
+      'How long a stage rides out a transient failure (a dependency down, rate limits, a lost worker) before its run fails.',
+    ),
   SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES: z.coerce
     .number()
     .int()
@@ -108,6 +114,8 @@ export interface WorkerSettings {
      * no activity task, no extra workflow task, no server round trip. 0 turns either part off.
      */
     localStages: { maxSourceBytes: number; maxChunks: number };
+    /** How long a stage retries transient failures (contracts/outageBudget.ts); recorded in each run's prepareTask result. */
+    outageBudgetMs: number;
     /**
      * Warm threads of the CPU pool (cpuPool/): parsing, chunking, tokenizing and sparse weighting,
      * each task under the parse time limit and heap cap. Default: the cores this process may use.
@@ -136,6 +144,7 @@ export function workerSettings(e: EnvOf<typeof workerEnv>): WorkerSettings {
         maxSourceBytes: e.SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES,
         maxChunks: e.SLUICE_LOCAL_STAGE_MAX_CHUNKS,
       },
+      outageBudgetMs: durationMs(e.SLUICE_OUTAGE_BUDGET),
       cpuThreads: e.SLUICE_CPU_THREADS ?? Math.max(1, os.availableParallelism()),
     },
   };

@@ -68,6 +68,11 @@ export type PrepareResult =
       inherited: Stage[];
       chunkCount: number;
       localStages?: LocalStagePlan;
+      /**
+       * How long each stage rides out transient failures (SLUICE_OUTAGE_BUDGET when the run was
+       * prepared). Absent in runs prepared before it existed: DEFAULT_OUTAGE_BUDGET_MS.
+       */
+      outageBudgetMs?: number;
       /** The document's file name, for the activity summaries in the Web UI. Absent in runs prepared before it existed. */
       fileName?: string;
       /**

@@ -215,10 +215,12 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
         if (!(err instanceof RetryableFailure)) throw err;
         const attempts = attemptNo + 1;
         if (err.retryAfterMs !== null && err.retryAfterMs > MAX_RETRY_AFTER_MS) {
+          // Too long to sleep through inside the attempt: the activity's next attempt waits it out.
           throw transientError(
             'VECTORIZING_FAILED',
             `embedding provider asked to wait ${Math.ceil(err.retryAfterMs / 1000)} s (${err.message})`,
             new Error(err.detail),
+            err.retryAfterMs,
           );
         }
         if (attemptNo >= maxRetries) {

@@ -6,10 +6,30 @@ import {
   type LocalActivityOptions,
 } from '@temporalio/workflow';
 import type { IngestActivities } from '../activities';
+import { DEFAULT_OUTAGE_BUDGET_MS } from '../contracts/outageBudget';
 import { embeddingTaskQueue, enrichmentTaskQueue } from '../contracts/taskQueues';
 
 // Every proxy takes the summary the Web UI shows for its activities (workflows/activitySummary.ts):
 // a proxy is a cheap object, so each call gets its own, naming the stage and the document.
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/**
+ * Retries bounded by time, not by count: a transient failure (DEPENDENCY_UNAVAILABLE, a rate limit,
+ * a timeout, a lost worker) is retried, backing off from 2 s to at most `maximumInterval`, until
+ * the outage budget has passed (contracts/outageBudget.ts): the schedule-to-close timeout is the
+ * longest attempt plus the budget. Permanent failures are non-retryable and fail at once; an
+ * unclassified error stops after MAX_UNCLASSIFIED_ATTEMPTS (activities/toApplicationFailure.ts).
+ * A provider's Retry-After replaces the back-off for its attempt (nextRetryDelay).
+ */
+function patient(startToCloseMs: number, budgetMs: number, maximumInterval = '1 minute'): ActivityOptions {
+  return {
+    startToCloseTimeout: startToCloseMs,
+    scheduleToCloseTimeout: startToCloseMs + budgetMs,
+    retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval },
+  };
+}
 
 /**
  * The local-activity form of a normal activity's options: the same timeout, retries and
@@ -18,17 +38,18 @@ import { embeddingTaskQueue, enrichmentTaskQueue } from '../contracts/taskQueues
  * last recorded step and re-runs it, which every step's Postgres checkpoint makes safe.
  */
 function asLocal(options: ActivityOptions): LocalActivityOptions {
-  const local: LocalActivityOptions = { startToCloseTimeout: options.startToCloseTimeout, retry: options.retry };
+  const local: LocalActivityOptions = {
+    startToCloseTimeout: options.startToCloseTimeout,
+    scheduleToCloseTimeout: options.scheduleToCloseTimeout,
+    retry: options.retry,
+  };
   if (options.cancellationType !== undefined) local.cancellationType = options.cancellationType;
   return local;
 }
 
-// Bookkeeping is a few Postgres statements: short timeouts, and enough patient attempts to ride
-// out a database restart (1 s doubling to 30 s, 10 attempts ≈ 4 minutes).
-const bookkeepingOptions: ActivityOptions = {
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
-};
+// Bookkeeping is a few Postgres statements: short attempts, retried through a database restart or
+// failover for the default outage budget (it runs before prepareTask has said the configured one).
+const bookkeepingOptions: ActivityOptions = patient(30_000, DEFAULT_OUTAGE_BUDGET_MS, '30 seconds');
 export const bookkeeping = (summary: string) => proxyActivities<IngestActivities>({ ...bookkeepingOptions, summary });
 
 // The same bookkeeping, as local activities: they run in the worker that holds the workflow task,
@@ -78,55 +99,52 @@ const WAIT_FOR_STOP = ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
  */
 export const sourceRegistration = (summary: string) =>
   proxyActivities<IngestActivities>({
-    ...bookkeepingOptions,
-    startToCloseTimeout: '1 hour',
+    ...patient(HOUR, DEFAULT_OUTAGE_BUDGET_MS, '30 seconds'),
     heartbeatTimeout: HEARTBEAT_TIMEOUT,
     summary,
   });
 
-// Parsing is deterministic, so retrying a bad file cannot help: permanent errors are
-// non-retryable anyway, and 3 attempts cover a worker crash or a storage blip. 4 hours is room
-// for a long scanned document, which the CPU pool lets run up to SLUICE_OCR_DOCUMENT_TIMEOUT (3
-// hours by default; a 300-page scan took 41 minutes of one core): a dead worker is noticed by the
-// heartbeat timeout, not by this one.
-const cleaningOptions: ActivityOptions = {
+// Parsing is deterministic, so retrying a bad file cannot help: its errors are permanent and fail
+// at once; what is retried is a worker crash or a storage outage. 4 hours is room for a long scanned
+// document, which the CPU pool lets run up to SLUICE_OCR_DOCUMENT_TIMEOUT (3 hours by default; a
+// 300-page scan took 41 minutes of one core): a dead worker is noticed by the heartbeat timeout,
+// not by this one.
+const cleaningOptions = (budgetMs: number): ActivityOptions => ({
+  ...patient(4 * HOUR, budgetMs),
   cancellationType: WAIT_FOR_STOP,
-  startToCloseTimeout: '4 hours',
   // A dead worker or a lost task costs the heartbeat timeout, not the whole startToCloseTimeout.
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
-};
-export const cleaningStage = (summary: string) => proxyActivities<IngestActivities>({ ...cleaningOptions, summary });
+});
+export const cleaningStage = (summary: string, budgetMs = DEFAULT_OUTAGE_BUDGET_MS) =>
+  proxyActivities<IngestActivities>({ ...cleaningOptions(budgetMs), summary });
 
 // CHUNKING and PRETOKENIZE are CPU work over one document plus one transaction.
-const cpuOptions: ActivityOptions = {
+const cpuOptions = (budgetMs: number): ActivityOptions => ({
+  ...patient(10 * MINUTE, budgetMs),
   cancellationType: WAIT_FOR_STOP,
-  startToCloseTimeout: '10 minutes',
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
-};
-export const cpuStage = (summary: string) => proxyActivities<IngestActivities>({ ...cpuOptions, summary });
+});
+export const cpuStage = (summary: string, budgetMs = DEFAULT_OUTAGE_BUDGET_MS) =>
+  proxyActivities<IngestActivities>({ ...cpuOptions(budgetMs), summary });
 
 // Embedding and indexing talk to external services that rate-limit and go down: they heartbeat
 // every batch (and every second while a call waits), so a dead worker is noticed within the
-// heartbeat timeout and the next attempt resumes from the last heartbeat; 8 attempts backing off
-// to 2 minutes ride out a provider outage of ~10 minutes.
-const batchOptions: ActivityOptions = {
+// heartbeat timeout and the next attempt resumes from the last heartbeat.
+const batchOptions = (budgetMs: number): ActivityOptions => ({
+  ...patient(2 * HOUR, budgetMs),
   cancellationType: WAIT_FOR_STOP,
-  startToCloseTimeout: '2 hours',
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8 },
-};
-export const batchStage = (summary: string) => proxyActivities<IngestActivities>({ ...batchOptions, summary });
+});
+export const batchStage = (summary: string, budgetMs = DEFAULT_OUTAGE_BUDGET_MS) =>
+  proxyActivities<IngestActivities>({ ...batchOptions(budgetMs), summary });
 
 // Retiring a rebuild's old chunk set: deletes by id in every store, a few statements per store.
-// 10 minutes covers a document of many thousands of chunks; the batch back-off rides out a store
+// 10 minutes covers a document of many thousands of chunks; the outage budget rides out a store
 // outage, and what still fails is the sweep's (activities/maintenance/sweepStuckTasks.ts).
 export const retirement = (summary: string) =>
   proxyActivities<IngestActivities>({
+    ...patient(10 * MINUTE, DEFAULT_OUTAGE_BUDGET_MS),
     cancellationType: WAIT_FOR_STOP,
-    startToCloseTimeout: '10 minutes',
-    retry: batchOptions.retry,
     summary,
   });
 
@@ -134,8 +152,12 @@ export const retirement = (summary: string) =>
  * VECTORIZING, with the batch options, on the embedding task queue next to the run's own queue
  * (contracts/taskQueues.ts). Built per run: the queue is only known from workflowInfo().
  */
-export function embeddingStage(taskQueue: string, summary: string) {
-  return proxyActivities<IngestActivities>({ ...batchOptions, taskQueue: embeddingTaskQueue(taskQueue), summary });
+export function embeddingStage(taskQueue: string, summary: string, budgetMs = DEFAULT_OUTAGE_BUDGET_MS) {
+  return proxyActivities<IngestActivities>({
+    ...batchOptions(budgetMs),
+    taskQueue: embeddingTaskQueue(taskQueue),
+    summary,
+  });
 }
 
 /**
@@ -143,17 +165,27 @@ export function embeddingStage(taskQueue: string, summary: string) {
  * options: a chat model rate-limits and goes down like an embedding provider, and each batch is
  * checkpointed, so the same patient retries cost no repeated calls. On its own queue.
  */
-export function enrichmentStage(taskQueue: string, summary: string) {
-  return proxyActivities<IngestActivities>({ ...batchOptions, taskQueue: enrichmentTaskQueue(taskQueue), summary });
+export function enrichmentStage(taskQueue: string, summary: string, budgetMs = DEFAULT_OUTAGE_BUDGET_MS) {
+  return proxyActivities<IngestActivities>({
+    ...batchOptions(budgetMs),
+    taskQueue: enrichmentTaskQueue(taskQueue),
+    summary,
+  });
 }
 
 // The short stages of a small document (contracts/ingest.ts LocalStagePlan) as local activities.
 // A local CLEANING is a small source that no OCR can make long (prepareTask localStagePlan):
 // SLUICE_PARSE_TIMEOUT's 10 minutes by default, with room.
-export const localCleaningStage = (summary: string) =>
-  proxyLocalActivities<IngestActivities>({ ...asLocal(cleaningOptions), startToCloseTimeout: '15 minutes', summary });
-export const localCpuStage = (summary: string) =>
-  proxyLocalActivities<IngestActivities>({ ...asLocal(cpuOptions), summary });
+export const localCleaningStage = (summary: string, budgetMs = DEFAULT_OUTAGE_BUDGET_MS) =>
+  proxyLocalActivities<IngestActivities>({
+    ...asLocal({ ...cleaningOptions(budgetMs), ...patient(15 * MINUTE, budgetMs) }),
+    summary,
+  });
+export const localCpuStage = (summary: string, budgetMs = DEFAULT_OUTAGE_BUDGET_MS) =>
+  proxyLocalActivities<IngestActivities>({ ...asLocal(cpuOptions(budgetMs)), summary });
 // At most maxChunks chunks take seconds; a store call that hangs is cut after 5 minutes and retried.
-export const localBatchStage = (summary: string) =>
-  proxyLocalActivities<IngestActivities>({ ...asLocal(batchOptions), startToCloseTimeout: '5 minutes', summary });
+export const localBatchStage = (summary: string, budgetMs = DEFAULT_OUTAGE_BUDGET_MS) =>
+  proxyLocalActivities<IngestActivities>({
+    ...asLocal({ ...batchOptions(budgetMs), ...patient(5 * MINUTE, budgetMs) }),
+    summary,
+  });

@@ -16,6 +16,10 @@ export function classifyFailure(error: unknown, stage: Stage | null): Classified
   if (cause instanceof ApplicationFailure && isFailureCode(cause.type)) {
     return { code: cause.type, message: cause.message };
   }
+  // The outage budget ran out (the schedule-to-close timeout): the last attempt's failure says why.
+  if (cause instanceof TimeoutFailure && cause.cause instanceof ApplicationFailure && isFailureCode(cause.cause.type)) {
+    return { code: cause.cause.type, message: `still failing after the outage budget: ${cause.cause.message}` };
+  }
   if (cause instanceof TimeoutFailure) {
     return {
       code: stage ? STAGE_DEFAULT_FAILURE[stage] : 'INTERNAL_UNKNOWN_ERROR',

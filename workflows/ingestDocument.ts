@@ -17,6 +17,7 @@ import {
   type PrepareResult,
   type StageInput,
 } from '../contracts/ingest';
+import { DEFAULT_OUTAGE_BUDGET_MS } from '../contracts/outageBudget';
 import { progressQuery } from '../contracts/ingestApi';
 import {
   DatasetIdKey,
@@ -150,10 +151,16 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
       progress.chunkCount = prepared.chunkCount;
       const subject = prepared.fileName ?? input.fileName ?? documentId;
       const stageInput = { taskId, documentId, userId: input.userId, datasetId: input.datasetId };
-      failure = await runStages(stageInput, progress, searchAttributes, prepared.localStages, subject, planGate, {
-        chunks: prepared.enrichChunks === true,
-        markdown: prepared.enrichMarkdown === true,
-      });
+      failure = await runStages(
+        stageInput,
+        progress,
+        searchAttributes,
+        prepared.localStages,
+        subject,
+        planGate,
+        { chunks: prepared.enrichChunks === true, markdown: prepared.enrichMarkdown === true },
+        prepared.outageBudgetMs ?? DEFAULT_OUTAGE_BUDGET_MS,
+      );
       // Only a run that built a new chunk set (a rebuild) reaches this, so earlier histories replay unchanged.
       if (failure === null && prepared.switchesIndex === true && patched(RETIRE_CHUNK_SETS))
         await retireOldChunkSet(stageInput, subject);
@@ -234,6 +241,7 @@ async function runStages(
   subject: string,
   planGate: ReturnType<typeof installPlanGate>,
   enrich: RunEnrichments,
+  budgetMs: number,
 ): Promise<Failure | null> {
   const lastStage = STAGES[STAGES.length - 1];
   for (const stage of STAGES) {
@@ -244,7 +252,7 @@ async function runStages(
     searchAttributes.set([{ key: PipelineStageKey, value: stage }]);
     // Only runs prepared asking for it reach patched().
     const enrichMarkdown = stage === 'CLEANING' && enrich.markdown && patched(MARKDOWN_ENRICHMENT);
-    const call = stageCall(stage, plan, progress.chunkCount, subject, enrichMarkdown);
+    const call = stageCall(stage, plan, progress.chunkCount, subject, enrichMarkdown, budgetMs);
     // A local stage does not end the workflow task, so the server would not see its stage before
     // the next one anyway: it is written with the next normal stage's, or with the run's end.
     if (!call.local) searchAttributes.flush();
@@ -255,9 +263,11 @@ async function runStages(
       if (planned) await planGate.run(stageInput, searchAttributes, plan?.beforeEmbedding === true, subject);
       // Part of PRETOKENIZE: its failure is the stage's. Only runs prepared asking for it reach patched().
       if (stage === 'PRETOKENIZE' && enrich.chunks && patched(CHUNK_ENRICHMENT))
-        await enrichmentStage(workflowInfo().taskQueue, activitySummary('enrich chunks', subject)).enrichChunks(
-          stageInput,
-        );
+        await enrichmentStage(
+          workflowInfo().taskQueue,
+          activitySummary('enrich chunks', subject),
+          budgetMs,
+        ).enrichChunks(stageInput);
       const result = await call.run(stageInput);
       progress.stages[stage] = 'SUCCESS';
       if (stage === 'CHUNKING') progress.chunkCount = result.items;

@@ -28,25 +28,26 @@ export function stageCall(
   chunkCount: number,
   subject: string,
   enrichMarkdown: boolean,
+  budgetMs: number,
 ): StageCall {
   const early = plan?.beforeEmbedding === true;
   const late = plan !== undefined && chunkCount <= plan.maxChunksAfterEmbedding;
   const summary = activitySummary(stage, subject);
   switch (stage) {
     case 'CLEANING':
-      if (enrichMarkdown) return { run: (input) => parseThenEnrich(input, early, subject), local: false };
-      return { run: (early ? localCleaningStage : cleaningStage)(summary).cleaning, local: early };
+      if (enrichMarkdown) return { run: (input) => parseThenEnrich(input, early, subject, budgetMs), local: false };
+      return { run: (early ? localCleaningStage : cleaningStage)(summary, budgetMs).cleaning, local: early };
     case 'CHUNKING':
-      return { run: (early ? localCpuStage : cpuStage)(summary).chunking, local: early };
+      return { run: (early ? localCpuStage : cpuStage)(summary, budgetMs).chunking, local: early };
     case 'VECTORIZING':
       // Always a normal activity: it goes to the embedding task queue and its rate limit.
-      return { run: embeddingStage(workflowInfo().taskQueue, summary).vectorizing, local: false };
+      return { run: embeddingStage(workflowInfo().taskQueue, summary, budgetMs).vectorizing, local: false };
     case 'PRETOKENIZE':
-      return { run: (late ? localCpuStage : cpuStage)(summary).pretokenize, local: late };
+      return { run: (late ? localCpuStage : cpuStage)(summary, budgetMs).pretokenize, local: late };
     case 'KEYWORD_INDEXING':
-      return { run: (late ? localBatchStage : batchStage)(summary).keywordIndexing, local: late };
+      return { run: (late ? localBatchStage : batchStage)(summary, budgetMs).keywordIndexing, local: late };
     case 'SPARSE_VECTORIZING':
-      return { run: (late ? localBatchStage : batchStage)(summary).sparseVectorizing, local: late };
+      return { run: (late ? localBatchStage : batchStage)(summary, budgetMs).sparseVectorizing, local: late };
   }
 }
 
@@ -55,12 +56,19 @@ export function stageCall(
  * parse where it always runs, then the model calls on the enrichment queue, whose slots and rate
  * limit bound them; the second records the stage's SUCCESS.
  */
-async function parseThenEnrich(input: StageInput, local: boolean, subject: string): Promise<StageResult> {
+async function parseThenEnrich(
+  input: StageInput,
+  local: boolean,
+  subject: string,
+  budgetMs: number,
+): Promise<StageResult> {
   const summary = activitySummary('CLEANING', subject);
   // A parse that came back in the result (a run started on an older worker) is handed on;
   // otherwise enrichMarkdown reads it from the task.
-  const { parsed } = await (local ? localCleaningStage : cleaningStage)(summary).parseForEnrichment(input);
-  return enrichmentStage(workflowInfo().taskQueue, activitySummary('enrich markdown', subject)).enrichMarkdown(
-    parsed ? { ...input, parsed } : input,
-  );
+  const { parsed } = await (local ? localCleaningStage : cleaningStage)(summary, budgetMs).parseForEnrichment(input);
+  return enrichmentStage(
+    workflowInfo().taskQueue,
+    activitySummary('enrich markdown', subject),
+    budgetMs,
+  ).enrichMarkdown(parsed ? { ...input, parsed } : input);
 }

@@ -39,6 +39,7 @@ export function createPrepareTaskActivity(deps: ActivityDeps) {
     return {
       ...prepared.result,
       localStages: plan,
+      outageBudgetMs: deps.settings.outageBudgetMs,
       fileName: prepared.fileName,
       ...(enrichChunks ? { enrichChunks: true } : {}),
       ...(enrichMarkdown ? { enrichMarkdown: true } : {}),

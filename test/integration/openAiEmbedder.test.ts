@@ -96,6 +96,13 @@ describe('OpenAI-compatible embedder', () => {
     expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(950);
   });
 
+  it('hands a Retry-After too long to sleep through to the activity, which waits it before its next attempt', async () => {
+    server.queueFaults({ kind: 'rate-limit', retryAfter: '600' });
+    const err = await failureOf(embedder({ maxRetries: 2 }).embed(['w']));
+    expect(err).toMatchObject({ code: 'VECTORIZING_FAILED', permanent: false, retryAfterMs: 600_000 });
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('retries 5xx answers with back-off, then succeeds', async () => {
     server.queueFaults({ kind: 'server-error' }, { kind: 'server-error', status: 503 });
     expect(await embedder({ maxRetries: 3 }).embed(['y'])).toEqual([fakeVector('y', DIMENSION)]);

@@ -42,6 +42,8 @@ interface Script {
   chunks: number;
   /** Deliveries that fail before one succeeds. */
   notifyFailures: number;
+  /** What prepareTask answers as the run's outage budget (absent, as from a run prepared before it existed). */
+  outageBudgetMs?: number;
 }
 
 const scripts = new Map<string, Script>();
@@ -78,6 +80,7 @@ function stubActivities(): Partial<IngestActivities> {
         inherited,
         chunkCount: 0,
         ...(script.localStages ? { localStages: script.localStages } : {}),
+        ...(script.outageBudgetMs ? { outageBudgetMs: script.outageBudgetMs } : {}),
       };
     },
     // Review mode auto: the plan is confirmed as it is proposed (chunkingPlan.workflow.test.ts has the wait).
@@ -184,6 +187,29 @@ it('runs the six stages in order, once each, and notifies once', async () => {
   expect(script.notified).toHaveLength(1);
   expect(script.prepares[0]?.ownerRunChain).toBeTruthy();
 });
+
+it('retries a transient stage failure for the outage budget, not for a count of attempts', async () => {
+  // Three DEPENDENCY_UNAVAILABLE failures: CLEANING used to give up after 3 attempts.
+  let failures = 0;
+  const budget = 90 * 60_000;
+  const { handle, script } = start({
+    outageBudgetMs: budget,
+    failAt: (stage) =>
+      stage === 'CLEANING' && failures++ < 3
+        ? ApplicationFailure.create({ type: 'DEPENDENCY_UNAVAILABLE', message: 'postgres restarting' })
+        : null,
+  });
+  const run = await handle;
+  expect((await run.result()).status).toBe('SUCCESS');
+  expect(script.calls.filter((c) => c.startsWith('CLEANING:'))).toHaveLength(4);
+  const { events } = await run.fetchHistory();
+  const cleaning = (events ?? []).find(
+    (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'cleaning',
+  )?.activityTaskScheduledEventAttributes;
+  expect(cleaning?.retryPolicy?.maximumAttempts ?? 0).toBe(0);
+  const seconds = Number(cleaning?.scheduleToCloseTimeout?.seconds ?? 0);
+  expect(seconds).toBe(4 * 3600 + budget / 1000);
+}, 60_000);
 
 it('skips inherited stages but still runs the last one so the pipeline can succeed', async () => {
   const { handle, script } = start({ inherited: () => ['CLEANING', 'CHUNKING', 'SPARSE_VECTORIZING'] });
