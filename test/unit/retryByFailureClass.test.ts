@@ -8,8 +8,10 @@ import { classifyFailure } from '../../workflows/classifyFailure';
 // Retries by failure class (workflows/activityOptions.ts): the policy bounds transient failures by
 // time; what the activity says decides the rest.
 
-const failureAt = (attempt: number, error: unknown) =>
-  new MockActivityEnvironment({ attempt }).run(() => Promise.resolve(toApplicationFailure(error)));
+const failureAt = (attempt: number, error: unknown): Promise<ApplicationFailure> =>
+  new MockActivityEnvironment({ attempt }).run(() =>
+    Promise.resolve(toApplicationFailure(error)),
+  ) as Promise<ApplicationFailure>;
 
 describe('toApplicationFailure', () => {
   it('keeps a transient failure retryable at any attempt, and a permanent one not', async () => {
