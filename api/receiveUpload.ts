@@ -154,8 +154,9 @@ export async function receiveFile(
     return { ok: true, httpStatus: 200, result: await existingDocumentResult(deps, row) };
   }
 
+  let taskId: string;
   try {
-    await startFirstRun(deps.client, deps.config, runOf(row));
+    taskId = await startFirstRun(deps.client, deps.config, runOf(row));
   } catch (error) {
     // Nothing half-done stays behind: without a workflow the document would never be processed.
     deps.log.error({ err: error, documentId }, 'could not start the ingestion workflow');
@@ -164,7 +165,7 @@ export async function receiveFile(
     throw new ApiError(503, 'WORKFLOW_UNAVAILABLE', 'the upload could not be queued for ingestion; try again');
   }
   deps.metrics.uploads.inc({ outcome: 'accepted' });
-  return { ok: true, httpStatus: 202, result: resultOf(row, firstTaskId(documentId), 'PENDING', false) };
+  return { ok: true, httpStatus: 202, result: resultOf(row, taskId, 'PENDING', false) };
 }
 
 /** Reads and discards a refused part so the next one can be parsed; false if it is over the cap. */

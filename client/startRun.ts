@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { SluiceConfig } from '../config/config';
@@ -108,10 +108,15 @@ const START_DEADLINE_MS = 10_000;
  * The task id of a document's first run, derived from the document id. Starting the first run
  * again (a client retry, or an upload of the same content after the API died between storing
  * and starting) reuses it, so the workflow answers the duplicate from its state instead of
- * processing the document twice.
+ * processing the document twice. Keyed with the server secret (SLUICE_SECRET_KEY) when one is
+ * set, so that a caller who learns a document id cannot compute the task id and claim the task
+ * first (docs/workflow-contract.md, the trust model); without one it is a plain hash.
  */
-export function firstTaskId(documentId: string): string {
-  const hex = createHash('sha256').update(`sluice:first-task:${documentId}`).digest('hex');
+export function firstTaskId(documentId: string, serverSecret: string | null): string {
+  const message = `sluice:first-task:${documentId}`;
+  const hex = (serverSecret === null ? createHash('sha256') : createHmac('sha256', serverSecret))
+    .update(message)
+    .digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
@@ -121,7 +126,7 @@ export async function startFirstRun(
   config: Readonly<SluiceConfig>,
   doc: Omit<IngestRun, 'taskId'>,
 ): Promise<string> {
-  const taskId = firstTaskId(doc.documentId);
+  const taskId = firstTaskId(doc.documentId, config.api.sessionSecret);
   try {
     await client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
       startIngestRun(client, config, { ...doc, taskId }),

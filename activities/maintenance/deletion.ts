@@ -14,17 +14,19 @@ export function createDeletionActivities(deps: ActivityDeps) {
   return {
     /**
      * Search stops returning the document as soon as it is DELETING. Null: already gone. Another
-     * user's document is refused (ID_MISMATCH) before anything changes, its ingestion run included.
-     * A bare document id is what runs started before deletions named their user scheduled.
+     * user's document is refused (ID_MISMATCH) before anything changes, its ingestion run included,
+     * and so is a bare document id (what deletions scheduled before they named their user): a
+     * deletion that names no owner would delete any tenant's document.
      */
     markDocumentDeleting: mappingFailures(async (input: DeleteInput | string): Promise<DocumentOwner | null> => {
-      const request = typeof input === 'string' ? { documentId: input } : input;
-      const owner = typeof input === 'string' ? null : ownerOf(input);
-      const doc = await markDocumentDeleting(deps.db, request.documentId, owner);
+      if (typeof input === 'string')
+        throw permanentError('ID_MISMATCH', `a deletion of document ${input} must name the user it belongs to`);
+      const owner = ownerOf(input);
+      const doc = await markDocumentDeleting(deps.db, input.documentId, owner);
       if (doc === 'not-owned')
         throw permanentError(
           'ID_MISMATCH',
-          `document ${request.documentId} is not a document of user ${owner?.userId ?? ''}${owner?.datasetId !== undefined ? ` in dataset ${owner.datasetId}` : ''}`,
+          `document ${input.documentId} is not a document of user ${owner.userId}${owner.datasetId !== undefined ? ` in dataset ${owner.datasetId}` : ''}`,
         );
       return doc === 'gone' ? null : { documentId: doc.id, userId: doc.user_id, datasetId: doc.dataset_id };
     }),

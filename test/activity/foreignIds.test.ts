@@ -66,6 +66,11 @@ it('refuses to mark DELETING a document of another user or dataset, and marks it
     });
     await expect(refused).rejects.toMatchObject({ type: 'ID_MISMATCH', nonRetryable: true });
   }
+  // A bare document id names no owner: refused, or any client could delete any tenant's document.
+  await expect(new MockActivityEnvironment().run(markDocumentDeleting, doc.documentId)).rejects.toMatchObject({
+    type: 'ID_MISMATCH',
+    nonRetryable: true,
+  });
   expect((await findDocument(db, doc.documentId))?.lifecycle).toBe('ACTIVE');
 
   const owner = await new MockActivityEnvironment().run(markDocumentDeleting, { ...doc });

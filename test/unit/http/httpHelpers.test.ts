@@ -13,10 +13,19 @@ describe('HTTP API helpers', () => {
   });
 
   it('derives a stable, UUID-shaped first task id from the document id', () => {
-    const id = firstTaskId('0b0e9c52-3d5f-4a57-8f0e-7f2b8f1b2c3d');
-    expect(id).toBe(firstTaskId('0b0e9c52-3d5f-4a57-8f0e-7f2b8f1b2c3d'));
-    expect(id).not.toBe(firstTaskId('1b0e9c52-3d5f-4a57-8f0e-7f2b8f1b2c3d'));
+    const id = firstTaskId('0b0e9c52-3d5f-4a57-8f0e-7f2b8f1b2c3d', null);
+    expect(id).toBe(firstTaskId('0b0e9c52-3d5f-4a57-8f0e-7f2b8f1b2c3d', null));
+    expect(id).not.toBe(firstTaskId('1b0e9c52-3d5f-4a57-8f0e-7f2b8f1b2c3d', null));
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('keys the first task id with the server secret, so the document id alone does not give it', () => {
+    const doc = '0b0e9c52-3d5f-4a57-8f0e-7f2b8f1b2c3d';
+    const keyed = firstTaskId(doc, 'server-secret-one');
+    expect(keyed).toBe(firstTaskId(doc, 'server-secret-one'));
+    expect(keyed).not.toBe(firstTaskId(doc, null));
+    expect(keyed).not.toBe(firstTaskId(doc, 'server-secret-two'));
+    expect(keyed).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
   it('escapes everything the admin page interpolates', () => {
