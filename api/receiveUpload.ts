@@ -24,7 +24,7 @@ import type { ObjectStore } from '../stores/ports';
 import { ApiError } from './errors';
 import type { ApiMetrics } from './metrics';
 import type { UploadResult } from './schemas';
-import { ensureFirstRun, firstTaskId, runOf, startFirstRun } from '../client/startRun';
+import { ensureFirstRun, runOf, startFirstRun } from '../client/startRun';
 
 /**
  * One uploaded file, from the multipart stream to a started workflow. Storing and recording it
