@@ -37,7 +37,13 @@ const WORKERS = int('BENCH_CHAOS_WORKERS', 2);
 const SEED = int('BENCH_CHAOS_SEED', 21);
 const DRAIN_TIMEOUT_MS = int('BENCH_CHAOS_DRAIN_TIMEOUT_S', 1800) * 1000;
 const OUT = process.env.BENCH_CHAOS_OUT ?? 'chaos.json';
-const TIMING: Timing = { gapMs: [2_000, 8_000], outageMs: [3_000, 10_000] };
+/** How long each dependency stays down, `min-max` seconds: the stages' outage budget must ride out each. */
+const OUTAGE_S = (process.env.BENCH_CHAOS_OUTAGE_S ?? '3-60').split('-').map(Number) as [number, number];
+const TIMING: Timing = { gapMs: [2_000, 8_000], outageMs: [OUTAGE_S[0] * 1000, OUTAGE_S[1] * 1000] };
+/** One Postgres outage this long after the others (0: none): the scenario of a database failover. */
+const LONG_POSTGRES_MS = int('BENCH_CHAOS_LONG_POSTGRES_S', 300) * 1000;
+/** Documents that may need an admin retry: none, since every fault is an outage the retries ride out. */
+const MAX_ADMIN_RETRIES = int('BENCH_CHAOS_MAX_ADMIN_RETRIES', 0);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (message: string) => console.error(`chaos: ${message}`);
 
@@ -170,9 +176,13 @@ async function main(): Promise<number> {
       opensearch,
       s3,
     };
-    const faults: FaultRecord[] = await injectFaults(schedule, targets, TIMING, random, startedAt, (f) =>
-      log(`${f.kind} at ${(f.atMs / 1000).toFixed(1)} s, down ${(f.downMs / 1000).toFixed(1)} s`),
-    );
+    const logFault = (f: FaultRecord) =>
+      log(`${f.kind} at ${(f.atMs / 1000).toFixed(1)} s, down ${(f.downMs / 1000).toFixed(1)} s`);
+    const faults: FaultRecord[] = await injectFaults(schedule, targets, TIMING, random, startedAt, logFault);
+    if (LONG_POSTGRES_MS > 0) {
+      const long: Timing = { gapMs: [2_000, 2_000], outageMs: [LONG_POSTGRES_MS, LONG_POSTGRES_MS] };
+      faults.push(...(await injectFaults(['postgres-restart'], targets, long, random, startedAt, logFault)));
+    }
     await starting;
     const restoredAt = Date.now();
     const outcome = await drain(
@@ -188,6 +198,10 @@ async function main(): Promise<number> {
     log(`drained ${drainMs} ms after the last fault; checking invariants`);
 
     const violations = await checkInvariants(adapters, docs, expected, userId);
+    if (outcome.adminRetries.length > MAX_ADMIN_RETRIES)
+      violations.push(
+        `${outcome.adminRetries.length} document(s) needed an admin retry (at most ${MAX_ADMIN_RETRIES}): ${outcome.adminRetries.join(', ')}`,
+      );
     for (const exit of processes.unexpectedExits)
       violations.push(
         `${exit.role} ${exit.pid} exited (code ${exit.code}, signal ${exit.signal}) without being killed`,
@@ -204,6 +218,7 @@ async function main(): Promise<number> {
       seed: SEED,
       faults: byKind,
       faultLog: faults,
+      longestOutageSurvivedMs: Math.max(0, ...faults.filter((f) => f.kind !== 'worker-kill').map((f) => f.downMs)),
       adminRetries: outcome.adminRetries.length,
       activityRetries: await activityRetries(
         client,
