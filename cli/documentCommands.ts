@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { SluiceConfig } from '../config/config';
 import { config, userHelp, userOf, withAdapters, withClient } from './session';
 import { chunkingChoiceOf, withChunkingChoiceOptions, type ChunkingChoiceOptions } from './chunkingChoiceOptions';
 import { padToWidth } from './displayWidth';
@@ -58,7 +59,9 @@ export function addDocumentCommands(program: Command): void {
   program
     .command('status')
     .argument('<documentId>')
-    .description("a document's per-stage status, timings, chunk counts and failure")
+    .description(
+      "a document's per-stage status, timings, chunk counts and failure; what its run waits for, and its progress",
+    )
     .action(async (documentId: string) => {
       // Reads rows only: a database connection, not the whole set of adapters (stores, embedders).
       const cfg = await config();
@@ -78,6 +81,8 @@ export function addDocumentCommands(program: Command): void {
           return;
         }
         console.log(formatStatus(report, workflowUrl(cfg, documentId)));
+        if (report.pipelineStatus === 'PROCESSING')
+          console.log(await runActivityLines(cfg, documentId, report.chunks.active));
       } finally {
         await db.destroy();
       }
@@ -220,4 +225,17 @@ export function addDocumentCommands(program: Command): void {
     .action(async () => {
       await (await import('../api/serve.js')).runApiServer();
     });
+}
+
+/** The open run's pending activities (client/pendingStage.ts); a line saying so when Temporal cannot be asked. */
+async function runActivityLines(cfg: SluiceConfig, documentId: string, chunks: number): Promise<string> {
+  const { pendingStages, formatPendingStage } = await import('../client/pendingStage.js');
+  try {
+    const pending = await withClient(cfg, (client) => pendingStages(client, documentId));
+    return pending.length === 0
+      ? 'running   (between activities)'
+      : pending.map((p) => formatPendingStage(p, chunks)).join('\n');
+  } catch (error) {
+    return `running   (the Temporal server did not answer: ${error instanceof Error ? error.message : String(error)})`;
+  }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { Client, type WorkflowHandle } from '@temporalio/client';
 import { type NativeConnection, Worker } from '@temporalio/worker';
+import { pendingStages, type PendingStage } from '../../client/pendingStage';
 import { connectTemporal } from '../../client/temporalConnection';
 import { loadConfig } from '../../config/config';
 import { connectNative } from '../../worker/temporalConnection';
@@ -192,7 +193,7 @@ it('retries a transient stage failure for the outage budget, not for a count of 
   // Three DEPENDENCY_UNAVAILABLE failures: CLEANING used to give up after 3 attempts.
   let failures = 0;
   const budget = 90 * 60_000;
-  const { handle, script } = start({
+  const { documentId, handle, script } = start({
     outageBudgetMs: budget,
     failAt: (stage) =>
       stage === 'CLEANING' && failures++ < 3
@@ -200,6 +201,17 @@ it('retries a transient stage failure for the outage budget, not for a count of 
         : null,
   });
   const run = await handle;
+  // While it waits, the server's view of the run says so: which attempt, after which failure.
+  let waiting: PendingStage | undefined;
+  await waitUntil(async () => {
+    waiting = (await pendingStages(client, documentId)).find((p) => p.attempt >= 2);
+    return waiting !== undefined;
+  });
+  expect(waiting).toMatchObject({
+    activity: 'cleaning',
+    lastFailure: { code: 'DEPENDENCY_UNAVAILABLE', message: 'postgres restarting' },
+  });
+  expect(waiting?.givesUpAt?.getTime()).toBeGreaterThan(Date.now() + budget - 60_000);
   expect((await run.result()).status).toBe('SUCCESS');
   expect(script.calls.filter((c) => c.startsWith('CLEANING:'))).toHaveLength(4);
   const { events } = await run.fetchHistory();

@@ -1,0 +1,30 @@
+import { defaultPayloadConverter } from '@temporalio/common';
+import Long from 'long';
+import { formatPendingStage, pendingStageOf } from '../../client/pendingStage';
+
+// What `sluice status` says of a run's current activity, read from the server's pending-activity info.
+
+const at = (iso: string) => ({ seconds: Long.fromNumber(Date.parse(iso) / 1000), nanos: 0 });
+
+it('says a retrying stage waits, for what, until when, and how far its heartbeats got', () => {
+  const stage = pendingStageOf({
+    activityType: { name: 'vectorizing' },
+    attempt: 7,
+    lastFailure: {
+      message: 'a server the worker depends on did not answer; the attempt is retried',
+      applicationFailureInfo: { type: 'DEPENDENCY_UNAVAILABLE' },
+    },
+    nextAttemptScheduleTime: at('2026-12-07T12:05:31Z'),
+    expirationTime: at('2026-12-07T13:03:00Z'),
+    heartbeatDetails: { payloads: [defaultPayloadConverter.toPayload({ lastChunkIndex: 1199, done: 1200 })] },
+  });
+  expect(stage).toMatchObject({ activity: 'vectorizing', attempt: 7, done: 1200 });
+  expect(formatPendingStage(stage, 5000)).toBe(
+    'waiting   vectorizing: attempt 7 after DEPENDENCY_UNAVAILABLE (a server the worker depends on did not answer; the attempt is retried), next 12:05:31 UTC, gives up 13:03:00 UTC, 1200/5000 chunks done',
+  );
+});
+
+it('says a first attempt runs, without a failure or a progress it has not reported', () => {
+  const stage = pendingStageOf({ activityType: { name: 'cleaning' }, attempt: 1 });
+  expect(formatPendingStage(stage, 0)).toBe('running   cleaning: attempt 1');
+});
