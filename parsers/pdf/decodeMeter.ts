@@ -1,13 +1,19 @@
 import { readFile } from 'node:fs/promises';
 
 /**
- * pdf.js decodes streams inside its worker module and exposes no hook or limit for it: a 600 KB
- * PDF whose one stream inflates to 600 MB is decoded whole. The module is therefore loaded from
+ * pdf.js decodes streams and images inside its worker module and exposes no hook or limit for it:
+ * a 600 KB PDF whose one stream inflates to 600 MB is decoded whole, and so is a JPEG whose frame
+ * header declares 30000 × 30000. The module is therefore loaded from
  * its installed source with a call to the decode budget (decodeBudget.ts) in front of each place
  * that allocates decoded bytes. Each anchor must occur exactly once in the pinned pdfjs-dist; a
  * version that moved one fails loudly here (and in its unit test), never silently unmetered.
  */
 const METER_CALL = "globalThis[Symbol.for('sluice.pdfDecodedBytes')]?.";
+
+/** The pixels an image stream's dictionary declares (`this.dict` inside pdf.js's stream classes); 0 when it says none. */
+function declaredPixels(widthKeys: string, heightKeys: string): string {
+  return `(Number(this.dict.get(${widthKeys})) || 0) * (Number(this.dict.get(${heightKeys})) || 0)`;
+}
 
 const ANCHORS: readonly { name: string; find: string; insertBefore: string }[] = [
   {
@@ -24,6 +30,38 @@ const ANCHORS: readonly { name: string; find: string; insertBefore: string }[] =
     name: 'BrotliDecode',
     find: '      let chunk = new Int8Array(16384);\n',
     insertBefore: `      ${METER_CALL}(16384);\n`,
+  },
+  // Images: a JPEG's coefficient blocks as its frame header sizes them, then its pixels; JBIG2,
+  // CCITT (WebAssembly) and JPX at the size their image dictionary declares, before they decode.
+  {
+    name: 'JpegImage.prepareComponents',
+    find: '    component.blockData = new Int16Array(blocksBufferSize);\n',
+    insertBefore: `    ${METER_CALL}(blocksBufferSize * 2);\n`,
+  },
+  {
+    name: 'JpegStream.decodeImage',
+    find: '    const data = jpegImage.getData({\n',
+    insertBefore: `    ${METER_CALL}(jpegImage.width * jpegImage.height * 4);\n`,
+  },
+  {
+    name: 'Jbig2Stream.decodeImage',
+    find: '      this.buffer = await JBig2CCITTFaxWasmImage.decode(bytes, this.dict.get("Width"), this.dict.get("Height"), globals);\n',
+    insertBefore: `      ${METER_CALL}(${declaredPixels('"Width"', '"Height"')} / 8);\n`,
+  },
+  {
+    name: 'Jbig2Stream.decodeImageFallback',
+    find: '    const data = jbig2Image.parseChunks(chunks);\n',
+    insertBefore: `    ${METER_CALL}(${declaredPixels('"Width"', '"Height"')} / 8);\n`,
+  },
+  {
+    name: 'CCITTFaxStream.decodeImage',
+    find: '      this.buffer = await JBig2CCITTFaxWasmImage.decode(bytes, this.dict.get("W", "Width"), this.dict.get("H", "Height"), null, this.params);\n',
+    insertBefore: `      ${METER_CALL}(${declaredPixels('"W", "Width"', '"H", "Height"')} / 8);\n`,
+  },
+  {
+    name: 'JpxStream.decodeImage',
+    find: '    this.buffer = await JpxImage.decode(bytes, decoderOptions);\n',
+    insertBefore: `    ${METER_CALL}(${declaredPixels('"Width"', '"Height"')} * 4);\n`,
   },
 ];
 

@@ -7,10 +7,14 @@ const MB = 1024 * 1024;
 describe('the decode meter patch', () => {
   const source = readFileSync(require.resolve(PDF_WORKER_MODULE), 'utf8');
 
-  it("meters each of pdf.js's three allocation sites of decoded bytes in the installed pdfjs-dist", () => {
+  it("meters each of pdf.js's allocation sites of decoded bytes and images in the installed pdfjs-dist", () => {
     const patched = meterDecoders(source);
     const calls = patched.split("globalThis[Symbol.for('sluice.pdfDecodedBytes')]?.").length - 1;
-    expect(calls).toBe(3);
+    // Three stream filters; JPEG blocks and pixels, JBIG2 (WebAssembly and JavaScript), CCITT, JPX.
+    expect(calls).toBe(9);
+    expect(patched).toContain(
+      'globalThis[Symbol.for(\'sluice.pdfDecodedBytes\')]?.((Number(this.dict.get("Width")) || 0) * (Number(this.dict.get("Height")) || 0) * 4);\n    this.buffer = await JpxImage.decode(',
+    );
     expect(Symbol.for('sluice.pdfDecodedBytes')).toBe(DECODE_METER);
     expect(patched).not.toContain('sourceMappingURL');
   });
