@@ -57,6 +57,8 @@ export interface ActivityDeps {
     embedBatchSize: number;
     /** SLUICE_PASSAGE_WINDOWS: the second dense vector's VECTORIZING also embeds each chunk's passage windows. */
     passageWindows: boolean;
+    /** SLUICE_MAX_PASSAGE_WINDOWS_PER_DOCUMENT: the windows one document may have in all. */
+    maxWindowsPerDocument: number;
     chunking: { maxTokens: number; overlapTokens: number; maxChunks?: number };
     localStages: { maxSourceBytes: number; maxChunks: number };
     /** SLUICE_OUTAGE_BUDGET: handed to the run by prepareTask, which sets its stages' retry bound with it. */

@@ -72,7 +72,9 @@ export function sentencesOf(text: string): string[] {
  * The windows of one child's text; a child of one or two sentences is its own only window (its
  * vector would be the child's own), so it gets none: an empty list.
  */
-export function passageWindows(text: string): string[] {
+export function passageWindows(text: string, maxWindows = MAX_WINDOWS): string[] {
+  // One window is the child itself again: a child allowed fewer than two gets none.
+  if (maxWindows < 2) return [];
   const newline = text.indexOf('\n');
   const firstLine = newline < 0 ? text : text.slice(0, newline);
   const hasContext = newline >= 0 && windowSize(firstLine) <= MAX_CONTEXT_SIZE;
@@ -81,14 +83,14 @@ export function passageWindows(text: string): string[] {
   if (sentences.length <= 2) return [];
   const sizes = sentences.map(windowSize);
   const total = sizes.reduce((a, b) => a + b, 0);
-  const target = Math.max(WINDOW_SIZE, Math.ceil(total / MAX_WINDOWS) * 2);
+  const target = Math.max(WINDOW_SIZE, Math.ceil(total / maxWindows) * 2);
   const windows: string[] = [];
   let first = 0;
   while (first < sentences.length) {
     let end = first + 1;
     let size = sizes[first] as number;
     // The last window a child may have takes every sentence left.
-    const last = windows.length === MAX_WINDOWS - 1;
+    const last = windows.length === maxWindows - 1;
     while (end < sentences.length && (last || size + (sizes[end] as number) <= target)) size += sizes[end++] as number;
     windows.push(context + sentences.slice(first, end).join(' '));
     if (end >= sentences.length) break;
@@ -101,4 +103,14 @@ export function passageWindows(text: string): string[] {
 /** A window's key in a store: its chunk and its place in the chunk, `<chunk id>#<n>`. */
 export function windowId(chunkId: string, index: number): string {
   return `${chunkId}#${index}`;
+}
+
+/**
+ * The windows each child of a document of `children` children may have, so that the document has
+ * at most `maxPerDocument` (SLUICE_MAX_PASSAGE_WINDOWS_PER_DOCUMENT): a document so large that
+ * fewer than two fit per child gets none, and its VECTORIZING costs what it did before windows.
+ */
+export function windowsPerChild(children: number, maxPerDocument: number): number {
+  if (children <= 0) return MAX_WINDOWS;
+  return Math.min(MAX_WINDOWS, Math.floor(maxPerDocument / children));
 }

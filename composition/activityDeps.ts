@@ -52,6 +52,7 @@ export function activityDepsFrom(
       markdown: config.parsing.markdown,
       embedBatchSize: config.embedding.batchSize,
       passageWindows: config.embedding.passageWindows,
+      maxWindowsPerDocument: config.embedding.maxWindowsPerDocument,
       chunking: config.chunking,
       localStages: config.worker.localStages,
       outageBudgetMs: config.worker.outageBudgetMs,

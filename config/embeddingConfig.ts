@@ -70,6 +70,14 @@ export const embeddingEnv = {
     .describe(
       "With the second dense vector, VECTORIZING also embeds each chunk's passage windows (runs of its sentences), which search scores its candidates by: `on`, or `off` to embed about three times fewer texts.",
     ),
+  SLUICE_MAX_PASSAGE_WINDOWS_PER_DOCUMENT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(20_000)
+    .describe(
+      'Passage windows one document may have in all: each chunk gets its share (at most 12); a document with fewer than 2 per chunk gets none.',
+    ),
 };
 
 type EmbeddingEnv = EnvOf<typeof embeddingEnv>;
@@ -110,6 +118,8 @@ export interface EmbeddingSettings {
      * that stage's chunk rate (docs/search.md).
      */
     passageWindows: boolean;
+    /** SLUICE_MAX_PASSAGE_WINDOWS_PER_DOCUMENT: a document's windows in all (chunker/passageWindows.ts windowsPerChild). */
+    maxWindowsPerDocument: number;
   };
 }
 
@@ -162,6 +172,7 @@ export function embeddingSettings(
       environmentDefault: environmentEmbeddingDefault(e, problems),
       languageDense: e.SLUICE_LANGUAGE_DENSE,
       passageWindows: e.SLUICE_PASSAGE_WINDOWS === 'on',
+      maxWindowsPerDocument: e.SLUICE_MAX_PASSAGE_WINDOWS_PER_DOCUMENT,
     },
   };
 }

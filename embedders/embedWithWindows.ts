@@ -1,4 +1,4 @@
-import { passageWindows } from '../chunker/passageWindows';
+import { MAX_WINDOWS, passageWindows } from '../chunker/passageWindows';
 import type { Embedder } from './embedder';
 
 /** Each text's vector and its passage windows' vectors (chunker/passageWindows.ts), from one embedding call. */
@@ -12,8 +12,12 @@ export interface TextsWithWindows {
  * second dense vector's write (VECTORIZING) and the retrieval eval's index build share it. Throws
  * when the model returns another count of vectors than it was given texts.
  */
-export async function embedWithWindows(embedder: Embedder, texts: string[]): Promise<TextsWithWindows> {
-  const windowTexts = texts.map(passageWindows);
+export async function embedWithWindows(
+  embedder: Embedder,
+  texts: string[],
+  maxWindowsPerText = MAX_WINDOWS,
+): Promise<TextsWithWindows> {
+  const windowTexts = texts.map((text) => passageWindows(text, maxWindowsPerText));
   const all = [...texts, ...windowTexts.flat()];
   const vectors = await embedder.embed(all);
   if (vectors.length !== all.length) {

@@ -29,6 +29,8 @@ export async function embedLanguageBatch(
   scope: { userId: string; datasetId: string },
   documentId: string,
   batch: ChunkText[],
+  /** The windows each chunk may have (chunker/passageWindows.ts windowsPerChild). */
+  windowsPerChunk: number,
 ): Promise<void> {
   for (const language of BGE_LANGUAGES) {
     const chunks = batch.filter((c) => textLanguage(c.text) === language);
@@ -38,7 +40,7 @@ export async function embedLanguageBatch(
     const texts = chunks.map((c) => c.text);
     const { vectors, windows } = await orTransient('VECTORIZING_FAILED', `embedding (${embedder.model})`, async () =>
       deps.settings.passageWindows
-        ? embedWithWindows(embedder, texts)
+        ? embedWithWindows(embedder, texts, windowsPerChunk)
         : { vectors: await embedder.embed(texts), windows: [] as number[][][] },
     );
     if (

@@ -1,7 +1,14 @@
 import { log } from '@temporalio/activity';
 import type { StageInput, StageResult } from '../../contracts/ingest';
 import { markDenseReused, reusableVectors } from '../../db/repositories/chunkGenerations';
-import { listPendingChunkTexts, markDenseEmbedded, type ChunkSet, type ChunkText } from '../../db/repositories/chunks';
+import { windowsPerChild } from '../../chunker/passageWindows';
+import {
+  countChunks,
+  listPendingChunkTexts,
+  markDenseEmbedded,
+  type ChunkSet,
+  type ChunkText,
+} from '../../db/repositories/chunks';
 import { listChunksLackingADenseVector } from '../../db/repositories/languageDenseChunks';
 import type { Embedder } from '../../embedders/embedder';
 import { dimensionMismatch, namingStore } from '../../stores/dimensionMismatch';
@@ -109,6 +116,13 @@ export function createVectorizingActivity(deps: ActivityDeps) {
       const { languageEmbedders } = deps;
       const pageSize = Math.max(PAGE, deps.settings.embedBatchSize);
       const batchSize = deps.settings.embedBatchSize;
+      // The document's windows are capped as a whole: each child's share, fixed for the whole stage.
+      const perChunk = languageEmbedders
+        ? windowsPerChild(
+            (await countChunks(deps.db, input.documentId, started.chunkGeneration)).active,
+            deps.settings.maxWindowsPerDocument,
+          )
+        : 0;
       const embedded = languageEmbedders
         ? await forEachPendingBatch(
             {
@@ -121,7 +135,7 @@ export function createVectorizingActivity(deps: ActivityDeps) {
               const first = batch.filter((c) => c.dense_status !== 'SUCCESS');
               if (first.length > 0) await embedBatch(deps, embedder, scope, input.documentId, first);
               const second = batch.filter((c) => c.language_dense_status !== 'SUCCESS');
-              await embedLanguageBatch(deps, languageEmbedders, scope, input.documentId, second);
+              await embedLanguageBatch(deps, languageEmbedders, scope, input.documentId, second, perChunk);
               return batch.length;
             },
           )

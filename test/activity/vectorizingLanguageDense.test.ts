@@ -94,13 +94,14 @@ function depsWith(
   embedder: ReturnType<typeof countingEmbedder>['embedder'],
   languageEmbedders: BgeEmbedders | null,
   passageWindows = true,
+  maxWindowsPerDocument = 20_000,
 ) {
   return partialDeps({
     db,
     vectors,
     embedders: singleEmbedderResolver(embedder),
     languageEmbedders,
-    settings: { embedBatchSize: 2, passageWindows } as ActivityDeps['settings'],
+    settings: { embedBatchSize: 2, passageWindows, maxWindowsPerDocument } as ActivityDeps['settings'],
   });
 }
 
@@ -213,6 +214,27 @@ it('writes the passage windows of a chunk of several sentences with its second v
   expect(hits.map((h) => h.chunkId)).toEqual([`${input.documentId}:0`]);
   await vectors.deleteDocument(input, input.documentId);
   expect((await vectors.countForDocument(input.documentId)).dense).toBe(0);
+});
+
+it('caps the windows of a whole document: each chunk its share, none where fewer than two fit', async () => {
+  const many = `Operations › Limits\n${Array.from({ length: 40 }, (_, i) => `Limit ${i} bounds one more thing a tenant can cost.`).join(' ')}`;
+  const roomy = await seed([many, many]);
+  await runAttempt(createVectorizingActivity(depsWith(countingEmbedder().embedder, bge, true, 6)), roomy).outcome;
+  const windowsOf = async (documentId: string) =>
+    db.selectFrom('window_dense_vectors').select('chunk_id').where('document_id', '=', documentId).execute();
+  const shared = await windowsOf(roomy.documentId);
+  // 6 for the document: at most 3 for each of its 2 chunks, which uncapped have more.
+  const first = shared.filter((w) => w.chunk_id === `${roomy.documentId}:0`).length;
+  expect(first).toBeGreaterThanOrEqual(2);
+  expect(first).toBeLessThanOrEqual(3);
+  expect(shared.length).toBeLessThanOrEqual(6);
+  const uncapped = await seed([many]);
+  await runAttempt(createVectorizingActivity(depsWith(countingEmbedder().embedder, bge)), uncapped).outcome;
+  expect((await windowsOf(uncapped.documentId)).length).toBeGreaterThan(3);
+  const tight = await seed([many, many]);
+  await runAttempt(createVectorizingActivity(depsWith(countingEmbedder().embedder, bge, true, 3)), tight).outcome;
+  expect(await windowsOf(tight.documentId)).toEqual([]);
+  expect((await languageRows(tight.documentId)).map((r) => r.language_dense_status)).toEqual(['SUCCESS', 'SUCCESS']);
 });
 
 it('with SLUICE_PASSAGE_WINDOWS=off writes the second vector and no passage window', async () => {

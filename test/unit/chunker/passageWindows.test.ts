@@ -1,4 +1,11 @@
-import { MAX_WINDOWS, passageWindows, sentencesOf, WINDOW_SIZE, windowSize } from '../../../chunker/passageWindows';
+import {
+  MAX_WINDOWS,
+  passageWindows,
+  sentencesOf,
+  WINDOW_SIZE,
+  windowSize,
+  windowsPerChild,
+} from '../../../chunker/passageWindows';
 
 const sentence = (i: number): string => `Sentence number ${i} says one plain thing about the shell and its options.`;
 const child = (path: string, count: number): string =>
@@ -56,5 +63,25 @@ describe('passage windows', () => {
     const windows = passageWindows(`${first}\n${Array.from({ length: 8 }, (_, i) => sentence(i)).join(' ')}`);
     expect(windows.length).toBeGreaterThan(1);
     expect(windows.filter((w) => w.includes('This first line')).length).toBe(1);
+  });
+});
+
+describe('windows per document', () => {
+  it('gives each child its share of the document cap, at most 12, and none below two', () => {
+    expect(windowsPerChild(100, 20_000)).toBe(12);
+    expect(windowsPerChild(5_000, 20_000)).toBe(4);
+    expect(windowsPerChild(200_000, 20_000)).toBe(0);
+    expect(windowsPerChild(0, 20_000)).toBe(12);
+  });
+
+  it('cuts a child into at most its share of windows, and into none when that is under two', () => {
+    const text = Array.from({ length: 40 }, (_, i) => `Sentence ${i} says something about durable ingestion.`).join(
+      ' ',
+    );
+    expect(passageWindows(text).length).toBeGreaterThan(3);
+    expect(passageWindows(text, 3).length).toBeGreaterThanOrEqual(2);
+    expect(passageWindows(text, 3).length).toBeLessThanOrEqual(3);
+    expect(passageWindows(text, 3).join(' ')).toContain('Sentence 39');
+    expect(passageWindows(text, 1)).toEqual([]);
   });
 });
