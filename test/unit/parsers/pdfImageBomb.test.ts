@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { DEFAULT_PARSE_LIMITS } from '../../../parsers/parseLimits';
 import { parseToMarkdown } from '../../../parsers/parseToMarkdown';
+import { pdfOfObjects } from '../../../testkit/fixtures/pdfFixture';
 
 // An image inside a PDF is decoded by pdf.js (to measure how much of a page it covers, and to
 // render the page for OCR). pdf.js drops an image whose dictionary declares more than
@@ -38,17 +39,7 @@ function pdfWithImage(jpeg: Buffer, side: number): Buffer {
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
     `<< /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length ${jpeg.length} >>\nstream\n${jpeg.toString('latin1')}\nendstream`,
   ];
-  let pdf = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(pdf, 'latin1'));
-    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(pdf, 'latin1');
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) pdf += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(pdf, 'latin1');
+  return pdfOfObjects(objects, 1);
 }
 
 /** In the parse thread, as CLEANING parses: a page without text is rendered, its images decoded, for OCR. */
