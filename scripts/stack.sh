@@ -12,7 +12,7 @@
 # production = postgres temporal opensearch seaweedfs; all (the default: tests, CI, benches).
 #
 # Everything it writes lives under $SLUICE_DATA_DIR (default <repo>/.sluice),
-# except the embedding model's download cache (~/.cache/sluice, or SLUICE_CACHE_DIR).
+# except the download cache of the wheels and jars it installs from (~/.cache/sluice, or SLUICE_CACHE_DIR).
 # Each service is one file in scripts/stack/ defining <svc>_install,
 # _preflight, _start, _health, _stop, _status, _env, _logs and _ready_message;
 # adding a service means adding such a file, sourcing it, and listing it in
