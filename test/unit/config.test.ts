@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       workflowSlots: 20,
       embedding: { activitySlots: 4, activitiesPerSecond: 20 },
       localStages: { maxSourceBytes: 1024 * 1024, maxChunks: 500 },
+      outageBudgetMs: 60 * 60 * 1000,
       cpuThreads: Math.max(1, os.availableParallelism()),
     });
     expect(loadConfig({ SLUICE_CPU_THREADS: '3' }).worker.cpuThreads).toBe(3);
