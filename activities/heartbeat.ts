@@ -28,6 +28,8 @@ const KEEP_ALIVE_EVERY_MS = 1000;
 
 interface AttemptState {
   startedAt: number;
+  /** Items an earlier attempt had done (the resume point's): this attempt's rate leaves them out. */
+  doneBefore: number;
   /** The last progress reported: a keep-alive beat repeats it, so it never erases a resume point. */
   details: object | undefined;
 }
@@ -37,7 +39,12 @@ const attempts = new WeakMap<Context, AttemptState>();
 function stateOf(ctx: Context): AttemptState {
   let state = attempts.get(ctx);
   if (!state) {
-    state = { startedAt: Date.now(), details: undefined };
+    const before = ctx.info.heartbeatDetails as Partial<BatchProgress> | undefined;
+    state = {
+      startedAt: Date.now(),
+      doneBefore: typeof before?.done === 'number' ? before.done : 0,
+      details: undefined,
+    };
     attempts.set(ctx, state);
   }
   return state;
@@ -60,7 +67,10 @@ export function resumePoint(): BatchProgress {
 export function reportProgress(progress: BatchProgress): void {
   const ctx = Context.current();
   const state = stateOf(ctx);
-  state.details = { ...progress };
+  // The attempt's items per second, for `sluice status` and the CLI's bars (client/pendingStage.ts).
+  const seconds = (Date.now() - state.startedAt) / 1000;
+  const perSecond = seconds > 0 ? Math.round(((progress.done - state.doneBefore) / seconds) * 10) / 10 : 0;
+  state.details = { ...progress, perSecond };
   if (!ctx.info.isLocal && Date.now() - state.startedAt >= FIRST_HEARTBEAT_AFTER_MS) ctx.heartbeat(state.details);
   if (!ctx.cancellationSignal.aborted) return;
   if (ctx.cancellationDetails?.workerShutdown) {

@@ -3,7 +3,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { MAX_UNCLASSIFIED_ATTEMPTS } from '../contracts/outageBudget';
 import { SluiceError } from '../contracts/sluiceError';
 import { IllegalTransitionError } from '../db/repositories/pipelines';
-import { isDependencyUnavailable } from '../stores/dependencyUnavailable';
+import type { WaitingDetails } from '../contracts/stageWaiting';
+import { isDependencyUnavailable, unavailableServer } from '../stores/dependencyUnavailable';
 import { describeForLog, safeForTenant } from './failureText';
 
 /**
@@ -25,6 +26,7 @@ export function toApplicationFailure(error: unknown): ApplicationFailure {
       type: error.code,
       message: safeForTenant(error.message),
       nonRetryable: error.permanent,
+      ...(error.permanent ? {} : { details: [waitingDetails(error)] }),
       ...(error.retryAfterMs !== null && !error.permanent ? { nextRetryDelay: error.retryAfterMs } : {}),
     });
   }
@@ -35,10 +37,12 @@ export function toApplicationFailure(error: unknown): ApplicationFailure {
     // A restart or failover of Postgres (or a cut to another server) is no bug: the attempt is
     // retried by the activity's policy once the server is back.
     logDetails('DEPENDENCY_UNAVAILABLE', error);
+    const details = waitingDetails(error);
     return ApplicationFailure.create({
       type: 'DEPENDENCY_UNAVAILABLE',
-      message: 'a server the worker depends on did not answer; the attempt is retried',
+      message: `${details.server ?? 'a server the worker depends on'} did not answer; the attempt is retried`,
       nonRetryable: false,
+      details: [details],
     });
   }
   logDetails('INTERNAL_UNKNOWN_ERROR', error);
@@ -49,6 +53,13 @@ export function toApplicationFailure(error: unknown): ApplicationFailure {
     message: `unexpected ${safeForTenant(kind)} in the worker; the details are in the worker log`,
     nonRetryable: attemptNumber() >= MAX_UNCLASSIFIED_ATTEMPTS,
   });
+}
+
+/** The server a retryable error waits for, as far as the error says (contracts/stageWaiting.ts). */
+function waitingDetails(error: unknown): WaitingDetails {
+  const server = unavailableServer(error);
+  if (server === null) return { server: null, port: null };
+  return 'name' in server ? { server: server.name, port: null } : { server: null, port: server.port };
 }
 
 /** The activity's attempt (1 for the first); 1 outside an activity (a unit calling this directly). */

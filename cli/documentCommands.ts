@@ -229,12 +229,16 @@ export function addDocumentCommands(program: Command): void {
 
 /** The open run's pending activities (client/pendingStage.ts); a line saying so when Temporal cannot be asked. */
 async function runActivityLines(cfg: SluiceConfig, documentId: string, chunks: number): Promise<string> {
-  const { pendingStages, formatPendingStage } = await import('../client/pendingStage.js');
+  const { pendingStages, formatPendingStage, formatWaiting } = await import('../client/pendingStage.js');
+  const { queryProgress } = await import('../client/ingestClient.js');
   try {
-    const pending = await withClient(cfg, (client) => pendingStages(client, documentId));
-    return pending.length === 0
-      ? 'running   (between activities)'
-      : pending.map((p) => formatPendingStage(p, chunks)).join('\n');
+    const [pending, progress] = await withClient(cfg, (client) =>
+      Promise.all([pendingStages(client, documentId), queryProgress(client, documentId).catch(() => null)]),
+    );
+    const lines =
+      pending.length === 0 ? ['running   (between activities)'] : pending.map((p) => formatPendingStage(p, chunks));
+    if (progress?.waiting) lines.unshift(formatWaiting(progress.waiting));
+    return lines.join('\n');
   } catch (error) {
     return `running   (the Temporal server did not answer: ${error instanceof Error ? error.message : String(error)})`;
   }

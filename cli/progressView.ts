@@ -1,11 +1,20 @@
 import type { IngestProgress } from '../contracts/ingest';
 import { STAGES } from '../contracts/stages';
+import { formatStageProgress, formatWaiting, type PendingStage } from '../client/pendingStage';
 import { fitToWidth } from './displayWidth';
 
 const BAR_WIDTH = 24;
 const LABEL_COLUMNS = 32;
 
-export function renderProgressLine(label: string, progress: IngestProgress | null): string {
+/**
+ * One document's bar: stages done, and inside a long stage what its heartbeats say (chunks done,
+ * the rate, the time left), or what the run waits for.
+ */
+export function renderProgressLine(
+  label: string,
+  progress: IngestProgress | null,
+  stage: Pick<PendingStage, 'done' | 'perSecond'> | null = null,
+): string {
   if (!progress) return `${fitToWidth(label, LABEL_COLUMNS)} [${'·'.repeat(BAR_WIDTH)}] waiting for a worker`;
   const done = STAGES.filter((s) => progress.stages[s] === 'SUCCESS').length;
   const filled = Math.round((done / STAGES.length) * BAR_WIDTH);
@@ -15,8 +24,14 @@ export function renderProgressLine(label: string, progress: IngestProgress | nul
       ? `SUCCESS  ${progress.chunkCount} chunks`
       : progress.status === 'FAILED'
         ? `FAILED   ${progress.failureCode ?? ''}`
-        : `${progress.currentStage ?? 'PREPARING'}`;
+        : `${progress.currentStage ?? 'PREPARING'}${inStage(progress, stage)}`;
   return `${fitToWidth(label, LABEL_COLUMNS)} [${bar}] ${done}/${STAGES.length} ${where}`;
+}
+
+function inStage(progress: IngestProgress, stage: Pick<PendingStage, 'done' | 'perSecond'> | null): string {
+  if (progress.waiting) return `  ${formatWaiting(progress.waiting)}`;
+  if (stage?.done == null || progress.chunkCount === 0) return '';
+  return `  ${formatStageProgress(stage.done, progress.chunkCount, stage.perSecond)}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { google, temporal } from '@temporalio/proto';
-import { ingestWorkflowId } from '../contracts/ingest';
+import { ingestWorkflowId, type IngestProgress } from '../contracts/ingest';
 
 /**
  * The activity a document's run is on now, as the Temporal server sees it: which attempt, the last
@@ -18,19 +18,27 @@ export interface PendingStage {
   givesUpAt: Date | null;
   /** Items (chunks) done, as the stage's last heartbeat reported them; null before any. */
   done: number | null;
+  /** The current attempt's items per second, from the same heartbeat; null before any. */
+  perSecond: number | null;
 }
 
 const dateOf = (time: google.protobuf.ITimestamp | null | undefined): Date | null =>
   time?.seconds == null ? null : new Date(Number(time.seconds) * 1000 + Math.floor((time.nanos ?? 0) / 1e6));
 
-function doneOf(details: temporal.api.common.v1.IPayloads | null | undefined): number | null {
+function progressOf(details: temporal.api.common.v1.IPayloads | null | undefined): {
+  done: number | null;
+  perSecond: number | null;
+} {
   const payload = details?.payloads?.[0];
-  if (!payload) return null;
+  if (!payload) return { done: null, perSecond: null };
   try {
-    const value = defaultPayloadConverter.fromPayload<{ done?: unknown }>(payload);
-    return typeof value?.done === 'number' ? value.done : null;
+    const value = defaultPayloadConverter.fromPayload<{ done?: unknown; perSecond?: unknown }>(payload);
+    return {
+      done: typeof value?.done === 'number' ? value.done : null,
+      perSecond: typeof value?.perSecond === 'number' ? value.perSecond : null,
+    };
   } catch {
-    return null;
+    return { done: null, perSecond: null };
   }
 }
 
@@ -44,7 +52,7 @@ export function pendingStageOf(info: temporal.api.workflow.v1.IPendingActivityIn
       : null,
     nextAttemptAt: dateOf(info.nextAttemptScheduleTime),
     givesUpAt: dateOf(info.expirationTime),
-    done: doneOf(info.heartbeatDetails),
+    ...progressOf(info.heartbeatDetails),
   };
 }
 
@@ -58,10 +66,30 @@ export async function pendingStages(client: Client, documentId: string): Promise
 /** "waiting   vectorizing: attempt 7 after DEPENDENCY_UNAVAILABLE (…), next 12:05:31, gives up 13:03:00". */
 export function formatPendingStage(stage: PendingStage, totalItems: number): string {
   const clock = (d: Date | null) => (d ? d.toISOString().slice(11, 19) : '-');
-  const progress = stage.done === null ? '' : `, ${stage.done}/${totalItems} chunks done`;
+  const progress = stage.done === null ? '' : `, ${formatStageProgress(stage.done, totalItems, stage.perSecond)}`;
   if (!stage.lastFailure) return `running   ${stage.activity}: attempt ${stage.attempt}${progress}`;
   return (
     `waiting   ${stage.activity}: attempt ${stage.attempt} after ${stage.lastFailure.code} (${stage.lastFailure.message})` +
     `, next ${clock(stage.nextAttemptAt)} UTC, gives up ${clock(stage.givesUpAt)} UTC${progress}`
   );
+}
+
+/** "1200/5000 chunks done, 38.5/s, 1m39s left": the rate and the time left once the stage has a rate. */
+export function formatStageProgress(done: number, total: number, perSecond: number | null): string {
+  const head = `${done}/${total} chunks done`;
+  if (perSecond === null || perSecond <= 0) return head;
+  return `${head}, ${perSecond}/s, ${formatDuration(Math.max(0, total - done) / perSecond)} left`;
+}
+
+export function formatDuration(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/** "waiting for Postgres since 12:03:10 UTC, attempt 7 (VECTORIZING)": the run's own account (its progress query). */
+export function formatWaiting(waiting: NonNullable<IngestProgress['waiting']>): string {
+  const stage = waiting.stage === null ? '' : ` (${waiting.stage})`;
+  return `waiting for ${waiting.for} since ${waiting.since.slice(11, 19)} UTC, attempt ${waiting.attempt}${stage}`;
 }

@@ -119,6 +119,17 @@ export const IngestProgressSchema = z.object({
   chunkCount: z.number().int(),
   failureCode: z.enum(FAILURE_CODES).nullable(),
   waitingForRetry: z.boolean(),
+  waiting: z
+    .object({
+      for: z.string().describe('What the run waits for: "Postgres", "the embedding provider".'),
+      code: z.enum(FAILURE_CODES).describe("The failed attempt's code."),
+      stage: z.enum(STAGES).nullable(),
+      attempt: z.number().int().describe('The attempt that runs next, or runs now.'),
+      since: z.string().describe('When the stage first failed (ISO 8601).'),
+    })
+    .nullable()
+    .optional()
+    .describe('Set while an activity of the run rides out an outage: retried, not failed. Null otherwise.'),
 });
 
 export const RetryAcceptedSchema = z.object({ retryOfTaskId: z.string(), taskId: z.string() });

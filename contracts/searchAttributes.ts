@@ -9,3 +9,9 @@ export const DatasetIdKey = defineSearchAttributeKey('DatasetId', SearchAttribut
 export const PipelineStageKey = defineSearchAttributeKey('PipelineStage', SearchAttributeType.KEYWORD);
 export const PipelineStatusKey = defineSearchAttributeKey('PipelineStatus', SearchAttributeType.KEYWORD);
 export const FailureCodeKey = defineSearchAttributeKey('FailureCode', SearchAttributeType.KEYWORD);
+/**
+ * What a run's current activity waits for after a failed attempt ("Postgres", "the embedding
+ * provider"); unset while nothing is waiting. `WaitingFor IS NOT NULL` counts the runs that are
+ * riding out an outage, which are PROCESSING, not FAILED.
+ */
+export const WaitingForKey = defineSearchAttributeKey('WaitingFor', SearchAttributeType.KEYWORD);

@@ -70,3 +70,42 @@ export function isDependencyUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Which server an unavailable-dependency error came from, when its driver says so (SQLSTATE and
+ * pg's messages, the OpenSearch client's error names, the AWS SDK's metadata, gRPC UNAVAILABLE);
+ * otherwise the port of the socket that failed, which the worker names from its configuration
+ * (worker/serverNames.ts); null when neither is known. Bounded like isDependencyUnavailable.
+ */
+export function unavailableServer(error: unknown): { name: string } | { port: number } | null {
+  let current: unknown = error;
+  let port: number | null = null;
+  for (let depth = 0; depth <= MAX_CAUSES && typeof current === 'object' && current !== null; depth++) {
+    const found = serverOf(current);
+    if (found !== null) return { name: found };
+    port ??= portOf(current);
+    const inner = (current as { errors?: unknown }).errors;
+    if (Array.isArray(inner))
+      for (const e of inner.slice(0, MAX_CAUSES)) if (typeof e === 'object' && e) port ??= portOf(e);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return port === null ? null : { port };
+}
+
+const PG_MESSAGES = KNOWN_MESSAGES.filter((m) => !m.startsWith('Failed to connect'));
+
+function serverOf(error: object): string | null {
+  const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
+  if (typeof code === 'string' && PG_UNAVAILABLE.test(code)) return 'Postgres';
+  if (typeof message === 'string' && PG_MESSAGES.some((m) => message.startsWith(m))) return 'Postgres';
+  if (code === GRPC_UNAVAILABLE || (typeof message === 'string' && message.startsWith('Failed to connect')))
+    return 'Temporal';
+  if ('$metadata' in error) return 'the object store';
+  if (name === 'ConnectionError' || name === 'NoLivingConnectionsError') return 'OpenSearch';
+  return null;
+}
+
+function portOf(error: object): number | null {
+  const { port } = error as { port?: unknown };
+  return typeof port === 'number' && Number.isInteger(port) ? port : null;
+}

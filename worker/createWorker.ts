@@ -7,6 +7,8 @@ import { embeddingTaskQueue, enrichmentTaskQueue } from '../contracts/taskQueues
 import { createCpuPool } from '../cpuPool/pool';
 import type { Adapters } from '../composition/adapters';
 import { createTemporalIngestionRuns } from './temporalIngestionRuns';
+import { serverNamesByPort } from './serverNames';
+import { waitingReporter } from './waitingReporter';
 import { WorkerGroup } from './workerGroup';
 import { connectNative } from './temporalConnection';
 import { deploymentOptions } from './deploymentOptions';
@@ -73,6 +75,8 @@ export async function createSluiceWorker(
   try {
     const real = createStageActivities(activityDepsFrom(config, adapters, createTemporalIngestionRuns(client), cpu));
     const activities = { ...real, ...(options.wrapActivities?.(real) ?? {}) };
+    // Every queue's activities tell their run when they fail and will be retried (worker/waitingReporter.ts).
+    const interceptors = { activity: [waitingReporter(client, serverNamesByPort(config))] };
     const { queues } = config.worker;
     const main =
       queues === 'embedding' || queues === 'enrichment'
@@ -82,6 +86,7 @@ export async function createSluiceWorker(
             namespace: config.temporal.namespace,
             taskQueue: config.temporal.taskQueue,
             activities,
+            interceptors,
             ...deploymentOptions(config.temporal),
             ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : await workflowSource()),
             maxConcurrentActivityTaskExecutions: config.worker.activitySlots,
@@ -103,6 +108,7 @@ export async function createSluiceWorker(
             namespace: config.temporal.namespace,
             taskQueue: embeddingTaskQueue(config.temporal.taskQueue),
             activities: { vectorizing: activities.vectorizing },
+            interceptors,
             // The same version as the ingest queue's: a pinned run's VECTORIZING goes to its own release.
             ...deploymentOptions(config.temporal),
             maxConcurrentActivityTaskExecutions: config.worker.embedding.activitySlots,
@@ -124,6 +130,7 @@ export async function createSluiceWorker(
             namespace: config.temporal.namespace,
             taskQueue: enrichmentTaskQueue(config.temporal.taskQueue),
             activities: { enrichChunks: activities.enrichChunks, enrichMarkdown: activities.enrichMarkdown },
+            interceptors,
             ...deploymentOptions(config.temporal),
             maxConcurrentActivityTaskExecutions: config.enrichment.activitySlots,
             maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,

@@ -40,6 +40,7 @@ import { activitySummary } from './activitySummary';
 import { stageCall } from './stageCalls';
 import { classifyFailure, type ClassifiedFailure } from './classifyFailure';
 import { PendingSearchAttributes } from './pendingSearchAttributes';
+import { installWaitingState, type WaitingState } from './waitingState';
 import { CHUNKING_PLAN_PATCH, installPlanGate } from './planGate';
 import { installRetryGate } from './retryGate';
 import { declareVersioningBehavior } from './versioningBehavior';
@@ -102,12 +103,14 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
     chunkCount: 0,
     failureCode: null,
     waitingForRetry: false,
+    waiting: null,
   };
   setHandler(progressQuery, () => progress);
   const retryGate = installRetryGate(progress);
   const planGate = installPlanGate();
   // The first search attributes go out with the first normal stage's (PendingSearchAttributes).
   const searchAttributes = new PendingSearchAttributes();
+  const waiting = installWaitingState(progress, searchAttributes);
   searchAttributes.set([
     { key: DocumentIdKey, value: documentId },
     { key: DatasetIdKey, value: input.datasetId },
@@ -135,6 +138,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
       prepareInput,
     );
     registered = true;
+    waiting.clear();
     if (prepared.kind === 'duplicate') {
       duplicate = true;
       progress.status = prepared.status;
@@ -155,6 +159,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
         stageInput,
         progress,
         searchAttributes,
+        waiting,
         prepared.localStages,
         subject,
         planGate,
@@ -173,6 +178,7 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
     failure = { ...classifyFailure(error, null), stage: null };
   }
 
+  waiting.clear();
   if (!duplicate) progress.status = failure ? 'FAILED' : 'SUCCESS';
   progress.failureCode = failure?.code ?? null;
   progress.currentStage = null;
@@ -237,6 +243,7 @@ async function runStages(
   stageInput: StageInput,
   progress: IngestProgress,
   searchAttributes: PendingSearchAttributes,
+  waiting: WaitingState,
   plan: LocalStagePlan | undefined,
   subject: string,
   planGate: ReturnType<typeof installPlanGate>,
@@ -269,12 +276,14 @@ async function runStages(
           budgetMs,
         ).enrichChunks(stageInput);
       const result = await call.run(stageInput);
+      waiting.clear();
       progress.stages[stage] = 'SUCCESS';
       if (stage === 'CHUNKING') progress.chunkCount = result.items;
       if (planned) planGate.executed();
     } catch (error) {
       if (isCancellation(error)) throw error;
       const failure = { ...classifyFailure(error, stage), stage };
+      waiting.clear();
       progress.stages[stage] = 'FAILED';
       await bookkeeping(activitySummary(`record ${stage} failure`, failure.code)).recordTaskFailure({
         taskId: stageInput.taskId,

@@ -116,6 +116,12 @@
         const cell = row.querySelector(`li[data-stage="${stage}"]`);
         if (cell) cell.className = `stage st-${status}`;
       }
+      const note = row.querySelector('.waiting-note');
+      if (note) {
+        const w = progress.waiting;
+        note.textContent = w ? `waiting for ${w.for} since ${w.since.slice(11, 19)} UTC, attempt ${w.attempt}` : '';
+        note.hidden = !w;
+      }
     }
   }
 

@@ -41,7 +41,7 @@ export function renderDocumentRow(doc: DocumentView, options: { showDataset: boo
   const waiting = doc.plan?.state === 'WAIT_CONFIRM' && !deleting;
   return `<tr data-document-id="${esc(doc.documentId)}" data-status="${esc(doc.pipelineStatus)}" data-lifecycle="${esc(doc.lifecycle)}" data-task-id="${esc(doc.taskId ?? '')}">
 <td class="file"><span class="file-name">${esc(doc.fileName)}</span><br><code class="doc-id" title="${esc(doc.documentId)}">${esc(doc.documentId.slice(0, 8))}</code>${options.showDataset ? ` <span class="muted">in ${esc(doc.datasetId)}</span>` : ''}<br><small class="muted">${esc(doc.fileType ?? '?')} · ${esc(formatBytes(doc.sizeBytes))}</small></td>
-<td class="status"><span class="badge status-${esc(doc.pipelineStatus)}">${esc(doc.pipelineStatus)}</span>${deleting ? ' <span class="badge deleting">DELETING</span>' : ''}${waiting ? `<br><span class="badge plan-waiting" title="${esc(doc.plan?.reason ?? '')}">AWAITING CONFIRMATION</span>` : ''}</td>
+<td class="status"><span class="badge status-${esc(doc.pipelineStatus)}">${esc(doc.pipelineStatus)}</span>${deleting ? ' <span class="badge deleting">DELETING</span>' : ''}${waiting ? `<br><span class="badge plan-waiting" title="${esc(doc.plan?.reason ?? '')}">AWAITING CONFIRMATION</span>` : ''}<br><small class="waiting-note" hidden></small></td>
 <td><ol class="stages">${stages}</ol></td>
 <td class="chunks">${chunkCell(doc)}</td>
 <td class="failure">${failure}</td>

@@ -27,6 +27,8 @@ export interface ProgressSnapshot {
   chunkCount: number;
   failureCode: string | null;
   waitingForRetry: boolean;
+  /** What an activity of the run rides out (the progress query's `waiting`); null when nothing waits. */
+  waiting: IngestProgress['waiting'];
   /** The chunking plan's state (WAIT_CONFIRM while a person must confirm it), from Postgres. */
   planState: string | null;
   /** Where the state was read: the workflow's `progress` query, or Postgres when the query failed. */
@@ -44,6 +46,7 @@ function fromWorkflow(view: DocumentView, p: IngestProgress): ProgressSnapshot {
     chunkCount: p.chunkCount,
     failureCode: p.failureCode,
     waitingForRetry: p.waitingForRetry,
+    waiting: p.waiting ?? null,
     planState: view.plan?.state ?? null,
     source: 'workflow',
   };
@@ -60,6 +63,7 @@ function fromDatabase(view: DocumentView): ProgressSnapshot {
     chunkCount: view.chunks.active,
     failureCode: view.failure?.code ?? null,
     waitingForRetry: false,
+    waiting: null,
     planState: view.plan?.state ?? null,
     source: 'database',
   };

@@ -2,7 +2,9 @@ import { errors as openSearchErrors } from '@opensearch-project/opensearch';
 import { ServiceError } from '@temporalio/client';
 import { DatabaseError } from 'pg';
 import { toApplicationFailure } from '../../activities/toApplicationFailure';
-import { isDependencyUnavailable } from '../../stores/dependencyUnavailable';
+import { isDependencyUnavailable, unavailableServer } from '../../stores/dependencyUnavailable';
+import { serverNamesByPort } from '../../worker/serverNames';
+import { loadConfig } from '../../config/config';
 
 function pgError(code: string, message: string): DatabaseError {
   const error = new DatabaseError(message, message.length, 'error');
@@ -65,5 +67,43 @@ describe('toApplicationFailure of a dependency outage', () => {
 
   it('keeps an unclassified bug INTERNAL_UNKNOWN_ERROR', () => {
     expect(toApplicationFailure(new TypeError('x')).type).toBe('INTERNAL_UNKNOWN_ERROR');
+  });
+});
+
+describe('which server an outage is of', () => {
+  it('names the server its driver says, else gives the port that failed', () => {
+    expect(unavailableServer(pgError('57P01', 'terminating connection due to administrator command'))).toEqual({
+      name: 'Postgres',
+    });
+    expect(unavailableServer(new Error('x', { cause: new Error('Connection terminated unexpectedly') }))).toEqual({
+      name: 'Postgres',
+    });
+    expect(unavailableServer(new openSearchErrors.ConnectionError('down'))).toEqual({ name: 'OpenSearch' });
+    const socket = Object.assign(socketError('ECONNREFUSED'), { port: 9200 });
+    expect(unavailableServer(new TypeError('fetch failed', { cause: socket }))).toEqual({ port: 9200 });
+    expect(unavailableServer(new Error('no port'))).toBeNull();
+  });
+
+  it('carries the server in the failure, so the run can say what it waits for', () => {
+    const failure = toApplicationFailure(pgError('08006', 'connection failure'));
+    expect(failure.message).toBe('Postgres did not answer; the attempt is retried');
+    expect(failure.details?.[0]).toEqual({ server: 'Postgres', port: null });
+  });
+
+  it("names a port from the worker's configuration, and leaves a port two servers share unnamed", () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u@db.internal:6543/sluice',
+      SLUICE_PROFILE: 'production',
+      S3_BUCKET: 'b',
+      S3_ENDPOINT: 'https://s3.internal',
+      QDRANT_URL: 'http://qdrant:6333',
+      OPENSEARCH_URL: 'https://search.internal',
+      SLUICE_EMBEDDER: 'local',
+    });
+    const name = serverNamesByPort(config);
+    expect(name(6543)).toBe('Postgres');
+    expect(name(6333)).toBe('Qdrant');
+    expect(name(443)).toBeNull();
+    expect(name(1)).toBeNull();
   });
 });

@@ -1,6 +1,12 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import Long from 'long';
-import { formatPendingStage, pendingStageOf } from '../../client/pendingStage';
+import {
+  formatDuration,
+  formatPendingStage,
+  formatStageProgress,
+  formatWaiting,
+  pendingStageOf,
+} from '../../client/pendingStage';
 
 // What `sluice status` says of a run's current activity, read from the server's pending-activity info.
 
@@ -27,4 +33,33 @@ it('says a retrying stage waits, for what, until when, and how far its heartbeat
 it('says a first attempt runs, without a failure or a progress it has not reported', () => {
   const stage = pendingStageOf({ activityType: { name: 'cleaning' }, attempt: 1 });
   expect(formatPendingStage(stage, 0)).toBe('running   cleaning: attempt 1');
+});
+
+it('gives a long stage its rate and time left from the attempt rate its heartbeat carries', () => {
+  const stage = pendingStageOf({
+    activityType: { name: 'vectorizing' },
+    attempt: 1,
+    heartbeatDetails: {
+      payloads: [defaultPayloadConverter.toPayload({ lastChunkIndex: 999, done: 1000, perSecond: 12.5 })],
+    },
+  });
+  expect(stage).toMatchObject({ done: 1000, perSecond: 12.5 });
+  // 4,000 chunks left at 12.5/s: 320 s.
+  expect(formatPendingStage(stage, 5000)).toBe(
+    'running   vectorizing: attempt 1, 1000/5000 chunks done, 12.5/s, 5m20s left',
+  );
+  expect(formatStageProgress(10, 20, 0)).toBe('10/20 chunks done');
+  expect(formatDuration(7384)).toBe('2h03m');
+});
+
+it("says what the run waits for, since when and at which attempt, from the run's progress", () => {
+  expect(
+    formatWaiting({
+      for: 'Postgres',
+      code: 'DEPENDENCY_UNAVAILABLE',
+      stage: 'VECTORIZING',
+      attempt: 7,
+      since: '2026-12-07T12:03:10.000Z',
+    }),
+  ).toBe('waiting for Postgres since 12:03:10 UTC, attempt 7 (VECTORIZING)');
 });

@@ -13,6 +13,7 @@ import type { TaskFailure } from '../../activities/stages/recordTaskFailure';
 import {
   ingestWorkflowId,
   type IngestInput,
+  type IngestProgress,
   type IngestResult,
   type LocalStagePlan,
   type PrepareResult,
@@ -26,6 +27,7 @@ import { STAGE_ACTIVITY } from '../../testkit/harness/faultInjection';
 import { localActivityTypes, scheduledActivityTypes } from '../../testkit/harness/historyEvents';
 import { installQuietRuntime } from '../../testkit/harness/quietRuntime';
 import { WORKFLOW_BUNDLE_PATH } from '../../testkit/harness/testConfig';
+import { waitingReporter } from '../../worker/waitingReporter';
 
 // Workflow logic on the real dev server, with stubbed activities: ordering, skipping,
 // failure recording, retry as continue-as-new. The real activities are tested end to end.
@@ -109,25 +111,31 @@ const taskQueue = `wf-logic-${randomUUID()}`;
 beforeAll(async () => {
   installQuietRuntime();
   nativeConnection = await connectNative(loadConfig().temporal.connection);
+  client = new Client({
+    connection: await connectTemporal(loadConfig().temporal.connection),
+  });
   const stubs = stubActivities();
+  // The worker's own interceptor: a failed, retried attempt tells its run what it waits for.
+  const interceptors = {
+    activity: [waitingReporter(client, (port) => (port === 5999 ? 'the parsing service' : null))],
+  };
   workers = [
     await Worker.create({
       connection: nativeConnection,
       taskQueue,
       workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH },
       activities: stubs,
+      interceptors,
     }),
     // VECTORIZING goes to the embedding queue next to the run's own, as in production.
     await Worker.create({
       connection: nativeConnection,
       taskQueue: embeddingTaskQueue(taskQueue),
       activities: { vectorizing: stubs.vectorizing },
+      interceptors,
     }),
   ];
   running = Promise.all(workers.map((w) => w.run()));
-  client = new Client({
-    connection: await connectTemporal(loadConfig().temporal.connection),
-  });
 });
 
 afterAll(async () => {
@@ -222,6 +230,48 @@ it('retries a transient stage failure for the outage budget, not for a count of 
   const seconds = Number(cleaning?.scheduleToCloseTimeout?.seconds ?? 0);
   expect(seconds).toBe(4 * 3600 + budget / 1000);
 }, 60_000);
+
+it('says what a retried stage waits for, since when and at which attempt, and counts it in WaitingFor', async () => {
+  let failures = 0;
+  const { documentId, handle, script } = start({
+    failAt: (stage) => {
+      if (stage === 'VECTORIZING' && failures < 3) {
+        failures += 1;
+        // What toApplicationFailure makes of a pg error: the server named in its first detail.
+        return ApplicationFailure.create({
+          type: 'DEPENDENCY_UNAVAILABLE',
+          message: 'Postgres did not answer; the attempt is retried',
+          details: [{ server: 'Postgres', port: null }],
+        });
+      }
+      if (stage === 'KEYWORD_INDEXING' && failures < 4) {
+        failures += 1;
+        // A socket error names only its port: the worker names the server from its configuration.
+        return ApplicationFailure.create({ type: 'DEPENDENCY_UNAVAILABLE', details: [{ server: null, port: 5999 }] });
+      }
+      return null;
+    },
+  });
+  const run = await handle;
+  const query = `WaitingFor = 'Postgres' AND DocumentId = '${documentId}'`;
+  let seen: IngestProgress['waiting'] = null;
+  await waitUntil(async () => {
+    seen = (await run.query(progressQuery)).waiting ?? null;
+    return seen !== null && seen.attempt >= 3;
+  });
+  expect(seen).toMatchObject({ for: 'Postgres', code: 'DEPENDENCY_UNAVAILABLE', stage: 'VECTORIZING' });
+  const since = Date.parse((seen as unknown as { since: string }).since);
+  // `since` is the first failure's: it holds across the stage's further failed attempts.
+  expect(since).toBeLessThan(Date.now() - 1500);
+  await waitUntil(async () => (await client.workflow.count(query)).count === 1);
+  await waitUntil(async () => (await run.query(progressQuery)).waiting?.for === 'the parsing service', 30_000);
+  expect((await run.result()).status).toBe('SUCCESS');
+  expect((await run.query(progressQuery)).waiting).toBeNull();
+  await waitUntil(
+    async () => (await client.workflow.count(`WaitingFor IS NOT NULL AND DocumentId = '${documentId}'`)).count === 0,
+  );
+  expect(script.failures).toHaveLength(0);
+}, 90_000);
 
 it('skips inherited stages but still runs the last one so the pipeline can succeed', async () => {
   const { handle, script } = start({ inherited: () => ['CLEANING', 'CHUNKING', 'SPARSE_VECTORIZING'] });
