@@ -9,6 +9,7 @@ import type { Notifier } from '../stores/notifier';
 import type { ParserServiceClient } from '../parserService/parserServiceClient';
 import type { OutboundPolicy } from '../outbound/outboundHttp';
 import type { IngestionRuns } from './ingestionRuns';
+import type { CallerClaims } from '../crypto/callerClaim';
 
 /** The external parsing service (config/parserServiceConfig.ts) and how long to wait on it. */
 export interface ParserServiceDeps {
@@ -30,6 +31,8 @@ export interface ActivityDeps {
   languageEmbedders: BgeEmbedders | null;
   notifier: Notifier;
   runs: IngestionRuns;
+  /** SLUICE_REQUIRE_CALLER_CLAIM and the keys a claim may be signed with (crypto/callerClaim.ts). */
+  callerClaims: CallerClaims;
   /** Warm threads for the CPU work over user content (parse, chunk, tokenize, sparse), under its limits. */
   cpu: CpuPool;
   /** Null when no SLUICE_PARSER_SERVICE_URL is set: datasets asking for it fail PARSE_ENGINE_FAILED. */

@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { SluiceConfig } from '../config/config';
+import { callerClaimFor } from '../client/startRun';
 import { deleteWorkflowId, DELETE_WORKFLOW_TYPE, type DeleteInput } from '../contracts/deletion';
 import type { deleteDocument as deleteDocumentWorkflow } from '../workflows/deleteDocument';
 
@@ -21,7 +22,7 @@ export async function startDeletion(
       client.workflow.start<typeof deleteDocumentWorkflow>(DELETE_WORKFLOW_TYPE, {
         workflowId,
         taskQueue: config.temporal.taskQueue,
-        args: [request],
+        args: [{ ...request, ...callerClaimFor(config, request.userId) }],
       }),
     );
     return { workflowId, alreadyRunning: false };

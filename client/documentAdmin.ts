@@ -10,6 +10,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Kysely } from 'kysely';
 import type { SluiceConfig } from '../config/config';
 import { deleteWorkflowId, DELETE_WORKFLOW_TYPE, type DeleteInput, type DeleteResult } from '../contracts/deletion';
+import { callerClaimFor } from './startRun';
 import { ingestWorkflowId, INGEST_WORKFLOW_TYPE } from '../contracts/ingest';
 import { requestRetryUpdate } from '../contracts/ingestApi';
 import type { Database } from '../db/database';
@@ -102,7 +103,7 @@ export async function deleteDocument(
     const handle = await deps.client.workflow.start<typeof deleteDocumentWorkflow>(DELETE_WORKFLOW_TYPE, {
       workflowId,
       taskQueue: deps.config.temporal.taskQueue,
-      args: [request],
+      args: [{ ...request, ...callerClaimFor(deps.config, request.userId) }],
     });
     return await handle.result();
   } catch (error) {

@@ -14,6 +14,7 @@ import type { Database } from '../db/database';
 import { findDocument } from '../db/repositories/documents';
 import { findPipeline } from '../db/repositories/pipelines';
 import { findTask } from '../db/repositories/tasks';
+import { callerClaimFor } from './startRun';
 import type { rebuildDataset as rebuildDatasetWorkflow } from '../workflows/rebuildDataset';
 import { RetryRefusedError } from './documentAdmin';
 import { runOf, startIngestRun } from './startRun';
@@ -79,6 +80,7 @@ export async function startDatasetRebuild(
     ...(plan ? { chunkingPlan: plan } : {}),
     maxOpen: deps.config.rebuildMaxOpen,
     retryWait: deps.config.retryWait,
+    ...callerClaimFor(deps.config, scope.userId),
   };
   let alreadyRunning = false;
   try {

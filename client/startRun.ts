@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
+import { signCallerClaim } from '../crypto/callerClaim';
 import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { SluiceConfig } from '../config/config';
@@ -86,6 +87,7 @@ export async function startIngestRun(
     ...(run.reembedOfTaskId ? { reembedOfTaskId: run.reembedOfTaskId } : {}),
     ...(run.rebuildOfTaskId ? { rebuildOfTaskId: run.rebuildOfTaskId } : {}),
     ...(run.chunkingPlan ? { chunkingPlan: run.chunkingPlan } : {}),
+    ...callerClaimFor(config, run.userId),
     retryWait: config.retryWait,
   };
   return client.workflow.start<typeof ingestDocument>(INGEST_WORKFLOW_TYPE, {
@@ -150,4 +152,14 @@ export async function ensureFirstRun(
 ): Promise<{ taskId: string; started: boolean }> {
   if (doc.last_task_id) return { taskId: doc.last_task_id, started: false };
   return { taskId: await startFirstRun(client, config, runOf(doc)), started: true };
+}
+
+/**
+ * The caller claim sluice's own clients add to what they start (crypto/callerClaim.ts), whenever
+ * they hold SLUICE_SECRET_KEY: a deployment that turns SLUICE_REQUIRE_CALLER_CLAIM on then finds
+ * every run already signed.
+ */
+export function callerClaimFor(config: Readonly<SluiceConfig>, userId: string): { callerClaim?: string } {
+  const secret = config.api.sessionSecret;
+  return secret === null ? {} : { callerClaim: signCallerClaim(userId, secret) };
 }

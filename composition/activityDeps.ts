@@ -1,5 +1,6 @@
 import { log } from '@temporalio/activity';
 import type { ActivityDeps, IngestionRuns } from '../activities';
+import type { CallerClaims } from '../crypto/callerClaim';
 import type { SluiceConfig } from '../config/config';
 import type { CpuPool } from '../cpuPool/pool';
 import { createLogNotifier } from '../stores/notifier';
@@ -26,6 +27,7 @@ export function activityDepsFrom(
       ? createWebhookNotifier({ ...config.webhook, outbound: config.outbound })
       : createLogNotifier((message, attrs) => log.info(message, attrs)),
     runs,
+    callerClaims: callerClaimsOf(config),
     cpu,
     parserService: config.parserService && {
       client: createParserServiceClient({
@@ -76,4 +78,10 @@ function secretKeysOf(config: Readonly<SluiceConfig>): Buffer[] {
     }
   }
   return keys;
+}
+
+/** The keys a caller claim may be signed with: SLUICE_SECRET_KEY, then the one before a rotation. */
+export function callerClaimsOf(config: Readonly<SluiceConfig>): CallerClaims {
+  const secrets = [config.api.sessionSecret, config.secrets.previousKey].filter((k): k is string => k !== null);
+  return { required: config.secrets.requireCallerClaim, secrets };
 }

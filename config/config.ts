@@ -102,7 +102,7 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
   const temporal = temporalSettings(e, withPorts, packageRoot(), problems);
   const processPart = processSettings(e, problems);
   const embedding = embeddingSettings(e, stores, processPart.dataDir, problems);
-  const secrets = secretsSettings(e, stores, problems);
+  const secrets = secretsSettings(e, stores, e.SLUICE_SECRET_KEY, problems);
   if (problems.length > 0) throw new ConfigError(`invalid configuration — ${problems.join('; ')}`);
   return deepFreeze({
     ...temporal,

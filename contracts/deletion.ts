@@ -13,6 +13,8 @@ export interface DeleteInput {
   documentId: string;
   userId: string;
   datasetId?: string;
+  /** The caller's claim to act for userId, where the deployment requires one (crypto/callerClaim.ts). */
+  callerClaim?: string;
 }
 
 /** What the deletion found and removed; all zeros for a document that was already gone. */

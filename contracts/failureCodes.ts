@@ -51,6 +51,11 @@ export const FAILURE_CODES = [
    * document, or a deletion for a user who does not own the document. Refused, nothing changed.
    */
   'ID_MISMATCH',
+  /**
+   * The deployment requires a signed caller claim (SLUICE_REQUIRE_CALLER_CLAIM) and the input had
+   * none, or one that is not the named user's. Refused, nothing changed.
+   */
+  'CALLER_CLAIM_INVALID',
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];

@@ -70,6 +70,13 @@ export const IngestInputSchema = z
       .describe(
         "With `source`: the document's own chunking strategy and parameters, over the dataset's (the bounds of its chunking settings).",
       ),
+    callerClaim: z
+      .string()
+      .max(100)
+      .optional()
+      .describe(
+        'Where the deployment requires it (SLUICE_REQUIRE_CALLER_CLAIM): the HMAC of `userId` under the server key, which the API and the CLI add. Without it such a deployment refuses the run (CALLER_CLAIM_INVALID).',
+      ),
     retryWait: z
       .string()
       .regex(/^\d{1,9} ?(ms|s|m|h|d|seconds?|minutes?|hours?|days?)$/, 'a duration like 30d, 12h or 1 hour')

@@ -17,6 +17,8 @@ export interface RebuildDatasetInput {
   maxOpen: number;
   /** The retry wait each document's run gets (SLUICE_RETRY_WAIT). */
   retryWait: string;
+  /** The caller's claim to act for userId (crypto/callerClaim.ts), handed to each document's run. */
+  callerClaim?: string;
   /** Documents up to this id are done (they are taken in id order). */
   afterDocumentId?: string;
   /** Counts of earlier runs of this chain. */

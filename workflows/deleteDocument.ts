@@ -38,7 +38,7 @@ export async function deleteDocument(input: DeleteInput): Promise<DeleteResult> 
 /** A refused owner check fails the deletion with its own code, where callers read the failure's cause. */
 function refusedAsWorkflowFailure(error: unknown): never {
   const cause = error instanceof ActivityFailure ? error.cause : undefined;
-  if (cause instanceof ApplicationFailure && cause.type === 'ID_MISMATCH')
+  if (cause instanceof ApplicationFailure && (cause.type === 'ID_MISMATCH' || cause.type === 'CALLER_CLAIM_INVALID'))
     throw ApplicationFailure.create({ type: cause.type, message: cause.message, nonRetryable: true });
   throw error;
 }

@@ -185,7 +185,8 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   // A refused take-over changed nothing: the failed task stays retryable from the client. An input
   // outside the contract stays outside it however often it is retried, and so does a task id of
   // another document, which this run must neither retry nor notify about (the task is not its own).
-  const foreignTask = failure?.code === 'ID_MISMATCH';
+  // A run refused its caller claim is not the caller's either: nothing was changed or is told.
+  const foreignTask = failure?.code === 'ID_MISMATCH' || failure?.code === 'CALLER_CLAIM_INVALID';
   const retryable =
     failure !== null &&
     failure.code !== 'RETRY_VALIDATION_FAILED' &&

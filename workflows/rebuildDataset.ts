@@ -69,6 +69,7 @@ async function rebuildOne(input: RebuildDatasetInput, candidate: RebuildCandidat
     taskId,
     rebuildOfTaskId: candidate.lastTaskId,
     ...(input.chunkingPlan ? { chunkingPlan: input.chunkingPlan } : {}),
+    ...(input.callerClaim !== undefined ? { callerClaim: input.callerClaim } : {}),
     retryWait: input.retryWait,
   };
   try {

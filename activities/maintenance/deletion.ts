@@ -1,3 +1,4 @@
+import { requireCallerClaim } from '../../crypto/callerClaim';
 import { Context } from '@temporalio/activity';
 import type { DeleteInput, DocumentOwner } from '../../contracts/deletion';
 import { permanentError } from '../../contracts/sluiceError';
@@ -21,6 +22,7 @@ export function createDeletionActivities(deps: ActivityDeps) {
     markDocumentDeleting: mappingFailures(async (input: DeleteInput | string): Promise<DocumentOwner | null> => {
       if (typeof input === 'string')
         throw permanentError('ID_MISMATCH', `a deletion of document ${input} must name the user it belongs to`);
+      requireCallerClaim(deps.callerClaims, input.userId, input.callerClaim);
       const owner = ownerOf(input);
       const doc = await markDocumentDeleting(deps.db, input.documentId, owner);
       if (doc === 'not-owned')

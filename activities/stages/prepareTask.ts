@@ -1,3 +1,4 @@
+import { requireCallerClaim } from '../../crypto/callerClaim';
 import type { Transaction } from 'kysely';
 import type { LocalStagePlan, PrepareResult } from '../../contracts/ingest';
 import { permanentError } from '../../contracts/sluiceError';
@@ -25,6 +26,7 @@ export type { PrepareInput };
  */
 export function createPrepareTaskActivity(deps: ActivityDeps) {
   return mappingFailures(async function prepareTask(given: PrepareInput): Promise<PrepareResult> {
+    requireCallerClaim(deps.callerClaims, given.userId, given.callerClaim);
     const input = await registerIfSource(deps, given);
     if (!('ownerRunChain' in input)) return input;
     const prepared = await deps.db.transaction().execute((trx) => prepareIn(trx, input));

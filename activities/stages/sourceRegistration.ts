@@ -1,3 +1,4 @@
+import { requireCallerClaim } from '../../crypto/callerClaim';
 import { Context } from '@temporalio/activity';
 import { z } from 'zod';
 import { ingestWorkflowId, type PrepareResult } from '../../contracts/ingest';
@@ -84,6 +85,7 @@ export type SourceRegistration = { kind: 'registered' } | DuplicateAnswer;
  */
 export function createRegisterSourceActivity(deps: ActivityDeps) {
   return mappingFailures(async function registerSourceRun(input: PrepareInput): Promise<SourceRegistration> {
+    requireCallerClaim(deps.callerClaims, input.userId, input.callerClaim);
     const stop = keepAlive();
     try {
       const answer = await registerIfSource(deps, input);
