@@ -66,6 +66,8 @@ export interface ActivityDeps {
     localStages: { maxSourceBytes: number; maxChunks: number };
     /** SLUICE_OUTAGE_BUDGET: handed to the run by prepareTask, which sets its stages' retry bound with it. */
     outageBudgetMs: number;
+    /** SLUICE_FAIRNESS and SLUICE_FAIRNESS_WEIGHTS: handed to the run by prepareTask, which its stages' activities carry. */
+    fairness: { on: boolean; weights: Readonly<Record<string, number>> };
     /** Per-user limits a run started from a named source is registered under, as an upload is. */
     quota: { maxBytes: number; maxDocuments: number };
     /** The S3 bucket of the object store (the one `s3://` sources may name); null for the local store. */

@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
+import { tenantPriority } from '../contracts/fairness';
 import { signCallerClaim } from '../crypto/callerClaim';
 import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
@@ -94,6 +95,10 @@ export async function startIngestRun(
     workflowId: ingestWorkflowId(run.documentId),
     taskQueue: config.temporal.taskQueue,
     args: [args],
+    // The run's workflow tasks, and activities that say no priority of their own, go by the tenant.
+    ...(config.worker.fairness.on
+      ? { priority: tenantPriority(run.userId, config.worker.fairness.weights[run.userId]) }
+      : {}),
     typedSearchAttributes: new TypedSearchAttributes([
       { key: DocumentIdKey, value: run.documentId },
       { key: DatasetIdKey, value: run.datasetId },

@@ -58,6 +58,7 @@ export function activityDepsFrom(
       chunking: config.chunking,
       localStages: config.worker.localStages,
       outageBudgetMs: config.worker.outageBudgetMs,
+      fairness: config.worker.fairness,
       quota: config.quota,
       objectBucket: config.stores.objectStore.kind === 's3' ? config.stores.objectStore.bucket : null,
     },

@@ -56,6 +56,19 @@ export const workerEnv = {
     .describe(
       'How long a stage rides out a transient failure (a dependency down, rate limits, a lost worker) before its run fails.',
     ),
+  SLUICE_FAIRNESS: z
+    .enum(['on', 'off'])
+    .default('on')
+    .describe(
+      "Every run's workflow and activity tasks carry its user as Temporal's fairness key, so one tenant's backlog does not hold the others' tasks on a shared queue (the server needs matching.enableFairness): `on`, or `off` for first in, first out.",
+    ),
+  SLUICE_FAIRNESS_WEIGHTS: z
+    .string()
+    .regex(/^([^=,\s]+=\d+(\.\d+)?)(,[^=,\s]+=\d+(\.\d+)?)*$/, 'user=weight pairs, comma-separated: acme=3,trial=0.5')
+    .optional()
+    .describe(
+      'Fairness weights of named users (`acme=3,trial=0.5`; 0.001 to 1000, default 1): a user of weight 3 gets three times the dispatches of a user of weight 1 while both have work waiting.',
+    ),
   SLUICE_LOCAL_STAGE_MAX_SOURCE_BYTES: z.coerce
     .number()
     .int()
@@ -116,6 +129,8 @@ export interface WorkerSettings {
     localStages: { maxSourceBytes: number; maxChunks: number };
     /** How long a stage retries transient failures (contracts/outageBudget.ts); recorded in each run's prepareTask result. */
     outageBudgetMs: number;
+    /** SLUICE_FAIRNESS and SLUICE_FAIRNESS_WEIGHTS: the tenant as fairness key, and the weights of named tenants. */
+    fairness: { on: boolean; weights: Readonly<Record<string, number>> };
     /**
      * Warm threads of the CPU pool (cpuPool/): parsing, chunking, tokenizing and sparse weighting,
      * each task under the parse time limit and heap cap. Default: the cores this process may use.
@@ -145,7 +160,18 @@ export function workerSettings(e: EnvOf<typeof workerEnv>): WorkerSettings {
         maxChunks: e.SLUICE_LOCAL_STAGE_MAX_CHUNKS,
       },
       outageBudgetMs: durationMs(e.SLUICE_OUTAGE_BUDGET),
+      fairness: { on: e.SLUICE_FAIRNESS === 'on', weights: fairnessWeights(e.SLUICE_FAIRNESS_WEIGHTS) },
       cpuThreads: e.SLUICE_CPU_THREADS ?? Math.max(1, os.availableParallelism()),
     },
   };
+}
+
+/** `acme=3,trial=0.5` as weights by user, clamped to the range Temporal accepts. */
+function fairnessWeights(value: string | undefined): Readonly<Record<string, number>> {
+  const weights: Record<string, number> = {};
+  for (const pair of value?.split(',') ?? []) {
+    const at = pair.lastIndexOf('=');
+    weights[pair.slice(0, at)] = Math.min(1000, Math.max(0.001, Number(pair.slice(at + 1))));
+  }
+  return Object.freeze(weights);
 }

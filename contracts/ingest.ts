@@ -1,3 +1,4 @@
+import type { TenantPriority } from './fairness';
 import type { FailureCode } from './failureCodes';
 import type { IngestInputShape, IngestProgressShape, IngestResultShape } from './ingestSchema';
 import type { PipelineStatus, Stage, StageStatuses } from './stages';
@@ -73,6 +74,12 @@ export type PrepareResult =
        * prepared). Absent in runs prepared before it existed: DEFAULT_OUTAGE_BUDGET_MS.
        */
       outageBudgetMs?: number;
+      /**
+       * The tenant's fairness key and weight (SLUICE_FAIRNESS, SLUICE_FAIRNESS_WEIGHTS), which the
+       * stages' activities carry on every task queue. Absent with fairness off, and in runs
+       * prepared before it existed: the activities then inherit the run's own priority.
+       */
+      priority?: TenantPriority;
       /** The document's file name, for the activity summaries in the Web UI. Absent in runs prepared before it existed. */
       fileName?: string;
       /**

@@ -6,11 +6,26 @@ import {
   type LocalActivityOptions,
 } from '@temporalio/workflow';
 import type { IngestActivities } from '../activities';
+import type { TenantPriority } from '../contracts/fairness';
 import { DEFAULT_OUTAGE_BUDGET_MS } from '../contracts/outageBudget';
 import { embeddingTaskQueue, enrichmentTaskQueue } from '../contracts/taskQueues';
 
 // Every proxy takes the summary the Web UI shows for its activities (workflows/activitySummary.ts):
 // a proxy is a cheap object, so each call gets its own, naming the stage and the document.
+
+/**
+ * What a run's stages share: the outage budget their retries ride out, and the tenant's priority
+ * (its fairness key and weight) that every normal activity carries onto its task queue, so one
+ * tenant's backlog on the ingest, embedding or enrichment queue does not hold another's tasks.
+ * Local activities run in the worker that holds the workflow task, never on a queue.
+ */
+export interface RunPolicy {
+  budgetMs: number;
+  priority?: TenantPriority;
+}
+const DEFAULT_POLICY: RunPolicy = { budgetMs: DEFAULT_OUTAGE_BUDGET_MS };
+const onQueue = (options: ActivityOptions, policy: RunPolicy): ActivityOptions =>
+  policy.priority ? { ...options, priority: policy.priority } : options;
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -115,8 +130,8 @@ const cleaningOptions = (budgetMs: number): ActivityOptions => ({
   // A dead worker or a lost task costs the heartbeat timeout, not the whole startToCloseTimeout.
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
 });
-export const cleaningStage = (summary: string, budgetMs = DEFAULT_OUTAGE_BUDGET_MS) =>
-  proxyActivities<IngestActivities>({ ...cleaningOptions(budgetMs), summary });
+export const cleaningStage = (summary: string, policy = DEFAULT_POLICY) =>
+  proxyActivities<IngestActivities>({ ...onQueue(cleaningOptions(policy.budgetMs), policy), summary });
 
 // CHUNKING and PRETOKENIZE are CPU work over one document plus one transaction.
 const cpuOptions = (budgetMs: number): ActivityOptions => ({
@@ -124,8 +139,8 @@ const cpuOptions = (budgetMs: number): ActivityOptions => ({
   cancellationType: WAIT_FOR_STOP,
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
 });
-export const cpuStage = (summary: string, budgetMs = DEFAULT_OUTAGE_BUDGET_MS) =>
-  proxyActivities<IngestActivities>({ ...cpuOptions(budgetMs), summary });
+export const cpuStage = (summary: string, policy = DEFAULT_POLICY) =>
+  proxyActivities<IngestActivities>({ ...onQueue(cpuOptions(policy.budgetMs), policy), summary });
 
 // Embedding and indexing talk to external services that rate-limit and go down: they heartbeat
 // every batch (and every second while a call waits), so a dead worker is noticed within the
@@ -135,8 +150,8 @@ const batchOptions = (budgetMs: number): ActivityOptions => ({
   cancellationType: WAIT_FOR_STOP,
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
 });
-export const batchStage = (summary: string, budgetMs = DEFAULT_OUTAGE_BUDGET_MS) =>
-  proxyActivities<IngestActivities>({ ...batchOptions(budgetMs), summary });
+export const batchStage = (summary: string, policy = DEFAULT_POLICY) =>
+  proxyActivities<IngestActivities>({ ...onQueue(batchOptions(policy.budgetMs), policy), summary });
 
 // Retiring a rebuild's old chunk set: deletes by id in every store, a few statements per store.
 // 10 minutes covers a document of many thousands of chunks; the outage budget rides out a store
@@ -152,9 +167,9 @@ export const retirement = (summary: string) =>
  * VECTORIZING, with the batch options, on the embedding task queue next to the run's own queue
  * (contracts/taskQueues.ts). Built per run: the queue is only known from workflowInfo().
  */
-export function embeddingStage(taskQueue: string, summary: string, budgetMs = DEFAULT_OUTAGE_BUDGET_MS) {
+export function embeddingStage(taskQueue: string, summary: string, policy = DEFAULT_POLICY) {
   return proxyActivities<IngestActivities>({
-    ...batchOptions(budgetMs),
+    ...onQueue(batchOptions(policy.budgetMs), policy),
     taskQueue: embeddingTaskQueue(taskQueue),
     summary,
   });
@@ -165,9 +180,9 @@ export function embeddingStage(taskQueue: string, summary: string, budgetMs = DE
  * options: a chat model rate-limits and goes down like an embedding provider, and each batch is
  * checkpointed, so the same patient retries cost no repeated calls. On its own queue.
  */
-export function enrichmentStage(taskQueue: string, summary: string, budgetMs = DEFAULT_OUTAGE_BUDGET_MS) {
+export function enrichmentStage(taskQueue: string, summary: string, policy = DEFAULT_POLICY) {
   return proxyActivities<IngestActivities>({
-    ...batchOptions(budgetMs),
+    ...onQueue(batchOptions(policy.budgetMs), policy),
     taskQueue: enrichmentTaskQueue(taskQueue),
     summary,
   });
@@ -176,15 +191,15 @@ export function enrichmentStage(taskQueue: string, summary: string, budgetMs = D
 // The short stages of a small document (contracts/ingest.ts LocalStagePlan) as local activities.
 // A local CLEANING is a small source that no OCR can make long (prepareTask localStagePlan):
 // SLUICE_PARSE_TIMEOUT's 10 minutes by default, with room.
-export const localCleaningStage = (summary: string, budgetMs = DEFAULT_OUTAGE_BUDGET_MS) =>
+export const localCleaningStage = (summary: string, { budgetMs } = DEFAULT_POLICY) =>
   proxyLocalActivities<IngestActivities>({
     ...asLocal({ ...cleaningOptions(budgetMs), ...patient(15 * MINUTE, budgetMs) }),
     summary,
   });
-export const localCpuStage = (summary: string, budgetMs = DEFAULT_OUTAGE_BUDGET_MS) =>
+export const localCpuStage = (summary: string, { budgetMs } = DEFAULT_POLICY) =>
   proxyLocalActivities<IngestActivities>({ ...asLocal(cpuOptions(budgetMs)), summary });
 // At most maxChunks chunks take seconds; a store call that hangs is cut after 5 minutes and retried.
-export const localBatchStage = (summary: string, budgetMs = DEFAULT_OUTAGE_BUDGET_MS) =>
+export const localBatchStage = (summary: string, { budgetMs } = DEFAULT_POLICY) =>
   proxyLocalActivities<IngestActivities>({
     ...asLocal({ ...batchOptions(budgetMs), ...patient(5 * MINUTE, budgetMs) }),
     summary,

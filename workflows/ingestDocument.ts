@@ -35,6 +35,7 @@ import {
   notification,
   retirement,
   sourceRegistration,
+  type RunPolicy,
 } from './activityOptions';
 import { activitySummary } from './activitySummary';
 import { stageCall } from './stageCalls';
@@ -164,7 +165,10 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
         subject,
         planGate,
         { chunks: prepared.enrichChunks === true, markdown: prepared.enrichMarkdown === true },
-        prepared.outageBudgetMs ?? DEFAULT_OUTAGE_BUDGET_MS,
+        {
+          budgetMs: prepared.outageBudgetMs ?? DEFAULT_OUTAGE_BUDGET_MS,
+          ...(prepared.priority ? { priority: prepared.priority } : {}),
+        },
       );
       // Only a run that built a new chunk set (a rebuild) reaches this, so earlier histories replay unchanged.
       if (failure === null && prepared.switchesIndex === true && patched(RETIRE_CHUNK_SETS))
@@ -249,7 +253,7 @@ async function runStages(
   subject: string,
   planGate: ReturnType<typeof installPlanGate>,
   enrich: RunEnrichments,
-  budgetMs: number,
+  policy: RunPolicy,
 ): Promise<Failure | null> {
   const lastStage = STAGES[STAGES.length - 1];
   for (const stage of STAGES) {
@@ -260,7 +264,7 @@ async function runStages(
     searchAttributes.set([{ key: PipelineStageKey, value: stage }]);
     // Only runs prepared asking for it reach patched().
     const enrichMarkdown = stage === 'CLEANING' && enrich.markdown && patched(MARKDOWN_ENRICHMENT);
-    const call = stageCall(stage, plan, progress.chunkCount, subject, enrichMarkdown, budgetMs);
+    const call = stageCall(stage, plan, progress.chunkCount, subject, enrichMarkdown, policy);
     // A local stage does not end the workflow task, so the server would not see its stage before
     // the next one anyway: it is written with the next normal stage's, or with the run's end.
     if (!call.local) searchAttributes.flush();
@@ -274,7 +278,7 @@ async function runStages(
         await enrichmentStage(
           workflowInfo().taskQueue,
           activitySummary('enrich chunks', subject),
-          budgetMs,
+          policy,
         ).enrichChunks(stageInput);
       const result = await call.run(stageInput);
       waiting.clear();

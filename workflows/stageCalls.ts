@@ -10,6 +10,7 @@ import {
   localBatchStage,
   localCleaningStage,
   localCpuStage,
+  type RunPolicy,
 } from './activityOptions';
 import { activitySummary } from './activitySummary';
 
@@ -28,26 +29,26 @@ export function stageCall(
   chunkCount: number,
   subject: string,
   enrichMarkdown: boolean,
-  budgetMs: number,
+  policy: RunPolicy,
 ): StageCall {
   const early = plan?.beforeEmbedding === true;
   const late = plan !== undefined && chunkCount <= plan.maxChunksAfterEmbedding;
   const summary = activitySummary(stage, subject);
   switch (stage) {
     case 'CLEANING':
-      if (enrichMarkdown) return { run: (input) => parseThenEnrich(input, early, subject, budgetMs), local: false };
-      return { run: (early ? localCleaningStage : cleaningStage)(summary, budgetMs).cleaning, local: early };
+      if (enrichMarkdown) return { run: (input) => parseThenEnrich(input, early, subject, policy), local: false };
+      return { run: (early ? localCleaningStage : cleaningStage)(summary, policy).cleaning, local: early };
     case 'CHUNKING':
-      return { run: (early ? localCpuStage : cpuStage)(summary, budgetMs).chunking, local: early };
+      return { run: (early ? localCpuStage : cpuStage)(summary, policy).chunking, local: early };
     case 'VECTORIZING':
       // Always a normal activity: it goes to the embedding task queue and its rate limit.
-      return { run: embeddingStage(workflowInfo().taskQueue, summary, budgetMs).vectorizing, local: false };
+      return { run: embeddingStage(workflowInfo().taskQueue, summary, policy).vectorizing, local: false };
     case 'PRETOKENIZE':
-      return { run: (late ? localCpuStage : cpuStage)(summary, budgetMs).pretokenize, local: late };
+      return { run: (late ? localCpuStage : cpuStage)(summary, policy).pretokenize, local: late };
     case 'KEYWORD_INDEXING':
-      return { run: (late ? localBatchStage : batchStage)(summary, budgetMs).keywordIndexing, local: late };
+      return { run: (late ? localBatchStage : batchStage)(summary, policy).keywordIndexing, local: late };
     case 'SPARSE_VECTORIZING':
-      return { run: (late ? localBatchStage : batchStage)(summary, budgetMs).sparseVectorizing, local: late };
+      return { run: (late ? localBatchStage : batchStage)(summary, policy).sparseVectorizing, local: late };
   }
 }
 
@@ -60,15 +61,15 @@ async function parseThenEnrich(
   input: StageInput,
   local: boolean,
   subject: string,
-  budgetMs: number,
+  policy: RunPolicy,
 ): Promise<StageResult> {
   const summary = activitySummary('CLEANING', subject);
   // A parse that came back in the result (a run started on an older worker) is handed on;
   // otherwise enrichMarkdown reads it from the task.
-  const { parsed } = await (local ? localCleaningStage : cleaningStage)(summary, budgetMs).parseForEnrichment(input);
+  const { parsed } = await (local ? localCleaningStage : cleaningStage)(summary, policy).parseForEnrichment(input);
   return enrichmentStage(
     workflowInfo().taskQueue,
     activitySummary('enrich markdown', subject),
-    budgetMs,
+    policy,
   ).enrichMarkdown(parsed ? { ...input, parsed } : input);
 }

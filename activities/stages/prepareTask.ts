@@ -1,3 +1,4 @@
+import { tenantPriority } from '../../contracts/fairness';
 import { requireCallerClaim } from '../../crypto/callerClaim';
 import type { Transaction } from 'kysely';
 import type { LocalStagePlan, PrepareResult } from '../../contracts/ingest';
@@ -42,6 +43,9 @@ export function createPrepareTaskActivity(deps: ActivityDeps) {
       ...prepared.result,
       localStages: plan,
       outageBudgetMs: deps.settings.outageBudgetMs,
+      ...(deps.settings.fairness.on
+        ? { priority: tenantPriority(input.userId, deps.settings.fairness.weights[input.userId]) }
+        : {}),
       fileName: prepared.fileName,
       ...(enrichChunks ? { enrichChunks: true } : {}),
       ...(enrichMarkdown ? { enrichMarkdown: true } : {}),

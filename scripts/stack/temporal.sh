@@ -122,7 +122,10 @@ temporal_start() {
     # One partition per task queue: a single node with a handful of pollers gains nothing from
     # the default four, and pays for forwarding tasks and polls between them.
     --dynamic-config-value matching.numTaskqueueReadPartitions=1
-    --dynamic-config-value matching.numTaskqueueWritePartitions=1)
+    --dynamic-config-value matching.numTaskqueueWritePartitions=1
+    # Tasks carry their tenant as fairness key (contracts/fairness.ts): dispatch round-robins over
+    # the tenants with work waiting instead of first in, first out.
+    --dynamic-config-value matching.enableFairness=true)
   local name
   for name in "${TEMPORAL_SEARCH_ATTRIBUTES[@]}"; do
     args+=(--search-attribute "$name=Keyword")

@@ -47,6 +47,8 @@ interface Script {
   notifyFailures: number;
   /** What prepareTask answers as the run's outage budget (absent, as from a run prepared before it existed). */
   outageBudgetMs?: number;
+  /** What prepareTask answers as the tenant's priority (absent: fairness off, or a run prepared before it). */
+  priority?: { fairnessKey: string; fairnessWeight?: number };
 }
 
 const scripts = new Map<string, Script>();
@@ -84,6 +86,7 @@ function stubActivities(): Partial<IngestActivities> {
         chunkCount: 0,
         ...(script.localStages ? { localStages: script.localStages } : {}),
         ...(script.outageBudgetMs ? { outageBudgetMs: script.outageBudgetMs } : {}),
+        ...(script.priority ? { priority: script.priority } : {}),
       };
     },
     // Review mode auto: the plan is confirmed as it is proposed (chunkingPlan.workflow.test.ts has the wait).
@@ -272,6 +275,23 @@ it('says what a retried stage waits for, since when and at which attempt, and co
   );
   expect(script.failures).toHaveLength(0);
 }, 90_000);
+
+it("puts the tenant's fairness key and weight on every stage's task, on every queue", async () => {
+  const { handle } = start({ priority: { fairnessKey: 'tenant-a', fairnessWeight: 3 } });
+  const run = await handle;
+  expect((await run.result()).status).toBe('SUCCESS');
+  const { events } = await run.fetchHistory();
+  const scheduled = (events ?? []).flatMap((e) =>
+    e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes] : [],
+  );
+  // The six stages (bookkeeping such as the plan step inherits the run's own priority, set at its start).
+  const stageTypes = new Set(Object.values(STAGE_ACTIVITY));
+  const stages = scheduled.filter((a) => stageTypes.has(a.activityType?.name ?? ''));
+  expect(stages.map((a) => a.activityType?.name)).toEqual(
+    expect.arrayContaining(['cleaning', 'vectorizing', 'sparseVectorizing']),
+  );
+  for (const a of stages) expect(a.priority).toMatchObject({ fairnessKey: 'tenant-a', fairnessWeight: 3 });
+});
 
 it('skips inherited stages but still runs the last one so the pipeline can succeed', async () => {
   const { handle, script } = start({ inherited: () => ['CLEANING', 'CHUNKING', 'SPARSE_VECTORIZING'] });
