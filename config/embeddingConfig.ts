@@ -66,9 +66,9 @@ export const embeddingEnv = {
     ),
   SLUICE_PASSAGE_WINDOWS: z
     .enum(['on', 'off'])
-    .default('on')
+    .default('off')
     .describe(
-      "With the second dense vector, VECTORIZING also embeds each chunk's passage windows (runs of its sentences), which search scores its candidates by: `on`, or `off` to embed about three times fewer texts.",
+      "With the second dense vector, VECTORIZING also embeds each chunk's passage windows (runs of its sentences), which search scores its candidates by: `on` for a few points of recall at about three times the second vector's embedding work, charged to the user's quota; `off`.",
     ),
   SLUICE_MAX_PASSAGE_WINDOWS_PER_DOCUMENT: z.coerce
     .number()

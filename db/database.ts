@@ -28,6 +28,8 @@ export interface DocumentsTable {
   size_bytes: BigIntColumn;
   /** Markdown bytes its latest parse produced; counts against the quota with size_bytes. */
   produced_bytes: ColumnType<string, number | string | undefined, number | string>;
+  /** The bytes of the passage-window vectors charged to the user's quota (activities/stages/windowQuota.ts). */
+  window_bytes: ColumnType<string, number | string | undefined, number | string>;
   content_sha256: string;
   source_object_key: string;
   lifecycle: Generated<DocumentLifecycle>;

@@ -1,6 +1,7 @@
 import { log } from '@temporalio/activity';
 import type { StageInput, StageResult } from '../../contracts/ingest';
 import { markDenseReused, reusableVectors } from '../../db/repositories/chunkGenerations';
+import { chargePassageWindows } from './windowQuota';
 import { windowsPerChild } from '../../chunker/passageWindows';
 import {
   countChunks,
@@ -117,12 +118,11 @@ export function createVectorizingActivity(deps: ActivityDeps) {
       const pageSize = Math.max(PAGE, deps.settings.embedBatchSize);
       const batchSize = deps.settings.embedBatchSize;
       // The document's windows are capped as a whole: each child's share, fixed for the whole stage.
-      const perChunk = languageEmbedders
-        ? windowsPerChild(
-            (await countChunks(deps.db, input.documentId, started.chunkGeneration)).active,
-            deps.settings.maxWindowsPerDocument,
-          )
+      const chunks = languageEmbedders
+        ? (await countChunks(deps.db, input.documentId, started.chunkGeneration)).active
         : 0;
+      const perChunk = languageEmbedders ? windowsPerChild(chunks, deps.settings.maxWindowsPerDocument) : 0;
+      if (languageEmbedders && deps.settings.passageWindows) await chargePassageWindows(deps, input, chunks, perChunk);
       const embedded = languageEmbedders
         ? await forEachPendingBatch(
             {

@@ -17,6 +17,7 @@ import * as denseQuantizedRerank from './20261207T0100_dense_quantized_rerank';
 import * as searchTablesSerialScans from './20261207T0200_search_tables_serial_scans';
 import * as denseCells from './20261208T0100_dense_cells';
 import * as passageWindows from './20261209T0100_passage_windows';
+import * as documentWindowBytes from './20261210T0100_document_window_bytes';
 
 /**
  * Migrations are listed statically rather than discovered on disk, so they run the same way
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '20261207T0200_search_tables_serial_scans': searchTablesSerialScans,
   '20261208T0100_dense_cells': denseCells,
   '20261209T0100_passage_windows': passageWindows,
+  '20261210T0100_document_window_bytes': documentWindowBytes,
 };
 
 export const migrationProvider: MigrationProvider = {

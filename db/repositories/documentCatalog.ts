@@ -100,7 +100,7 @@ export async function usageOf(db: Kysely<Database>, userId: string): Promise<{ d
     .selectFrom('documents')
     .select((eb) => [
       eb.fn.countAll<number>().as('documents'),
-      sql<number>`coalesce(sum(size_bytes + produced_bytes), 0)::float8`.as('bytes'),
+      sql<number>`coalesce(sum(size_bytes + produced_bytes + window_bytes), 0)::float8`.as('bytes'),
     ])
     .where('user_id', '=', userId)
     .where('lifecycle', '=', 'ACTIVE')

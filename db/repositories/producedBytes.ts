@@ -16,14 +16,19 @@ export type ProducedBytesOutcome =
   /** Recording them would take the user past the quota; nothing was changed. */
   | { outcome: 'over-quota'; usedBytes: number };
 
+/** What a document produced that its user's quota is charged for: its markdown, and its window vectors. */
+export type ChargedColumn = 'produced_bytes' | 'window_bytes';
+
 /**
- * Records the markdown bytes a document's parse produced, if the user's quota has room for them
- * besides everything else the user holds. Replaces what an earlier parse of the same document
- * recorded, so a retried CLEANING counts its output once.
+ * Records `bytes` in the document's `column` if the user's quota has room for them besides
+ * everything else the user holds: the markdown a parse produced (`produced_bytes`), or the window
+ * vectors VECTORIZING may store (`window_bytes`). Replaces what an earlier attempt of the same
+ * document recorded, so a retried stage counts its output once.
  */
-export async function recordProducedBytes(
+export async function recordChargedBytes(
   db: Kysely<Database>,
   scope: { userId: string; documentId: string },
+  column: ChargedColumn,
   bytes: number,
   quota: UserQuota,
 ): Promise<ProducedBytesOutcome> {
@@ -31,19 +36,29 @@ export async function recordProducedBytes(
     await lockUserQuota(trx, scope.userId);
     const document = await trx
       .selectFrom('documents')
-      .select('produced_bytes')
+      .select(column)
       .where('id', '=', scope.documentId)
       .where('user_id', '=', scope.userId)
       .executeTakeFirst();
-    const usage = await usageOf(trx, scope.userId);
-    const usedBytes = usage.bytes - Number(document?.produced_bytes ?? 0);
+    const before = Number((document as Record<ChargedColumn, string> | undefined)?.[column] ?? 0);
+    const usedBytes = (await usageOf(trx, scope.userId)).bytes - before;
     if (usedBytes + bytes > quota.maxBytes) return { outcome: 'over-quota', usedBytes };
     await trx
       .updateTable('documents')
-      .set({ produced_bytes: bytes })
+      .set({ [column]: bytes })
       .where('id', '=', scope.documentId)
       .where('user_id', '=', scope.userId)
       .execute();
     return { outcome: 'recorded' };
   });
+}
+
+/** The markdown bytes a document's parse produced (recordChargedBytes). */
+export function recordProducedBytes(
+  db: Kysely<Database>,
+  scope: { userId: string; documentId: string },
+  bytes: number,
+  quota: UserQuota,
+): Promise<ProducedBytesOutcome> {
+  return recordChargedBytes(db, scope, 'produced_bytes', bytes, quota);
 }

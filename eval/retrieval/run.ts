@@ -164,7 +164,7 @@ async function main(): Promise<void> {
   const named = (name: string): RankerResult => results.find((r) => r.name === name) as RankerResult;
   const goals = {
     'search default': checkGoals(results[0] as RankerResult, singles),
-    'search default, no passage windows': checkGoals(named('fused (search default, no passage windows)'), singles),
+    'passage windows on': checkGoals(named('fused, passage windows on'), singles),
     'search default, no second dense vector': checkGoals(
       named('fused (search default, no second dense vector)'),
       singles,

@@ -285,7 +285,7 @@ it("puts the tenant's fairness key and weight on every stage's task, on every qu
     e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes] : [],
   );
   // The six stages (bookkeeping such as the plan step inherits the run's own priority, set at its start).
-  const stageTypes = new Set(Object.values(STAGE_ACTIVITY));
+  const stageTypes = new Set<string>(Object.values(STAGE_ACTIVITY));
   const stages = scheduled.filter((a) => stageTypes.has(a.activityType?.name ?? ''));
   expect(stages.map((a) => a.activityType?.name)).toEqual(
     expect.arrayContaining(['cleaning', 'vectorizing', 'sparseVectorizing']),
