@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from '../../activities/deps';
 import { createVectorizingActivity } from '../../activities/stages/vectorizing';
+import { WINDOW_VECTOR_BYTES } from '../../activities/stages/windowQuota';
 import { BGE_MODEL_IDENTITIES } from '../../contracts/localModel';
 import type { StageInput } from '../../contracts/ingest';
 import { createDb } from '../../db/connection';
@@ -95,13 +96,19 @@ function depsWith(
   languageEmbedders: BgeEmbedders | null,
   passageWindows = true,
   maxWindowsPerDocument = 20_000,
+  quotaBytes = 1e12,
 ) {
   return partialDeps({
     db,
     vectors,
     embedders: singleEmbedderResolver(embedder),
     languageEmbedders,
-    settings: { embedBatchSize: 2, passageWindows, maxWindowsPerDocument } as ActivityDeps['settings'],
+    settings: {
+      embedBatchSize: 2,
+      passageWindows,
+      maxWindowsPerDocument,
+      quota: { maxBytes: quotaBytes, maxDocuments: 1_000_000 },
+    } as ActivityDeps['settings'],
   });
 }
 
@@ -243,4 +250,31 @@ it('with SLUICE_PASSAGE_WINDOWS=off writes the second vector and no passage wind
   expect((await languageRows(input.documentId)).map((r) => r.language_dense_status)).toEqual(['SUCCESS']);
   // The first vector and the second: no window.
   expect((await vectors.countForDocument(input.documentId)).dense).toBe(2);
+});
+
+it("charges the windows at their cap to the user's quota before embedding one, and refuses them past it", async () => {
+  const windowBytes = async (documentId: string) =>
+    Number(
+      (await db.selectFrom('documents').select('window_bytes').where('id', '=', documentId).executeTakeFirstOrThrow())
+        .window_bytes,
+    );
+  // Six chunks and at most 12 windows each (20,000 per document is no bound here): 72 vectors of 1,536 bytes.
+  const roomy = await seed([LONG, LONG, LONG, LONG, LONG, LONG]);
+  await runAttempt(createVectorizingActivity(depsWith(countingEmbedder().embedder, bge)), roomy).outcome;
+  expect(await windowBytes(roomy.documentId)).toBe(6 * 12 * WINDOW_VECTOR_BYTES);
+
+  // The user's upload (1 byte) leaves less than that: refused before any window is embedded.
+  const tight = await seed([LONG, LONG, LONG, LONG, LONG, LONG]);
+  const { error } = await runAttempt(
+    createVectorizingActivity(depsWith(countingEmbedder().embedder, bge, true, 20_000, 6 * 12 * WINDOW_VECTOR_BYTES)),
+    tight,
+  ).outcome;
+  expect(error).toMatchObject({ type: 'QUOTA_EXCEEDED', nonRetryable: true });
+  expect(await windowBytes(tight.documentId)).toBe(0);
+  const windows = await db
+    .selectFrom('window_dense_vectors')
+    .select('chunk_id')
+    .where('document_id', '=', tight.documentId)
+    .execute();
+  expect(windows).toHaveLength(0);
 });
