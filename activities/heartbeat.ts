@@ -111,3 +111,20 @@ export function keepAlive(): () => void {
   }, KEEP_ALIVE_EVERY_MS);
   return () => clearInterval(timer);
 }
+
+/**
+ * Progress through a document's pages as OCR reaches them, told from outside the attempt's async
+ * context (a parse process's messages, cpuPool/processPool.ts): bound to the attempt here, and
+ * carried by the keep-alive beats. OCR starts over on a new attempt, so its rate counts from this
+ * attempt's start. A local activity has no heartbeats: nothing to report.
+ */
+export function pageProgressReporter(): (started: { page: number; pages: number | null }) => void {
+  const ctx = Context.current();
+  if (ctx.info.isLocal) return () => undefined;
+  const state = stateOf(ctx);
+  return ({ page, pages }) => {
+    const seconds = (Date.now() - state.startedAt) / 1000;
+    const perSecond = seconds > 0 ? Math.round(((page - 1) / seconds) * 100) / 100 : 0;
+    state.details = { done: page - 1, ...(pages === null ? {} : { total: pages }), unit: 'pages', perSecond };
+  };
+}

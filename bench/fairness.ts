@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import { connectClient, startIngestion } from '../client/ingestClient';
 import { loadConfig } from '../config/config';
 import { createAdapters, type Adapters } from '../composition/adapters';
 import { ingestWorkflowId } from '../contracts/ingest';
-import { installRuntimeLogging } from '../worker/runtimeLogging';
-import { createSluiceWorker } from '../worker/createWorker';
 import { resetBenchDatabase } from './benchDatabase';
 import { writeBenchResult } from './benchResults';
 import { registerCorpus } from './registerCorpus';
 import { benchSettings, sluiceEnv } from './settings';
+import { startWorkerProcess } from './workerProcesses';
 
 /**
  * `npm run bench:fairness`: does one tenant's load delay another's small document? Tenant A
@@ -18,8 +18,8 @@ import { benchSettings, sluiceEnv } from './settings';
  * BENCH_FAIR_A_DOCS (150) smaller ones; a second later tenant B starts a 10-page document. B's
  * time to SUCCESS is measured alone and under A's load, with SLUICE_FAIRNESS off (first in, first
  * out on every task queue) and on (the tenant as fairness key), side by side in one run, each phase
- * on a fresh task queue of one in-process worker with BENCH_FAIR_EMBED_SLOTS (2) embedding slots.
- * A's runs are terminated once B is done. JSON in bench-results/fairness.json.
+ * on a fresh task queue of one worker process with BENCH_FAIR_EMBED_SLOTS (2) embedding slots.
+ * Once B is done, A's runs are terminated and the worker killed. JSON in bench-results/fairness.json.
  */
 const A_CHUNKS = Number(process.env.BENCH_FAIR_A_CHUNKS ?? 20_000);
 const A_DOCS = Number(process.env.BENCH_FAIR_A_DOCS ?? 150);
@@ -47,18 +47,18 @@ async function timeB(adapters: Adapters, client: Client, config: ReturnType<type
   return { ms: Math.round(performance.now() - started), ...result };
 }
 
-async function phase(fairness: 'on' | 'off', base: Record<string, string>) {
-  const config = loadConfig({
-    ...process.env,
+async function phase(fairness: 'on' | 'off', base: Record<string, string>, dataDir: string) {
+  const env = {
     ...base,
     SLUICE_FAIRNESS: fairness,
     SLUICE_TASK_QUEUE: `bench-fairness-${fairness}-${randomUUID().slice(0, 8)}`,
     SLUICE_EMBED_ACTIVITY_SLOTS: EMBED_SLOTS,
     SLUICE_EMBED_ACTIVITIES_PER_SECOND: '0',
-  });
+  };
+  const config = loadConfig({ ...process.env, ...env });
   const adapters = createAdapters(config);
-  const running = await createSluiceWorker(config, adapters);
-  const work = running.worker.run();
+  // A process of its own, killed once B is measured: A's large document need not drain.
+  const worker = await startWorkerProcess(env, path.join(dataDir, `fairness-worker-${fairness}.log`));
   const client = await connectClient(config);
   try {
     const alone = await timeB(adapters, client, config, `${fairness}-alone`);
@@ -86,20 +86,19 @@ async function phase(fairness: 'on' | 'off', base: Record<string, string>) {
       aDocumentsStillOpenWhenBFinished: openA.length,
     };
   } finally {
-    running.worker.shutdown();
-    await work;
-    await running.close();
+    const exited = new Promise((resolve) => worker.child.once('exit', resolve));
+    worker.child.kill('SIGKILL');
+    await exited;
     await adapters.close();
     await client.connection.close();
   }
 }
 
 async function main(): Promise<void> {
-  installRuntimeLogging('WARN');
   const s = benchSettings();
   await resetBenchDatabase(s.databaseUrl);
   const base = { ...sluiceEnv(s), SLUICE_EMBEDDER: 'local' };
-  const phases = [await phase('off', base), await phase('on', base)];
+  const phases = [await phase('off', base, s.dataDir), await phase('on', base, s.dataDir)];
   writeBenchResult('fairness.json', {
     bench: 'fairness',
     at: new Date().toISOString(),

@@ -13,7 +13,7 @@ const LABEL_COLUMNS = 32;
 export function renderProgressLine(
   label: string,
   progress: IngestProgress | null,
-  stage: Pick<PendingStage, 'done' | 'perSecond'> | null = null,
+  stage: PendingStage | null = null,
 ): string {
   if (!progress) return `${fitToWidth(label, LABEL_COLUMNS)} [${'·'.repeat(BAR_WIDTH)}] waiting for a worker`;
   const done = STAGES.filter((s) => progress.stages[s] === 'SUCCESS').length;
@@ -28,10 +28,10 @@ export function renderProgressLine(
   return `${fitToWidth(label, LABEL_COLUMNS)} [${bar}] ${done}/${STAGES.length} ${where}`;
 }
 
-function inStage(progress: IngestProgress, stage: Pick<PendingStage, 'done' | 'perSecond'> | null): string {
+function inStage(progress: IngestProgress, stage: PendingStage | null): string {
   if (progress.waiting) return `  ${formatWaiting(progress.waiting)}`;
-  if (stage?.done == null || progress.chunkCount === 0) return '';
-  return `  ${formatStageProgress(stage.done, progress.chunkCount, stage.perSecond)}`;
+  if (stage?.done == null || (stage.unit === null && progress.chunkCount === 0)) return '';
+  return `  ${formatStageProgress({ ...stage, done: stage.done }, progress.chunkCount)}`;
 }
 
 /**

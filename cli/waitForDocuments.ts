@@ -8,8 +8,16 @@ import { createProgressView, renderProgressLine } from './progressView';
 const POLL_MS = 300;
 /** A describe per document is heavier than a query: the stages' own progress is asked for this often. */
 const DESCRIBE_EVERY_MS = 2000;
-/** The stages that heartbeat chunks done (activities/stages/pendingBatches.ts, keywordIndexing.ts). */
-const COUNTED_STAGES: ReadonlySet<Stage> = new Set(['VECTORIZING', 'KEYWORD_INDEXING', 'SPARSE_VECTORIZING']);
+/**
+ * The stages that heartbeat how far they are: chunks done (activities/stages/pendingBatches.ts,
+ * keywordIndexing.ts), and CLEANING the page its OCR reached (activities/heartbeat.ts).
+ */
+const COUNTED_STAGES: ReadonlySet<Stage> = new Set([
+  'CLEANING',
+  'VECTORIZING',
+  'KEYWORD_INDEXING',
+  'SPARSE_VECTORIZING',
+]);
 
 export function isTerminal(progress: IngestProgress | null): boolean {
   return progress !== null && (progress.status === 'SUCCESS' || progress.status === 'FAILED');

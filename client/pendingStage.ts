@@ -20,25 +20,31 @@ export interface PendingStage {
   done: number | null;
   /** The current attempt's items per second, from the same heartbeat; null before any. */
   perSecond: number | null;
+  /** What the items are and how many in all, when the heartbeat says (CLEANING's OCR: pages); else chunks. */
+  total: number | null;
+  unit: string | null;
 }
 
 const dateOf = (time: google.protobuf.ITimestamp | null | undefined): Date | null =>
   time?.seconds == null ? null : new Date(Number(time.seconds) * 1000 + Math.floor((time.nanos ?? 0) / 1e6));
 
-function progressOf(details: temporal.api.common.v1.IPayloads | null | undefined): {
-  done: number | null;
-  perSecond: number | null;
-} {
+type HeartbeatProgress = Pick<PendingStage, 'done' | 'perSecond' | 'total' | 'unit'>;
+const NO_PROGRESS: HeartbeatProgress = { done: null, perSecond: null, total: null, unit: null };
+
+function progressOf(details: temporal.api.common.v1.IPayloads | null | undefined): HeartbeatProgress {
   const payload = details?.payloads?.[0];
-  if (!payload) return { done: null, perSecond: null };
+  if (!payload) return NO_PROGRESS;
   try {
-    const value = defaultPayloadConverter.fromPayload<{ done?: unknown; perSecond?: unknown }>(payload);
+    const value = defaultPayloadConverter.fromPayload<Record<string, unknown> | null>(payload);
+    const num = (v: unknown) => (typeof v === 'number' ? v : null);
     return {
-      done: typeof value?.done === 'number' ? value.done : null,
-      perSecond: typeof value?.perSecond === 'number' ? value.perSecond : null,
+      done: num(value?.done),
+      perSecond: num(value?.perSecond),
+      total: num(value?.total),
+      unit: typeof value?.unit === 'string' ? value.unit : null,
     };
   } catch {
-    return { done: null, perSecond: null };
+    return NO_PROGRESS;
   }
 }
 
@@ -66,7 +72,7 @@ export async function pendingStages(client: Client, documentId: string): Promise
 /** "waiting   vectorizing: attempt 7 after DEPENDENCY_UNAVAILABLE (…), next 12:05:31, gives up 13:03:00". */
 export function formatPendingStage(stage: PendingStage, totalItems: number): string {
   const clock = (d: Date | null) => (d ? d.toISOString().slice(11, 19) : '-');
-  const progress = stage.done === null ? '' : `, ${formatStageProgress(stage.done, totalItems, stage.perSecond)}`;
+  const progress = stage.done === null ? '' : `, ${formatStageProgress({ ...stage, done: stage.done }, totalItems)}`;
   if (!stage.lastFailure) return `running   ${stage.activity}: attempt ${stage.attempt}${progress}`;
   return (
     `waiting   ${stage.activity}: attempt ${stage.attempt} after ${stage.lastFailure.code} (${stage.lastFailure.message})` +
@@ -74,11 +80,19 @@ export function formatPendingStage(stage: PendingStage, totalItems: number): str
   );
 }
 
-/** "1200/5000 chunks done, 38.5/s, 1m39s left": the rate and the time left once the stage has a rate. */
-export function formatStageProgress(done: number, total: number, perSecond: number | null): string {
-  const head = `${done}/${total} chunks done`;
-  if (perSecond === null || perSecond <= 0) return head;
-  return `${head}, ${perSecond}/s, ${formatDuration(Math.max(0, total - done) / perSecond)} left`;
+/**
+ * "1200/5000 chunks done, 38.5/s, 1m39s left": the rate and the time left once the stage has a
+ * rate. The heartbeat's own total and unit win (OCR's pages); otherwise `chunks` of the run's count.
+ */
+export function formatStageProgress(
+  progress: Pick<PendingStage, 'perSecond' | 'total' | 'unit'> & { done: number },
+  chunks: number,
+): string {
+  const total = progress.total ?? (progress.unit === null ? chunks : null);
+  const head = `${progress.done}${total === null ? '' : `/${total}`} ${progress.unit ?? 'chunks'} done`;
+  const { perSecond } = progress;
+  if (perSecond === null || perSecond <= 0 || total === null) return head;
+  return `${head}, ${perSecond}/s, ${formatDuration(Math.max(0, total - progress.done) / perSecond)} left`;
 }
 
 export function formatDuration(seconds: number): string {

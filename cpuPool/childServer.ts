@@ -12,10 +12,19 @@ export interface ChildRequest {
  * another page of OCR (which extends its deadline: processPool.ts).
  */
 export type ChildMessage =
-  { ready: true } | { taskId: number; reply: TaskReply<unknown> } | { taskId: number; ocrPage: true };
+  { ready: true } | { taskId: number; reply: TaskReply<unknown> } | { taskId: number; ocrPage: OcrPageStarted };
+
+/** Which page's OCR began, of how many pages (null: not known ahead, as in a multi-frame image). */
+export interface OcrPageStarted {
+  page: number;
+  pages: number | null;
+}
 
 /** A task gets its payload and a way to say it began another page of OCR. */
-export type ChildTasks = Record<string, (payload: never, ocrPageStarted: () => void) => unknown>;
+export type ChildTasks = Record<
+  string,
+  (payload: never, ocrPageStarted: (page: number, pages: number | null) => void) => unknown
+>;
 
 /**
  * The loop of a pool's child process (cpuPool/processPool.ts): announce readiness once `warm`
@@ -28,7 +37,9 @@ export function serveTasks(tasks: ChildTasks, warm: Promise<unknown> = Promise.r
     const task = tasks[request.task];
     void replyOf(() => {
       if (!task) throw new Error(`the child process has no task ${request.task}`);
-      return task(request.payload as never, () => send({ taskId: request.taskId, ocrPage: true }));
+      return task(request.payload as never, (page, pages) =>
+        send({ taskId: request.taskId, ocrPage: { page, pages } }),
+      );
     }).then((reply) => send({ taskId: request.taskId, reply }));
   });
   void warm.catch(() => undefined).then(() => send({ ready: true }));

@@ -21,8 +21,10 @@ export interface ParseInput {
 
 serveTasks(
   {
-    parse: ({ filePath, type, limits, options }: ParseInput, ocrPageStarted: () => void) =>
-      parseDocument(filePath, type, limits, { ...options, onOcrPage: ocrPageStarted }),
+    parse: (
+      { filePath, type, limits, options }: ParseInput,
+      ocrPageStarted: (page: number, pages: number | null) => void,
+    ) => parseDocument(filePath, type, limits, { ...options, onOcrPage: ocrPageStarted }),
   },
   loadPdfjs(),
 );

@@ -8,6 +8,7 @@ import type { ParsedDocument, ParseOptions } from '../parsers/convertFile';
 import { isImageType, type SourceFileType } from '../parsers/detectFileType';
 import type { ParseLimits } from '../parsers/parseLimits';
 import type { ParseInput } from './parseChild';
+import type { OcrPageStarted } from './childServer';
 import { ProcessPool, type TaskMemory } from './processPool';
 import type { DenseCellCompute } from '../stores/ports';
 import type {
@@ -37,7 +38,13 @@ export interface CpuPool extends DenseCellCompute {
    * parse, with the pages OCR read (what CLEANING records) and, when asked, the pictures kept. Same
    * failures, OCR's page cap and page time limit included.
    */
-  parseDocument(filePath: string, type: SourceFileType, options?: ParseOptions): Promise<ParsedDocument>;
+  parseDocument(
+    filePath: string,
+    type: SourceFileType,
+    options?: ParseOptions,
+    /** Told as each page's OCR begins (from the parse process), for CLEANING's progress. */
+    onOcrPage?: (started: OcrPageStarted) => void,
+  ): Promise<ParsedDocument>;
   /** Markdown → chunk drafts. Limits hit → CHUNKING_FAILED. */
   chunk(documentId: string, markdown: string, options: ChunkerOptions): Promise<ChunkDraft[]>;
   /** Markdown → chunk drafts under a plan (chunker/chunkWithPlan.ts). Limits hit → CHUNKING_FAILED. */
@@ -99,7 +106,12 @@ export function createCpuPool(options: CpuPoolOptions): CpuPool {
     code: 'CHUNKING_FAILED' | 'PRETOKENIZE_FAILED' | 'SPARSE_VECTORIZING_FAILED' | 'VECTORIZING_FAILED',
     what: string,
   ) => ({ what, timeout: code, heap: code, crash: code });
-  const parseDocument = (filePath: string, type: SourceFileType, options: ParseOptions = {}) =>
+  const parseDocument = (
+    filePath: string,
+    type: SourceFileType,
+    options: ParseOptions = {},
+    onOcrPage?: (started: OcrPageStarted) => void,
+  ) =>
     parsers.run<ParsedDocument>(
       'parse',
       { filePath, type, limits, options } satisfies ParseInput,
@@ -109,7 +121,7 @@ export function createCpuPool(options: CpuPoolOptions): CpuPool {
         heap: 'FILE_TOO_LARGE',
         crash: 'PARSE_ENGINE_FAILED',
       },
-      { long: mayBeOcrd(type) },
+      { long: mayBeOcrd(type), ...(onOcrPage ? { onOcrPage } : {}) },
     );
   return {
     parse: async (filePath, type) => (await parseDocument(filePath, type)).markdown,

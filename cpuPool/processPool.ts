@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { transientError, type SluiceError } from '../contracts/sluiceError';
-import type { ChildMessage, ChildRequest } from './childServer';
+import type { ChildMessage, ChildRequest, OcrPageStarted } from './childServer';
 import { exitFailure, shuttingDown } from './processFailure';
 import { TaskDeadline } from './taskDeadline';
 import type { ProcessLimits } from './processLimits';
@@ -42,6 +42,8 @@ export interface ProcessPoolOptions {
 interface Job {
   task: string;
   long: boolean;
+  /** Told as the task begins another page of OCR. */
+  onOcrPage?: (started: OcrPageStarted) => void;
   payload: unknown;
   failures: LimitFailures;
   resolve: (value: unknown) => void;
@@ -85,10 +87,24 @@ export class ProcessPool {
   }
 
   /** `long`: a task that may run for minutes; it waits rather than take the short tasks' reserve. */
-  run<R>(task: string, payload: unknown, failures: LimitFailures, { long = false } = {}): Promise<R> {
+  run<R>(
+    task: string,
+    payload: unknown,
+    failures: LimitFailures,
+    { long = false, onOcrPage }: { long?: boolean; onOcrPage?: (started: OcrPageStarted) => void } = {},
+  ): Promise<R> {
     if (this.closing) return Promise.reject(shuttingDown(failures));
     return new Promise<R>((resolve, reject) => {
-      this.queue.push({ task, long, payload, failures, resolve: resolve as (value: unknown) => void, reject });
+      const resolveAny = resolve as (value: unknown) => void;
+      this.queue.push({
+        task,
+        long,
+        payload,
+        failures,
+        resolve: resolveAny,
+        reject,
+        ...(onOcrPage ? { onOcrPage } : {}),
+      });
       this.pump();
     });
   }
@@ -175,6 +191,7 @@ export class ProcessPool {
     if (!running || running.taskId !== message.taskId || running.verdict) return;
     if ('ocrPage' in message) {
       running.deadline.ocrPageStarted();
+      running.job.onOcrPage?.(message.ocrPage);
       return;
     }
     running.stop();

@@ -3,7 +3,7 @@ import { permanentError, SluiceError } from '../contracts/sluiceError';
 import { sharedOcrEngine } from '../ocr/sharedEngine';
 import { csvToMarkdown } from './csvToMarkdown';
 import { isImageType, type SourceFileType } from './detectFileType';
-import { DocumentOcr, type OcrPageReport } from './documentOcr';
+import { DocumentOcr, type OcrPageListener, type OcrPageReport } from './documentOcr';
 import { htmlToMarkdown } from './htmlToMarkdown';
 import { imageToMarkdown } from './image/imageToMarkdown';
 import { EmbeddedImages, type EmbeddedImage } from './ooxml/embeddedImages';
@@ -28,7 +28,7 @@ export interface ParseOptions {
   /** Write a reference where each picture stands and list the pictures (for image descriptions). */
   keepImages?: boolean;
   /** Told as each page's OCR begins (the parse process reports it to the pool: cpuPool/parseChild.ts). */
-  onOcrPage?: () => void;
+  onOcrPage?: OcrPageListener;
 }
 
 /**

@@ -6,6 +6,9 @@ import type { OcrLimits } from './parseLimits';
 
 export type { OcrPageReport, OcrReason };
 
+/** A page's OCR began: its number, and the document's page count where it is known. */
+export type OcrPageListener = (page: number, pages: number | null) => void;
+
 /**
  * OCR for one document's parse: enforces the page cap and the per-page time limit, and keeps the
  * report of what was read. The engine is asked for only when the first page needs it.
@@ -16,12 +19,20 @@ export class DocumentOcr {
   constructor(
     readonly limits: OcrLimits,
     private readonly engine: () => Promise<OcrEngine>,
-    /** Told as each page's OCR begins: the parse process lets the pool extend the document's deadline. */
-    private readonly onPageStarted: () => void = () => undefined,
+    /**
+     * Told as each page's OCR begins, with the document's page count where it is known: the parse
+     * process lets the pool extend the document's deadline, and CLEANING reports the page.
+     */
+    private readonly onPageStarted: OcrPageListener = () => undefined,
   ) {}
 
-  /** Renders (`pixels`) and reads one page within the per-page limit. */
-  async read(page: number, reason: OcrReason, pixels: () => Promise<RgbaImage>): Promise<OcrPageResult> {
+  /** Renders (`pixels`) and reads one page of `pages` (null: not known ahead) within the per-page limit. */
+  async read(
+    page: number,
+    reason: OcrReason,
+    pixels: () => Promise<RgbaImage>,
+    pages: number | null = null,
+  ): Promise<OcrPageResult> {
     if (this.pages.length >= this.limits.maxPages) {
       throw permanentError(
         'FILE_TOO_LARGE',
@@ -29,7 +40,7 @@ export class DocumentOcr {
       );
     }
     const engine = await this.engine();
-    this.onPageStarted();
+    this.onPageStarted(page, pages);
     const result = await withinPageLimit(page, this.limits.pageTimeoutMs, async () => engine.recognize(await pixels()));
     let chars = 0;
     for (const line of result.lines) chars += line.text.length;

@@ -275,11 +275,9 @@ async function runStages(
       if (planned) await planGate.run(stageInput, searchAttributes, plan?.beforeEmbedding === true, subject);
       // Part of PRETOKENIZE: its failure is the stage's. Only runs prepared asking for it reach patched().
       if (stage === 'PRETOKENIZE' && enrich.chunks && patched(CHUNK_ENRICHMENT))
-        await enrichmentStage(
-          workflowInfo().taskQueue,
-          activitySummary('enrich chunks', subject),
-          policy,
-        ).enrichChunks(stageInput);
+        await enrichmentStage(workflowInfo().taskQueue, activitySummary('enrich chunks', subject), policy).enrichChunks(
+          stageInput,
+        );
       const result = await call.run(stageInput);
       waiting.clear();
       progress.stages[stage] = 'SUCCESS';

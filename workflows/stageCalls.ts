@@ -67,9 +67,7 @@ async function parseThenEnrich(
   // A parse that came back in the result (a run started on an older worker) is handed on;
   // otherwise enrichMarkdown reads it from the task.
   const { parsed } = await (local ? localCleaningStage : cleaningStage)(summary, policy).parseForEnrichment(input);
-  return enrichmentStage(
-    workflowInfo().taskQueue,
-    activitySummary('enrich markdown', subject),
-    policy,
-  ).enrichMarkdown(parsed ? { ...input, parsed } : input);
+  return enrichmentStage(workflowInfo().taskQueue, activitySummary('enrich markdown', subject), policy).enrichMarkdown(
+    parsed ? { ...input, parsed } : input,
+  );
 }

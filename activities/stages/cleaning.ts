@@ -1,3 +1,4 @@
+import { pageProgressReporter } from '../heartbeat';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { StageInput, StageResult } from '../../contracts/ingest';
@@ -139,7 +140,12 @@ async function parseBuiltIn(
   try {
     await downloadSource(deps, started.sourceObjectKey, tmpFile);
     const type = detectFileType(await readHead(tmpFile), started.fileName);
-    const { markdown, ocrPages, images } = await deps.cpu.parseDocument(tmpFile, type, { keepImages });
+    const { markdown, ocrPages, images } = await deps.cpu.parseDocument(
+      tmpFile,
+      type,
+      { keepImages },
+      pageProgressReporter(),
+    );
     await storeEmbeddedImages(deps, input, tmpFile, images);
     return { detectedType: type, markdown, ocrPages };
   } finally {

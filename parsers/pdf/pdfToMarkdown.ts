@@ -180,11 +180,16 @@ async function readPageWithin(
       if (!source.startsWith('ocr-')) return { lines, keys };
       const reason = source === 'ocr-garbled' ? 'garbled' : source === 'ocr-no-text' ? 'no-text' : 'image-page';
       let scale = 1;
-      const result = await ocr.read(pageNumber, reason, async () => {
-        const rendered = await renderPage(page, ocr.limits.dpi, MAX_RENDER_PIXELS);
-        scale = rendered.scale;
-        return rendered.image;
-      });
+      const result = await ocr.read(
+        pageNumber,
+        reason,
+        async () => {
+          const rendered = await renderPage(page, ocr.limits.dpi, MAX_RENDER_PIXELS);
+          scale = rendered.scale;
+          return rendered.image;
+        },
+        pdf.numPages,
+      );
       const height = page.getViewport({ scale: 1 }).height;
       return { lines: ocrToPdfLines(result.lines, scale, height), keys, ocrConfidence: result.confidence };
     } finally {

@@ -48,7 +48,13 @@ it('gives a long stage its rate and time left from the attempt rate its heartbea
   expect(formatPendingStage(stage, 5000)).toBe(
     'running   vectorizing: attempt 1, 1000/5000 chunks done, 12.5/s, 5m20s left',
   );
-  expect(formatStageProgress(10, 20, 0)).toBe('10/20 chunks done');
+  expect(formatStageProgress({ done: 10, perSecond: 0, total: null, unit: null }, 20)).toBe('10/20 chunks done');
+  // CLEANING's OCR: its heartbeat names the pages and their count.
+  expect(formatStageProgress({ done: 12, perSecond: 0.2, total: 300, unit: 'pages' }, 0)).toBe(
+    '12/300 pages done, 0.2/s, 24m00s left',
+  );
+  // A multi-frame image: no count known ahead, so no time left.
+  expect(formatStageProgress({ done: 3, perSecond: 0.5, total: null, unit: 'pages' }, 0)).toBe('3 pages done');
   expect(formatDuration(7384)).toBe('2h03m');
 });
 

@@ -267,6 +267,11 @@ it('says what a retried stage waits for, since when and at which attempt, and co
   // `since` is the first failure's: it holds across the stage's further failed attempts.
   expect(since).toBeLessThan(Date.now() - 1500);
   await waitUntil(async () => (await client.workflow.count(query)).count === 1);
+  // What the Web UI shows on the run's page: its current details.
+  const metadata = await run.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+  expect(metadata.currentDetails).toMatch(
+    /^\*\*Waiting for Postgres\*\* since \d\d:\d\d:\d\d UTC, attempt \d+ \(VECTORIZING\)/,
+  );
   await waitUntil(async () => (await run.query(progressQuery)).waiting?.for === 'the parsing service', 30_000);
   expect((await run.result()).status).toBe('SUCCESS');
   expect((await run.query(progressQuery)).waiting).toBeNull();

@@ -28,16 +28,19 @@ serveTasks({
   /** Finishes, after `ms` milliseconds of waiting: a slow but honest document. */
   slow: (ms: number) => new Promise<string>((resolve) => setTimeout(() => resolve(`slept ${ms} ms`), ms)),
   /** A scan: says it begins a page of OCR every `everyMs`, `pages` times, then finishes. */
-  ocrPages: async ({ pages, everyMs }: { pages: number; everyMs: number }, ocrPageStarted: () => void) => {
+  ocrPages: async (
+    { pages, everyMs }: { pages: number; everyMs: number },
+    ocrPageStarted: (page: number, pages: number | null) => void,
+  ) => {
     for (let page = 0; page < pages; page++) {
-      ocrPageStarted();
+      ocrPageStarted(page + 1, pages);
       await new Promise((resolve) => setTimeout(resolve, everyMs));
     }
     return `read ${pages} pages`;
   },
   /** One page of OCR begun, then a loop that never ends. */
-  ocrThenSpin: (_: null, ocrPageStarted: () => void) => {
-    ocrPageStarted();
+  ocrThenSpin: (_: null, ocrPageStarted: (page: number, pages: number | null) => void) => {
+    ocrPageStarted(1, null);
     for (;;) {
       // Busy forever.
     }

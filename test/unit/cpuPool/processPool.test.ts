@@ -74,7 +74,12 @@ describe('ProcessPool', () => {
     poolOf({ timeoutMs: 300, ocrPageMs: 400, longTimeoutMs: 60_000, maxHeapMb: 256, maxMemoryMb: 512 });
     // Four pages a quarter-second apart: past the 300 ms parse limit, within 300 + 4 × 400.
     const scan = { pages: 4, everyMs: 250 };
-    await expect(pool!.run('ocrPages', scan, FAILURES, { long: true })).resolves.toBe('read 4 pages');
+    const told: unknown[] = [];
+    await expect(
+      pool!.run('ocrPages', scan, FAILURES, { long: true, onOcrPage: (started) => told.push(started) }),
+    ).resolves.toBe('read 4 pages');
+    // Each page's start reaches the caller, with the page count: CLEANING's progress.
+    expect(told).toEqual([1, 2, 3, 4].map((page) => ({ page, pages: 4 })));
     // Not marked long, the same task has the parse limit only.
     await expect(pool!.run('ocrPages', scan, FAILURES)).rejects.toMatchObject({
       code: 'PARSE_TIMEOUT',
