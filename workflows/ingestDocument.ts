@@ -13,56 +13,35 @@ import {
   type IngestInput,
   type IngestProgress,
   type IngestResult,
-  type LocalStagePlan,
   type PrepareResult,
   type StageInput,
 } from '../contracts/ingest';
 import { DEFAULT_OUTAGE_BUDGET_MS } from '../contracts/outageBudget';
 import { progressQuery } from '../contracts/ingestApi';
-import {
-  DatasetIdKey,
-  DocumentIdKey,
-  FailureCodeKey,
-  PipelineStageKey,
-  PipelineStatusKey,
-} from '../contracts/searchAttributes';
-import { allPending, STAGES, type Stage } from '../contracts/stages';
+import { DatasetIdKey, DocumentIdKey, FailureCodeKey, PipelineStatusKey } from '../contracts/searchAttributes';
+import { allPending } from '../contracts/stages';
 import {
   bookkeeping,
-  enrichmentStage,
   localBookkeeping,
   localNotification,
   notification,
   retirement,
   sourceRegistration,
-  type RunPolicy,
 } from './activityOptions';
 import { activitySummary } from './activitySummary';
-import { stageCall } from './stageCalls';
-import { classifyFailure, type ClassifiedFailure } from './classifyFailure';
+import { classifyFailure } from './classifyFailure';
 import { PendingSearchAttributes } from './pendingSearchAttributes';
-import { installWaitingState, type WaitingState } from './waitingState';
-import { CHUNKING_PLAN_PATCH, installPlanGate } from './planGate';
+import { runStages, type Failure } from './runStages';
+import { installWaitingState } from './waitingState';
+import { installPlanGate } from './planGate';
 import { installRetryGate } from './retryGate';
 import { declareVersioningBehavior } from './versioningBehavior';
-
-type Failure = ClassifiedFailure & { stage: Stage | null };
-
-/** Which of the dataset's model enrichments the run's preparation found asked for. */
-interface RunEnrichments {
-  chunks: boolean;
-  markdown: boolean;
-}
 
 /** The patch id of registering a named source in its own activity ahead of prepareTask. */
 const SOURCE_REGISTRATION_ACTIVITY = 'source-registration-activity';
 
 /** The patch id of a rebuild's clean-up: retiring the chunk set its success switched away from. */
 const RETIRE_CHUNK_SETS = 'retire-chunk-sets';
-/** The patch id of chunk enrichment by a chat model ahead of PRETOKENIZE (issue 26). */
-const CHUNK_ENRICHMENT = 'chunk-enrichment';
-/** The patch id of CLEANING's model enrichments moving to the enrichment queue (issue 26). */
-const MARKDOWN_ENRICHMENT = 'markdown-enrichment-queue';
 
 /**
  * Worker Versioning (docs/deployment.md): a run is PINNED (declared below the workflow) to the
@@ -242,62 +221,6 @@ async function retireOldChunkSet(stageInput: StageInput, subject: string): Promi
   } catch (error) {
     if (isCancellation(error)) throw error;
   }
-}
-
-async function runStages(
-  stageInput: StageInput,
-  progress: IngestProgress,
-  searchAttributes: PendingSearchAttributes,
-  waiting: WaitingState,
-  plan: LocalStagePlan | undefined,
-  subject: string,
-  planGate: ReturnType<typeof installPlanGate>,
-  enrich: RunEnrichments,
-  policy: RunPolicy,
-): Promise<Failure | null> {
-  const lastStage = STAGES[STAGES.length - 1];
-  for (const stage of STAGES) {
-    // Inherited stages are not run again; the last one still runs so it can flip the pipeline.
-    if (progress.stages[stage] === 'SUCCESS' && stage !== lastStage) continue;
-    progress.currentStage = stage;
-    progress.stages[stage] = 'PROCESSING';
-    searchAttributes.set([{ key: PipelineStageKey, value: stage }]);
-    // Only runs prepared asking for it reach patched().
-    const enrichMarkdown = stage === 'CLEANING' && enrich.markdown && patched(MARKDOWN_ENRICHMENT);
-    const call = stageCall(stage, plan, progress.chunkCount, subject, enrichMarkdown, policy);
-    // A local stage does not end the workflow task, so the server would not see its stage before
-    // the next one anyway: it is written with the next normal stage's, or with the run's end.
-    if (!call.local) searchAttributes.flush();
-    try {
-      // The chunking plan, between CLEANING and CHUNKING (runs from before it chunk as they did);
-      // a plan that cannot be made fails as CHUNKING would.
-      const planned = stage === 'CHUNKING' && patched(CHUNKING_PLAN_PATCH);
-      if (planned) await planGate.run(stageInput, searchAttributes, plan?.beforeEmbedding === true, subject);
-      // Part of PRETOKENIZE: its failure is the stage's. Only runs prepared asking for it reach patched().
-      if (stage === 'PRETOKENIZE' && enrich.chunks && patched(CHUNK_ENRICHMENT))
-        await enrichmentStage(workflowInfo().taskQueue, activitySummary('enrich chunks', subject), policy).enrichChunks(
-          stageInput,
-        );
-      const result = await call.run(stageInput);
-      waiting.clear();
-      progress.stages[stage] = 'SUCCESS';
-      if (stage === 'CHUNKING') progress.chunkCount = result.items;
-      if (planned) planGate.executed();
-    } catch (error) {
-      if (isCancellation(error)) throw error;
-      const failure = { ...classifyFailure(error, stage), stage };
-      waiting.clear();
-      progress.stages[stage] = 'FAILED';
-      await bookkeeping(activitySummary(`record ${stage} failure`, failure.code)).recordTaskFailure({
-        taskId: stageInput.taskId,
-        stage,
-        code: failure.code,
-        message: failure.message,
-      });
-      return failure;
-    }
-  }
-  return null;
 }
 
 /** Notification never changes the pipeline's status: a delivery that finally fails is recorded on the outbox row. */

@@ -9,7 +9,7 @@ import type { StageInput } from '../contracts/ingest';
 import { chunkingPlanQuery, confirmPlanUpdate, type PlanConfirmation } from '../contracts/ingestApi';
 import { planConfirmationShapeProblem } from '../contracts/planConfirmation';
 import { PipelineStatusKey } from '../contracts/searchAttributes';
-import { bookkeeping, cpuStage, localCpuStage, notification } from './activityOptions';
+import { bookkeeping, cpuStage, localCpuStage, notification, type RunPolicy } from './activityOptions';
 import { activitySummary } from './activitySummary';
 import type { PendingSearchAttributes } from './pendingSearchAttributes';
 
@@ -59,8 +59,15 @@ export function installPlanGate() {
   );
   return {
     /** Proposes the task's plan; waits for its confirmation when the dataset requires one. */
-    async run(input: StageInput, searchAttributes: PendingSearchAttributes, local: boolean, subject: string) {
-      const propose = (local ? localCpuStage : cpuStage)(activitySummary('plan chunking', subject));
+    async run(
+      input: StageInput,
+      searchAttributes: PendingSearchAttributes,
+      local: boolean,
+      subject: string,
+      policy: RunPolicy,
+    ) {
+      // The run's outage budget and tenant priority, as CHUNKING's own.
+      const propose = (local ? localCpuStage : cpuStage)(activitySummary('plan chunking', subject), policy);
       planned = await propose.planChunking(input);
       if (planned.state !== 'WAIT_CONFIRM') return;
       searchAttributes.set([{ key: PipelineStatusKey, value: 'AWAITING_CONFIRMATION' }]);
