@@ -43,8 +43,16 @@ describe('loadConfig', () => {
       embedding: { activitySlots: 4, activitiesPerSecond: 20 },
       localStages: { maxSourceBytes: 1024 * 1024, maxChunks: 500 },
       outageBudgetMs: 60 * 60 * 1000,
+      fairness: { on: true, weights: {} },
       cpuThreads: Math.max(1, os.availableParallelism()),
     });
+    // Tenants' fairness weights, clamped to what Temporal accepts; a malformed list stops the process.
+    expect(loadConfig({ SLUICE_FAIRNESS_WEIGHTS: 'acme=3,trial=0.5,big=5000' }).worker.fairness).toEqual({
+      on: true,
+      weights: { acme: 3, trial: 0.5, big: 1000 },
+    });
+    expect(() => loadConfig({ SLUICE_FAIRNESS_WEIGHTS: 'acme=lots' })).toThrow(/SLUICE_FAIRNESS_WEIGHTS/);
+    expect(loadConfig({ SLUICE_FAIRNESS: 'off' }).worker.fairness.on).toBe(false);
     expect(loadConfig({ SLUICE_CPU_THREADS: '3' }).worker.cpuThreads).toBe(3);
     expect(() => loadConfig({ SLUICE_CPU_THREADS: '0' })).toThrow(/SLUICE_CPU_THREADS/);
     expect(
