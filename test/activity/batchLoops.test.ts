@@ -75,7 +75,7 @@ it('VECTORIZING: a provider error in batch 3 of 5, then a retry from the heartbe
   const first = runAttempt(activity, input);
   const failed = await first.outcome;
   expectRetryable(failed.error, 'VECTORIZING_FAILED');
-  expect(first.details()).toEqual({ lastChunkIndex: 19, done: 20 });
+  expect(first.details()).toMatchObject({ lastChunkIndex: 19, done: 20 });
   expect((await countChunks(db, input.documentId)).dense).toBe(20);
 
   const second = await runAttempt(activity, input, first.details()).outcome;
@@ -135,7 +135,7 @@ it('SPARSE_VECTORIZING: an upsert error in batch 2 of 3, then a retry from the h
 
   const first = runAttempt(activity, doc);
   expectRetryable((await first.outcome).error, 'SPARSE_VECTORIZING_FAILED');
-  expect(first.details()).toEqual({ lastChunkIndex: 499, done: 500 });
+  expect(first.details()).toMatchObject({ lastChunkIndex: 499, done: 500 });
 
   const second = await runAttempt(activity, doc, first.details()).outcome;
   expect(second.result).toEqual({ stage: 'SPARSE_VECTORIZING', skipped: false, items: 700 });

@@ -99,7 +99,7 @@ it.each([
 
   const first = runAttempt(activity, input);
   expectRetryableFailure(await first.outcome);
-  expect(first.details()).toEqual({ lastChunkIndex: 199, done: 200 });
+  expect(first.details()).toMatchObject({ lastChunkIndex: 199, done: 200 });
   await expectMarkedAreIndexed(input.documentId);
 
   const retry = runAttempt(activity, input, withDetails ? first.details() : undefined);
@@ -114,7 +114,7 @@ it('a worker that dies between bulkIndex and marking: the retry re-sends that ba
 
   const crashed = runAttempt(activity, input);
   await keywords.crashed;
-  expect(crashed.details()).toEqual({ lastChunkIndex: 199, done: 200 });
+  expect(crashed.details()).toMatchObject({ lastChunkIndex: 199, done: 200 });
   expect(await marked(input.documentId)).toEqual(chunkIds.slice(0, 200).sort());
   await expectMarkedAreIndexed(input.documentId);
 
@@ -162,7 +162,7 @@ it('resumes from the details of a clean partial run without re-sending confirmed
 
   const first = runAttempt(activity, input);
   expectRetryableFailure(await first.outcome);
-  expect(first.details()).toEqual({ lastChunkIndex: 399, done: 400 });
+  expect(first.details()).toMatchObject({ lastChunkIndex: 399, done: 400 });
   expect(await indexed(input.documentId)).toEqual(chunkIds.slice(0, 400).sort());
 
   const second = runAttempt(activity, input, first.details());

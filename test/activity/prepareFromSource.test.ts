@@ -28,8 +28,11 @@ const settings = {
   quota: { maxBytes: 1_000_000, maxDocuments: 3 },
   objectBucket: null,
   localStages: { maxSourceBytes: 0, maxChunks: 0 },
+  fairness: { on: true, weights: {} },
 };
-const prepareTask = createPrepareTaskActivity(partialDeps({ db, objects, settings: settings as never }));
+const prepareTask = createPrepareTaskActivity(
+  partialDeps({ db, objects, settings: settings as never, callerClaims: { required: false, secrets: [] } }),
+);
 
 function sourceRun(userId: string, objectKey: string, documentId: string = randomUUID()): PrepareInput {
   return {

@@ -38,7 +38,8 @@ const OPERATIONS = `# Running the station\n\n## Routine\n\nThe station opens at 
 const CHINESE = `# 山谷的鸟类\n\n## 河岸\n\n翠鸟在河边陡峭的泥岸上挖洞筑巢，潜入水中捕捉小鱼。\n\n## 草地\n\n云雀在初夏的草地上空高声歌唱。\n`;
 
 beforeAll(async () => {
-  h = await startApi({ SLUICE_LANGUAGE_DENSE: 'on' });
+  // The passage windows are off by default (their cost, docs/search.md): this suite turns them on.
+  h = await startApi({ SLUICE_LANGUAGE_DENSE: 'on', SLUICE_PASSAGE_WINDOWS: 'on' });
   user = await newUser(h, 'hits');
   for (const [name, content] of [
     ['birds.md', ENGLISH],
