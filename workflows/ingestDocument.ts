@@ -3,7 +3,6 @@ import {
   condition,
   isCancellation,
   makeContinueAsNewFunc,
-  patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -37,11 +36,15 @@ import { installPlanGate } from './planGate';
 import { installRetryGate } from './retryGate';
 import { declareVersioningBehavior } from './versioningBehavior';
 
-/** The patch id of registering a named source in its own activity ahead of prepareTask. */
-const SOURCE_REGISTRATION_ACTIVITY = 'source-registration-activity';
-
-/** The patch id of a rebuild's clean-up: retiring the chunk set its success switched away from. */
-const RETIRE_CHUNK_SETS = 'retire-chunk-sets';
+/*
+ * No `patched()` gates here: a run is pinned to the release that started it (below), so no run
+ * meets changed workflow code mid-way. And a `patched()` called after a local activity resolves
+ * is not safe: its marker goes into the workflow task in which the code ran, and a query arriving
+ * while that task is open can end it before the activity's result is handed to the code, which
+ * then runs in the next task. A replay resolves the activity in the first task, does not find the
+ * marker there, takes the unpatched path and fails with a nondeterminism error (seen under CI
+ * load: every later query of that run failed).
+ */
 
 /**
  * Worker Versioning (docs/deployment.md): a run is PINNED (declared below the workflow) to the
@@ -105,9 +108,8 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
   try {
     const prepareInput = { ...input, documentId, taskId, retryWait, ownerRunChain: info.firstExecutionRunId };
     let prepared: PrepareResult | undefined;
-    // A named source is copied by a normal activity that heartbeats (activities/stages/sourceRegistration.ts):
-    // runs from before it copied inside prepareTask, which a slow copy outlasted.
-    if (input.source !== undefined && patched(SOURCE_REGISTRATION_ACTIVITY)) {
+    // A named source is copied by a normal activity that heartbeats (activities/stages/sourceRegistration.ts).
+    if (input.source !== undefined) {
       const registration = await sourceRegistration(
         activitySummary('register source', input.fileName ?? documentId),
       ).registerSource(prepareInput);
@@ -149,9 +151,8 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
           ...(prepared.priority ? { priority: prepared.priority } : {}),
         },
       );
-      // Only a run that built a new chunk set (a rebuild) reaches this, so earlier histories replay unchanged.
-      if (failure === null && prepared.switchesIndex === true && patched(RETIRE_CHUNK_SETS))
-        await retireOldChunkSet(stageInput, subject);
+      // Only a run that built a new chunk set (a rebuild) retires the set it switched away from.
+      if (failure === null && prepared.switchesIndex === true) await retireOldChunkSet(stageInput, subject);
     }
   } catch (error) {
     if (isCancellation(error)) {

@@ -13,9 +13,6 @@ import { bookkeeping, cpuStage, localCpuStage, notification, type RunPolicy } fr
 import { activitySummary } from './activitySummary';
 import type { PendingSearchAttributes } from './pendingSearchAttributes';
 
-/** The patch id of the plan step between CLEANING and CHUNKING. */
-export const CHUNKING_PLAN_PATCH = 'chunking-plan';
-
 const refuse = (reason: string): never => {
   throw ApplicationFailure.create({
     type: 'PLAN_VALIDATION_FAILED',

@@ -1,4 +1,4 @@
-import { isCancellation, patched, workflowInfo } from '@temporalio/workflow';
+import { isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { IngestProgress, LocalStagePlan, StageInput } from '../contracts/ingest';
 import { PipelineStageKey } from '../contracts/searchAttributes';
 import { STAGES, type Stage } from '../contracts/stages';
@@ -6,7 +6,7 @@ import { bookkeeping, enrichmentStage, type RunPolicy } from './activityOptions'
 import { activitySummary } from './activitySummary';
 import { classifyFailure, type ClassifiedFailure } from './classifyFailure';
 import type { PendingSearchAttributes } from './pendingSearchAttributes';
-import { CHUNKING_PLAN_PATCH, type installPlanGate } from './planGate';
+import type { installPlanGate } from './planGate';
 import { stageCall } from './stageCalls';
 import type { WaitingState } from './waitingState';
 
@@ -17,11 +17,6 @@ export interface RunEnrichments {
   chunks: boolean;
   markdown: boolean;
 }
-
-/** The patch id of chunk enrichment by a chat model ahead of PRETOKENIZE. */
-const CHUNK_ENRICHMENT = 'chunk-enrichment';
-/** The patch id of CLEANING's model enrichments moving to the enrichment queue. */
-const MARKDOWN_ENRICHMENT = 'markdown-enrichment-queue';
 
 /**
  * The six stages in order, from the first that has not succeeded: each through its activity (a
@@ -47,19 +42,17 @@ export async function runStages(
     progress.currentStage = stage;
     progress.stages[stage] = 'PROCESSING';
     searchAttributes.set([{ key: PipelineStageKey, value: stage }]);
-    // Only runs prepared asking for it reach patched().
-    const enrichMarkdown = stage === 'CLEANING' && enrich.markdown && patched(MARKDOWN_ENRICHMENT);
+    const enrichMarkdown = stage === 'CLEANING' && enrich.markdown;
     const call = stageCall(stage, plan, progress.chunkCount, subject, enrichMarkdown, policy);
     // A local stage does not end the workflow task, so the server would not see its stage before
     // the next one anyway: it is written with the next normal stage's, or with the run's end.
     if (!call.local) searchAttributes.flush();
     try {
-      // The chunking plan, between CLEANING and CHUNKING (runs from before it chunk as they did);
-      // a plan that cannot be made fails as CHUNKING would.
-      const planned = stage === 'CHUNKING' && patched(CHUNKING_PLAN_PATCH);
+      // The chunking plan, between CLEANING and CHUNKING; a plan that cannot be made fails as CHUNKING would.
+      const planned = stage === 'CHUNKING';
       if (planned) await planGate.run(stageInput, searchAttributes, plan?.beforeEmbedding === true, subject, policy);
-      // Part of PRETOKENIZE: its failure is the stage's. Only runs prepared asking for it reach patched().
-      if (stage === 'PRETOKENIZE' && enrich.chunks && patched(CHUNK_ENRICHMENT))
+      // Part of PRETOKENIZE: its failure is the stage's.
+      if (stage === 'PRETOKENIZE' && enrich.chunks)
         await enrichmentStage(workflowInfo().taskQueue, activitySummary('enrich chunks', subject), policy).enrichChunks(
           stageInput,
         );

@@ -105,8 +105,7 @@ async function recordRetried(tw: TestWorker, failOnce: Map<string, 'KEYWORD_INDE
 async function recordSourceStarted(tw: TestWorker): Promise<void> {
   {
     // A run started from a named source, as another SDK starts it: no document id or task id. Its
-    // source is copied by the registerSource activity (patch source-registration-activity);
-    // source-started.json is the same run from before, when prepareTask copied it.
+    // source is copied by the registerSource activity.
     const documentId = randomUUID();
     const objectKey = `inbox/replay-${documentId}.md`;
     await tw.adapters.objects.putText(objectKey, sectionedMarkdown(2, 'source'));
@@ -147,7 +146,7 @@ async function recordWithChatModel(
   }
 }
 
-/** Chunk keywords from a chat model (patch chunk-enrichment): enrichChunks on the enrichment queue. */
+/** Chunk keywords from a chat model: enrichChunks on the enrichment queue. */
 const recordChunkEnrichment = (tw: TestWorker) =>
   recordWithChatModel(
     tw,
@@ -160,7 +159,7 @@ const recordChunkEnrichment = (tw: TestWorker) =>
   );
 
 /**
- * Table repair by a chat model (patch markdown-enrichment-queue): CLEANING's parse as a local
+ * Table repair by a chat model: CLEANING's parse as a local
  * activity, then enrichMarkdown on the enrichment queue.
  */
 const recordMarkdownEnrichment = (tw: TestWorker) =>
@@ -175,7 +174,7 @@ const recordMarkdownEnrichment = (tw: TestWorker) =>
   );
 
 /**
- * A rebuild under another plan (patch retire-chunk-sets): CLEANING inherited, the other stages on a
+ * A rebuild under another plan: CLEANING inherited, the other stages on a
  * new chunk set, then the old set retired. And a dataset rebuild starting one such run.
  */
 async function recordRebuilds(tw: TestWorker): Promise<void> {

@@ -37,7 +37,6 @@ it('has the recorded histories to replay', () => {
       'failed-then-retried.json',
       'retry-success.json',
       'small-success.json',
-      'source-started.json',
       'source-registered.json',
       'plan-confirmed.json',
       'rebuild-success.json',
