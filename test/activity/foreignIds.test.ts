@@ -18,6 +18,7 @@ afterAll(() => db.destroy());
 const deps = partialDeps({
   db,
   settings: { localStages: { maxSourceBytes: 0, maxChunks: 0 } } as never,
+  callerClaims: { required: false, secrets: [] },
 });
 const prepareTask = createPrepareTaskActivity(deps);
 const { markDocumentDeleting } = createDeletionActivities(deps);

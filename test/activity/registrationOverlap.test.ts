@@ -40,7 +40,12 @@ async function overlapping(late: { fail: boolean }) {
   await local.putText(sourceKey, CONTENT);
   const store = stallFirstRead(local, sourceKey);
   const prepareTask = createPrepareTaskActivity(
-    partialDeps({ db, objects: store.objects, settings: settings as never }),
+    partialDeps({
+      db,
+      objects: store.objects,
+      settings: settings as never,
+      callerClaims: { required: false, secrets: [] },
+    }),
   );
   const documentId = randomUUID();
   const input: PrepareInput = {
