@@ -5,11 +5,6 @@ import { migrateToLatest } from '../db/migrate';
 import { evalDocsDir } from '../eval/retrieval/corpus';
 import { loadLabels } from '../eval/retrieval/labels';
 import { denseQueryText } from '../search/denseQuery';
-import { createCpuPool } from '../cpuPool/pool';
-import { DEFAULT_PARSE_LIMITS } from '../parsers/parseLimits';
-import { nearestCells } from '../stores/denseCells';
-import { refreshDenseCells } from '../stores/postgresDenseCellTraining';
-import { cellCountFor, decodeCentroids } from '../stores/postgresDenseCells';
 import { createPostgresVectorStore } from '../stores/postgresVectorStore';
 import { resetBenchDatabase } from './benchDatabase';
 import { writeBenchResult } from './benchResults';
@@ -17,27 +12,25 @@ import { recallPassages } from './denseRecallCorpus';
 import { round } from './searchMeasures';
 
 /**
- * `npm run bench:dense-recall`: how much of the exact top 10 the Postgres dense search keeps on
- * real embeddings, per rerank depth. bench:search measures it on generated vectors only. The
- * passages are real Debian manuals (bench/denseRecallCorpus.ts) embedded by the local model (USE);
- * the queries are every labelled question of the retrieval eval, embedded as search embeds them.
- * Each is searched through the store (sign bits, then quantized bytes, then floats) at every depth
- * of BENCH_DENSE_RECALL_DEPTHS and compared with the exact cosine scan of all passages. The
- * passages are clustered into cells (stores/postgresDenseCells.ts) as VECTORIZING would, and each
- * depth is measured at each share of cells read of BENCH_DENSE_RECALL_SHARES (1: every cell, the
- * search without cells), with the share of passages those cells hold. The vectors are kept in a
- * database of the bench's own for the next run.
+ * `npm run bench:dense-recall`: how much of the exact top 10 the Postgres dense search (pgvector's
+ * HNSW index) keeps on real embeddings, per `hnsw.ef_search`. bench:search measures it on
+ * generated vectors. The passages are real Debian manuals (bench/denseRecallCorpus.ts) embedded by
+ * the local model (USE); the queries are every labelled question of the retrieval eval, embedded as
+ * search embeds them. Each is searched through the store at every ef_search of
+ * BENCH_DENSE_RECALL_EF and compared with the exact cosine scan of all passages; with it, each
+ * ef_search's p50 / p99. The vectors are kept in a database of the bench's own for the next run.
  */
 const LIMIT = Number(process.env.BENCH_DENSE_RECALL_PASSAGES ?? 1_000_000);
-const DEPTHS = (process.env.BENCH_DENSE_RECALL_DEPTHS ?? '50,100,250,500').split(',').map(Number);
-const SHARES = (process.env.BENCH_DENSE_RECALL_SHARES ?? '1,0.5,0.25,0.125').split(',').map(Number);
+const EF_SEARCH = (process.env.BENCH_DENSE_RECALL_EF ?? '40,100,200,400').split(',').map(Number);
 const OUT = process.env.BENCH_OUT ?? 'dense-recall.json';
 const TOP = 10;
 const scope = { userId: 'bench-user', datasetId: 'bench-dense-recall' };
 
 async function storedVectors(adapters: Adapters): Promise<Map<string, number[]>> {
   const { rows } = await sql<{ chunk_id: string; vector: number[] }>`
-    SELECT chunk_id, vector FROM dense_vectors WHERE dataset_id = ${scope.datasetId}`.execute(adapters.db);
+    SELECT chunk_id, vector::real[] AS vector FROM dense_vectors WHERE dataset_id = ${scope.datasetId}`.execute(
+    adapters.db,
+  );
   return new Map(rows.map((r) => [r.chunk_id, r.vector]));
 }
 
@@ -92,30 +85,6 @@ function exactTop(vectors: Map<string, number[]>, query: number[]): string[] {
   return best.map((b) => b.id);
 }
 
-/** The passages' cells as VECTORIZING trains them (on a CPU pool), their centroids and sizes. */
-async function trainCells(adapters: Adapters, model: { model: string; dimension: number }) {
-  const cpu = createCpuPool({ threads: 2, limits: DEFAULT_PARSE_LIMITS });
-  const started = performance.now();
-  try {
-    await sql`DELETE FROM dense_cells`.execute(adapters.db);
-    await refreshDenseCells(adapters.db, 'dense_vectors', scope, model, cpu, { minRows: 1, probeShare: 1 });
-  } finally {
-    await cpu.close();
-  }
-  const trainSeconds = round((performance.now() - started) / 1000);
-  const row = await adapters.db.selectFrom('dense_cells').selectAll().executeTakeFirstOrThrow();
-  const { rows } = await sql<{ cell: number; n: string }>`
-    SELECT cell, count(*) AS n FROM dense_vectors GROUP BY cell`.execute(adapters.db);
-  console.error(
-    `trained ${row.cell_count} cells (${cellCountFor(row.trained_rows, model.dimension)} asked) in ${trainSeconds} s`,
-  );
-  return {
-    centroids: decodeCentroids(row.centroids, row.cell_count, model.dimension),
-    sizes: new Map(rows.map((r) => [r.cell, Number(r.n)])),
-    trainSeconds,
-  };
-}
-
 async function main(): Promise<void> {
   const base = loadConfig();
   const url = new URL(base.database.url);
@@ -136,45 +105,34 @@ async function main(): Promise<void> {
       questions.map(async (q) => (await embedder.embed([denseQueryText(q)]))[0] as number[]),
     );
     const exact = queries.map((q) => exactTop(vectors, q));
-    const cells = await trainCells(adapters, model);
-    const byShare: Record<string, unknown> = {};
-    for (const share of SHARES) {
-      const recallByDepth: Record<string, number> = {};
-      const worstByDepth: Record<string, number> = {};
-      for (const depth of DEPTHS) {
-        const store = createPostgresVectorStore(adapters.db, {
-          rerankCandidates: depth,
-          cells: { minRows: 1, probeShare: share },
-        });
-        const recalls: number[] = [];
-        for (const [i, query] of queries.entries()) {
-          const found = new Set((await store.searchDense(scope, model, query, TOP)).map((h) => h.chunkId));
-          recalls.push((exact[i] as string[]).filter((id) => found.has(id)).length / TOP);
-        }
-        recallByDepth[depth] = round(recalls.reduce((s, r) => s + r, 0) / recalls.length, 3);
-        worstByDepth[depth] = recalls.reduce((w, r) => Math.min(w, r), 1);
+    const byEf: Record<string, unknown> = {};
+    for (const ef of EF_SEARCH) {
+      const store = createPostgresVectorStore(adapters.db, { efSearch: ef });
+      const recalls: number[] = [];
+      const times: number[] = [];
+      for (const [i, query] of queries.entries()) {
+        const started = performance.now();
+        const hits = await store.searchDense(scope, model, query, TOP);
+        times.push(performance.now() - started);
+        const found = new Set(hits.map((h) => h.chunkId));
+        recalls.push((exact[i] as string[]).filter((id) => found.has(id)).length / TOP);
       }
-      const read = queries.map((q) =>
-        nearestCells(cells.centroids, q, Math.ceil(cells.centroids.count * share)).reduce(
-          (n, cell) => n + (cells.sizes.get(cell) ?? 0),
-          0,
-        ),
-      );
-      byShare[share] = {
-        recallAt10ByDepth: recallByDepth,
-        worstQueryRecallAt10ByDepth: worstByDepth,
-        meanShareOfPassagesRead: round(read.reduce((s, n) => s + n, 0) / read.length / vectors.size, 3),
+      times.sort((a, b) => a - b);
+      byEf[`ef${ef}`] = {
+        recallAt10: round(recalls.reduce((s, r) => s + r, 0) / recalls.length, 3),
+        worstQueryRecallAt10: recalls.reduce((w, r) => Math.min(w, r), 1),
+        p50Ms: round(times[Math.floor(times.length / 2)] ?? 0),
+        p99Ms: round(times[Math.min(times.length - 1, Math.floor(times.length * 0.99))] ?? 0),
       };
-      console.error(`cells read ${share}: ${JSON.stringify(byShare[share])}`);
+      console.error(`ef_search ${ef}: ${JSON.stringify(byEf[`ef${ef}`])}`);
     }
     const result = {
       bench: 'dense-recall',
+      store: 'Postgres, pgvector HNSW (m 16, ef_construction 64)',
       passages: vectors.size,
       queries: queries.length,
       model,
-      cells: { count: cells.centroids.count, trainSeconds: cells.trainSeconds },
-      byShareOfCellsRead: byShare,
-      depthAsShareOfPassages: Object.fromEntries(DEPTHS.map((d) => [d, round(d / vectors.size, 4)])),
+      byEfSearch: byEf,
     };
     writeBenchResult(OUT, result);
   } finally {

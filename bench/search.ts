@@ -5,34 +5,32 @@ import { loadConfig } from '../config/config';
 import { migrateToLatest } from '../db/migrate';
 import { searchWithSettings } from '../search/hybridSearch';
 import { resolveSearchSettings, type SearchSettings } from '../search/searchSettings';
-import { createCpuPool } from '../cpuPool/pool';
-import { DEFAULT_DENSE_CELL_PROBE_SHARE } from '../contracts/denseRerank';
-import { DEFAULT_PARSE_LIMITS } from '../parsers/parseLimits';
+import { hnswIndexName } from '../db/pgvector';
 import { createPostgresVectorStore } from '../stores/postgresVectorStore';
 import { resetBenchDatabase } from './benchDatabase';
 import { writeBenchResult } from './benchResults';
 import { chunkVector, BENCH_MODELS, queryWords } from './searchCorpus';
 import { loadedChunks, loadSearchDataset } from './searchLoad';
 import { coarseRecallAt10, exactScanMs, exactTop10, partTimes, percentile, round } from './searchMeasures';
+import { filteredDatasetFigures } from './searchFiltered';
 
 /**
  * `npm run bench:search`: the latency of hybrid search (the query embedded by the local model,
  * every list searched, fused, joined to its chunks) on one dataset of BENCH_SEARCH_CHUNKS chunks
- * (100,000) on the local profile: Postgres vectors and full-text search, no reranker. The chunks
- * are loaded directly through the stores (bench/searchLoad.ts) into a database of the bench's own
- * and kept for the next run. Sides run query by query, in an order that alternates: with the second
- * dense vector and without it, each at every rerank depth of BENCH_SEARCH_DEPTHS (how many rows
- * the dense lists' sign-bit pass hands to the exact cosine), and each reading the nearest
- * BENCH_SEARCH_CELL_SHARE of the dense cells (stores/postgresDenseCells.ts, trained as VECTORIZING
- * trains them) and reading every cell (as without cells). Then, per depth, where the time goes
- * (each part alone) and the coarse pass's recall@10 against the exact scan; and the old exact dense
- * scan on a few queries.
+ * (100,000) on the local profile: Postgres vectors (pgvector, an HNSW index per model) and
+ * full-text search, no reranker. The chunks are loaded directly through the stores
+ * (bench/searchLoad.ts) into a database of the bench's own and kept for the next run. Sides run
+ * query by query, in an order that alternates: with the second dense vector, without its passage
+ * windows, and with the first dense vector only, each at every `hnsw.ef_search` of
+ * BENCH_SEARCH_EF (SLUICE_PGVECTOR_EF_SEARCH). Then, per ef_search, where the time goes (each part
+ * alone) and the dense list's recall@10 against the exact scan; the exact dense scan on a few
+ * queries; the HNSW index's size and the time to build it anew; and the same dense list on a
+ * dataset that holds 1 % of the model's rows (bench/searchFiltered.ts).
  */
 const TOTAL = Number(process.env.BENCH_SEARCH_CHUNKS ?? 100_000);
 const QUERIES = Number(process.env.BENCH_SEARCH_QUERIES ?? 100);
 const OUT = process.env.BENCH_OUT ?? 'search.json';
-const DEPTHS = (process.env.BENCH_SEARCH_DEPTHS ?? '1000,500').split(',').map(Number);
-const CELL_SHARE = Number(process.env.BENCH_SEARCH_CELL_SHARE ?? DEFAULT_DENSE_CELL_PROBE_SHARE);
+const EF_SEARCH = (process.env.BENCH_SEARCH_EF ?? '40,100,200').split(',').map(Number);
 const scope = { userId: 'bench-user', datasetId: `bench-search-${TOTAL}` };
 
 function benchUrl(): string {
@@ -44,19 +42,19 @@ function benchUrl(): string {
 /** The query near chunk q's position in the dataset (bench/searchCorpus.ts queryWords). */
 const queryFor = (q: number): string => queryWords((q * 7919 + 13) % TOTAL);
 
-/** Trains the dense cells of every model when due, as VECTORIZING does; the seconds it took. */
-async function trainCells(adapters: Adapters): Promise<number> {
-  const cpu = createCpuPool({ threads: os.availableParallelism(), limits: DEFAULT_PARSE_LIMITS });
+/** The first dense vector's HNSW index built anew (REINDEX, as after a bulk load): seconds and size. */
+async function rebuildFirstIndex(adapters: Adapters): Promise<{ buildSeconds: number; indexSize: string }> {
+  const name = hnswIndexName('dense_vectors', BENCH_MODELS.first);
   const started = performance.now();
-  try {
-    await adapters.vectors.maintainDenseIndex?.(scope, BENCH_MODELS.first, 'first', cpu);
-    for (const model of [BENCH_MODELS.en, BENCH_MODELS.zh]) {
-      await adapters.vectors.maintainDenseIndex?.(scope, model, 'language', cpu);
-    }
-  } finally {
-    await cpu.close();
-  }
-  return round((performance.now() - started) / 1000);
+  await adapters.db.connection().execute(async (conn) => {
+    await sql`SET maintenance_work_mem = '1GB'`.execute(conn);
+    await sql`REINDEX INDEX ${sql.id(name)}`.execute(conn);
+  });
+  const buildSeconds = round((performance.now() - started) / 1000);
+  const { rows } = await sql<{
+    size: string;
+  }>`SELECT pg_size_pretty(pg_relation_size(${name}::regclass)) AS size`.execute(adapters.db);
+  return { buildSeconds, indexSize: rows[0]?.size ?? '?' };
 }
 
 /** The dataset as the last run left it, or loaded again (into a reset database) when it is not complete. */
@@ -96,29 +94,22 @@ async function main(): Promise<void> {
   await ensureLoaded(config, url);
   const adapters = createAdapters(config);
   try {
-    const cellTrainingSeconds = await trainCells(adapters);
-    // As autovacuum leaves a dataset that has stopped changing (and as a migration's rewrite needs):
-    // pages marked all-visible, so the dense lists' first pass reads their covering index alone.
+    const index = await rebuildFirstIndex(adapters);
+    // As autovacuum leaves a dataset that has stopped changing: statistics for the planner.
     await sql`VACUUM (ANALYZE) dense_vectors, language_dense_vectors, window_dense_vectors, sparse_vectors, keyword_entries`.execute(
       adapters.db,
     );
-    const atDepth = (depth: number, probeShare = CELL_SHARE): Adapters => ({
+    const atEf = (efSearch: number): Adapters => ({
       ...adapters,
-      vectors: createPostgresVectorStore(adapters.db, { rerankCandidates: depth, cells: { probeShare } }),
+      vectors: createPostgresVectorStore(adapters.db, { efSearch }),
     });
     const settings = {
       withLanguageDense: resolveSearchSettings(),
       withoutPassageWindows: resolveSearchSettings({ weights: { passage: 0 } }),
       firstDenseOnly: resolveSearchSettings({ denseModels: ['user'] }),
     };
-    const sides: { name: string; deps: Adapters; settings: SearchSettings }[] = DEPTHS.flatMap((depth) =>
-      [CELL_SHARE, 1].flatMap((share) =>
-        Object.entries(settings).map(([name, value]) => ({
-          name: `${name}@${depth}${share === 1 ? ',everyCell' : ''}`,
-          deps: atDepth(depth, share),
-          settings: value,
-        })),
-      ),
+    const sides: { name: string; deps: Adapters; settings: SearchSettings }[] = EF_SEARCH.flatMap((ef) =>
+      Object.entries(settings).map(([name, value]) => ({ name: `${name}@ef${ef}`, deps: atEf(ef), settings: value })),
     );
     const times: Record<string, number[]> = Object.fromEntries(sides.map((side) => [side.name, []]));
     for (let q = -5; q < QUERIES; q += 1) {
@@ -132,21 +123,19 @@ async function main(): Promise<void> {
     }
     const targets = [11, 2222, 33333, 44444, 5555, 66666, 77777, 8888, 99999, 123].map((t) => t % TOTAL);
     const exactTop = exactTop10(TOTAL, targets);
-    const partsByDepth: Record<string, Record<string, number>> = {};
-    const recallByDepth: Record<string, number> = {};
-    for (const depth of DEPTHS) {
-      for (const share of [CELL_SHARE, 1]) {
-        const name = `${depth}${share === 1 ? ',everyCell' : ''}`;
-        const parts: Record<string, number[]> = {};
-        for (let q = 0; q < Math.min(QUERIES, 30); q += 1) {
-          for (const [part, ms] of Object.entries(await partTimes(atDepth(depth, share), scope, queryFor(q)))) {
-            (parts[part] ??= []).push(ms);
-          }
+    const partsByEf: Record<string, Record<string, number>> = {};
+    const recallByEf: Record<string, number> = {};
+    for (const ef of EF_SEARCH) {
+      const parts: Record<string, number[]> = {};
+      for (let q = 0; q < Math.min(QUERIES, 30); q += 1) {
+        for (const [part, ms] of Object.entries(await partTimes(atEf(ef), scope, queryFor(q)))) {
+          (parts[part] ??= []).push(ms);
         }
-        partsByDepth[name] = Object.fromEntries(Object.entries(parts).map(([p, v]) => [p, round(percentile(v, 50))]));
-        recallByDepth[name] = round(await coarseRecallAt10(atDepth(depth, share), scope, exactTop), 3);
       }
+      partsByEf[`ef${ef}`] = Object.fromEntries(Object.entries(parts).map(([p, v]) => [p, round(percentile(v, 50))]));
+      recallByEf[`ef${ef}`] = round(await coarseRecallAt10(atEf(ef), scope, exactTop), 3);
     }
+    const filtered = await filteredDatasetFigures(adapters, scope, TOTAL, EF_SEARCH);
     const exact: number[] = [];
     for (let q = 0; q < 3; q += 1) exact.push(await exactScanMs(adapters, scope, chunkVector(q * 31, 512)));
     const { rows } = await sql<{
@@ -160,14 +149,14 @@ async function main(): Promise<void> {
       bench: 'search',
       chunks: TOTAL,
       queries: QUERIES,
-      profile: 'local (Postgres vectors and full-text search, USE + bge-small query embedding, no reranker)',
+      profile: 'local (Postgres with pgvector and full-text search, USE + bge-small query embedding, no reranker)',
       models: BENCH_MODELS,
-      cellShareRead: CELL_SHARE,
-      cellTrainingSeconds,
+      firstDenseIndex: index,
       hybridSearch: Object.fromEntries(Object.entries(times).map(([n, v]) => [n, summary(v)])),
-      partsP50MsByDepth: partsByDepth,
+      partsP50MsByEf: partsByEf,
       exactDenseScanMs: exact.map((ms) => round(ms)),
-      coarsePassRecallAt10ByDepth: recallByDepth,
+      denseRecallAt10ByEf: recallByEf,
+      onePercentDataset: filtered,
       denseVectorsTable: rows[0]?.n,
       loadAverage: { before: loadBefore.map((l) => round(l, 2)), after: os.loadavg().map((l) => round(l, 2)) },
       cores: os.availableParallelism(),

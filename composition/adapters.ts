@@ -57,8 +57,7 @@ function objectStoreFor(config: Readonly<SluiceConfig>): ObjectStore & Ensurable
 
 function vectorStoreFor(config: Readonly<SluiceConfig>, db: Kysely<Database>): VectorStore & Ensurable {
   const c = config.stores.vectorStore;
-  if (c.kind === 'postgres')
-    return createPostgresVectorStore(db, { rerankCandidates: c.rerankCandidates, cells: c.cells });
+  if (c.kind === 'postgres') return createPostgresVectorStore(db, { efSearch: c.efSearch });
   // No dimension here: each model's collection takes the dimension of the model that first writes to it.
   return createQdrantVectorStore({ url: c.url, apiKey: c.apiKey, collection: c.collection });
 }

@@ -1,9 +1,5 @@
 import { z } from 'zod';
-import {
-  DEFAULT_DENSE_CELL_MIN_ROWS,
-  DEFAULT_DENSE_CELL_PROBE_SHARE,
-  DEFAULT_DENSE_RERANK_CANDIDATES,
-} from '../contracts/denseRerank';
+import { DEFAULT_EF_SEARCH } from '../contracts/pgvectorSearch';
 
 export type Profile = 'local' | 'production';
 
@@ -22,13 +18,8 @@ export interface StoresConfig {
         forcePathStyle: boolean;
       };
   vectorStore:
-    | {
-        kind: 'postgres';
-        /** Rows the sign-bit pass hands to the exact cosine (stores/postgresDenseTable.ts). */
-        rerankCandidates: number;
-        /** When a model's rows are clustered into cells, and how many a search reads (stores/postgresDenseCells.ts). */
-        cells: { minRows: number; probeShare: number };
-      }
+    /** Postgres with pgvector (stores/postgresVectorStore.ts): the local profile's, or a managed Postgres's. */
+    | { kind: 'postgres'; efSearch: number }
     | { kind: 'qdrant'; url: string; apiKey: string | undefined; collection: string };
   keywordIndex:
     | { kind: 'postgres' }
@@ -83,26 +74,18 @@ export const vectorStoreEnv = {
   SLUICE_VECTOR_STORE: z
     .enum(['postgres', 'qdrant'])
     .optional()
-    .describe('Vector store adapter (dense and sparse). Unset: `qdrant` on the production profile, else `postgres`.'),
-  SLUICE_DENSE_RERANK_CANDIDATES: z.coerce
+    .describe(
+      'Vector store adapter (dense and sparse): `postgres` (pgvector; a managed Postgres in production) or `qdrant`. Unset: `qdrant` on the production profile, else `postgres`.',
+    ),
+  SLUICE_PGVECTOR_EF_SEARCH: z.coerce
     .number()
     .int()
-    .min(50)
-    .max(100_000)
-    .default(DEFAULT_DENSE_RERANK_CANDIDATES)
-    .describe('Postgres vectors: rows the sign-bit pass hands to the cosine per search (docs/search.md).'),
-  SLUICE_DENSE_CELLS_MIN_ROWS: z.coerce
-    .number()
-    .int()
-    .min(1_000)
-    .default(DEFAULT_DENSE_CELL_MIN_ROWS)
-    .describe("Postgres vectors: a model's rows in a dataset before they are clustered into cells."),
-  SLUICE_DENSE_CELL_PROBE_SHARE: z.coerce
-    .number()
-    .gt(0)
-    .max(1)
-    .default(DEFAULT_DENSE_CELL_PROBE_SHARE)
-    .describe("Postgres vectors: the share of a model's cells a search reads, nearest its query first."),
+    .min(10)
+    .max(1000)
+    .default(DEFAULT_EF_SEARCH)
+    .describe(
+      "Postgres vectors: pgvector's hnsw.ef_search, the candidates a dense search's graph walk keeps (more: recall up, latency up; docs/search.md).",
+    ),
   QDRANT_URL: z.url().optional().describe('Qdrant server; required for the Qdrant store.'),
   QDRANT_API_KEY: optional.describe('Qdrant API key.'),
   QDRANT_COLLECTION: z
@@ -226,11 +209,7 @@ export function resolveStores(e: StoresEnv, problems: string[]): StoresConfig {
             apiKey: e.QDRANT_API_KEY,
             collection: e.QDRANT_COLLECTION,
           }
-        : {
-            kind: 'postgres',
-            rerankCandidates: e.SLUICE_DENSE_RERANK_CANDIDATES,
-            cells: { minRows: e.SLUICE_DENSE_CELLS_MIN_ROWS, probeShare: e.SLUICE_DENSE_CELL_PROBE_SHARE },
-          },
+        : { kind: 'postgres', efSearch: e.SLUICE_PGVECTOR_EF_SEARCH },
     keywordIndex:
       keywordKind === 'opensearch'
         ? {

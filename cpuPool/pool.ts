@@ -10,16 +10,7 @@ import type { ParseLimits } from '../parsers/parseLimits';
 import type { ParseInput } from './parseChild';
 import type { OcrPageStarted } from './childServer';
 import { ProcessPool, type TaskMemory } from './processPool';
-import type { DenseCellCompute } from '../stores/ports';
-import type {
-  AssignCellsInput,
-  ChunkInput,
-  PlanChunkInput,
-  SparseInput,
-  TokenizeInput,
-  TokenPlanEntries,
-  TrainCellsInput,
-} from './tasks';
+import type { ChunkInput, PlanChunkInput, SparseInput, TokenizeInput, TokenPlanEntries } from './tasks';
 import { ThreadPool } from './threadPool';
 
 /**
@@ -27,11 +18,10 @@ import { ThreadPool } from './threadPool';
  * the per-document time limit. Parsing runs in warm child processes under a memory limit that
  * covers all of a document's memory (what a file decompresses into lives mostly outside the JS
  * heap); chunking, tokenizing and sparse weighting, whose input is the already capped markdown,
- * run in warm threads under the heap cap, as does training the Postgres store's dense cells
- * (k-means over vectors, VECTORIZING_FAILED when a limit is hit). Created once by the worker's composition root and
+ * run in warm threads under the heap cap. Created once by the worker's composition root and
  * closed when the worker stops.
  */
-export interface CpuPool extends DenseCellCompute {
+export interface CpuPool {
   /** File → markdown. PARSE_TIMEOUT, FILE_TOO_LARGE (memory, heap, markdown cap), PARSE_ENGINE_FAILED (crash). */
   parse(filePath: string, type: SourceFileType): Promise<string>;
   /**
@@ -103,7 +93,7 @@ export function createCpuPool(options: CpuPoolOptions): CpuPool {
     onError: options.onError,
   });
   const stageFailures = (
-    code: 'CHUNKING_FAILED' | 'PRETOKENIZE_FAILED' | 'SPARSE_VECTORIZING_FAILED' | 'VECTORIZING_FAILED',
+    code: 'CHUNKING_FAILED' | 'PRETOKENIZE_FAILED' | 'SPARSE_VECTORIZING_FAILED',
     what: string,
   ) => ({ what, timeout: code, heap: code, crash: code });
   const parseDocument = (
@@ -151,18 +141,6 @@ export function createCpuPool(options: CpuPoolOptions): CpuPool {
         'sparse',
         { tokenLists } satisfies SparseInput,
         stageFailures('SPARSE_VECTORIZING_FAILED', `weighting ${tokenLists.length} sparse vectors`),
-      ),
-    trainDenseCells: (sample, dimension, count, iterations) =>
-      threads.run<Float32Array>(
-        'trainCells',
-        { sample, dimension, count, iterations } satisfies TrainCellsInput,
-        stageFailures('VECTORIZING_FAILED', `training ${count} dense cells`),
-      ),
-    assignDenseCells: (centroids, dimension, quantized, rows) =>
-      threads.run<Int32Array>(
-        'assignCells',
-        { centroids, dimension, quantized, rows } satisfies AssignCellsInput,
-        stageFailures('VECTORIZING_FAILED', `assigning ${rows} vectors to dense cells`),
       ),
     close: async () => {
       await Promise.all([threads.close(), parsers.close()]);

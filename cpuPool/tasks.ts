@@ -6,7 +6,6 @@ import { proposePlan, type Proposal, type ProposeInput } from '../chunker/propos
 import type { ChunkingPlan } from '../contracts/chunkingPlan';
 import type { ChunkDraft, SparseVector } from '../contracts/chunk';
 import { sparseVectorFromTokens } from '../sparse/sparseVector';
-import { cellsOfQuantized, trainCentroids } from '../stores/denseCells';
 import { tokenize as tokenizeText } from '../tokenizer/tokenize';
 import { replyOf, type StartedMessage, type Task, type TaskReply } from './protocol';
 
@@ -37,20 +36,6 @@ export interface TokenizeInput {
 /** One token list per chunk, in the order given: each becomes one sparse vector. */
 export interface SparseInput {
   tokenLists: string[][];
-}
-
-export interface TrainCellsInput {
-  sample: Float32Array;
-  dimension: number;
-  count: number;
-  iterations: number;
-}
-
-export interface AssignCellsInput {
-  centroids: Float32Array;
-  dimension: number;
-  quantized: Uint8Array;
-  rows: number;
 }
 
 /** chunk id → its terms, as pairs: a Map is rebuilt on the other side without copying the lists. */
@@ -86,17 +71,4 @@ export function tokenize({ taskId, payload }: Task<TokenizeInput>): Promise<Task
 export function sparse({ taskId, payload }: Task<SparseInput>): Promise<TaskReply<SparseVector[]>> {
   started(taskId);
   return replyOf(() => payload.tokenLists.map((tokens) => sparseVectorFromTokens(tokens)));
-}
-
-export function trainCells({ taskId, payload }: Task<TrainCellsInput>): Promise<TaskReply<Float32Array>> {
-  started(taskId);
-  return replyOf(() => trainCentroids(payload.sample, payload.dimension, payload.count, payload.iterations).values);
-}
-
-export function assignCells({ taskId, payload }: Task<AssignCellsInput>): Promise<TaskReply<Int32Array>> {
-  started(taskId);
-  const { centroids, dimension, quantized, rows } = payload;
-  return replyOf(() =>
-    cellsOfQuantized({ count: centroids.length / dimension, dimension, values: centroids }, quantized, rows),
-  );
 }

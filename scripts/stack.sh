@@ -29,6 +29,8 @@ source "$STACK_SELF_DIR/stack/lib.sh"
 source "$STACK_SELF_DIR/stack/temporal.sh"
 # shellcheck source=stack/postgres.sh
 source "$STACK_SELF_DIR/stack/postgres.sh"
+# shellcheck source=stack/pgvector.sh
+source "$STACK_SELF_DIR/stack/pgvector.sh"
 # shellcheck source=stack/seaweedfs.sh
 source "$STACK_SELF_DIR/stack/seaweedfs.sh"
 # shellcheck source=stack/opensearch.sh

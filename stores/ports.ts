@@ -91,25 +91,6 @@ export interface SearchHit {
 }
 
 /**
- * The CPU work of training a dense index (the Postgres store's cells): k-means over a sample, and
- * the nearest cell of each row. The worker's CPU pool does it off the main thread, under its limits.
- */
-export interface DenseCellCompute {
-  /** `count` unit centroids (fewer when the sample is smaller) of `dimension` values, one after another. */
-  trainDenseCells(sample: Float32Array, dimension: number, count: number, iterations: number): Promise<Float32Array>;
-  /** The cell of each of `rows` quantized vectors (one byte per dimension, b standing for b - 128). */
-  assignDenseCells(
-    centroids: Float32Array,
-    dimension: number,
-    quantized: Uint8Array,
-    rows: number,
-  ): Promise<Int32Array>;
-}
-
-/** Which dense vector an index maintenance is for: the first (the user's model) or the second (the language's). */
-export type DenseVectorKind = 'first' | 'language';
-
-/**
  * Dense vectors are kept per embedding model (model name and dimension): tenants' models differ
  * and change, and a vector is only comparable with vectors of the model that made it.
  */
@@ -169,17 +150,6 @@ export interface VectorStore {
     chunkIds: string[],
   ): Promise<SearchHit[]>;
   searchSparse(scope: TenantScope, sparse: SparseVector, limit: number): Promise<SearchHit[]>;
-  /**
-   * After a document's vectors are written: lets a store whose engine keeps no dense index of its
-   * own bring one up to date (the Postgres store trains its cells when due). Absent where the
-   * engine indexes as it writes (Qdrant).
-   */
-  maintainDenseIndex?(
-    scope: TenantScope,
-    model: EmbeddingModelRef,
-    kind: DenseVectorKind,
-    compute: DenseCellCompute,
-  ): Promise<void>;
   /** `dense` counts the document's dense vectors of every model, the second dense vectors and windows included. */
   countForDocument(documentId: string): Promise<{ dense: number; sparse: number }>;
 }

@@ -1,12 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import {
-  DEFAULT_DENSE_CELL_MIN_ROWS,
-  DEFAULT_DENSE_CELL_PROBE_SHARE,
-  DEFAULT_DENSE_RERANK_CANDIDATES,
-} from '../contracts/denseRerank';
+import { DEFAULT_EF_SEARCH } from '../contracts/pgvectorSearch';
 import type { Database } from '../db/database';
-import { refreshDenseCells } from './postgresDenseCellTraining';
-import { holdCells, holdDatasetCells, type CellCache, type DenseCellSettings } from './postgresDenseCells';
+import { ensureHnswIndex } from '../db/pgvector';
 import { searchDenseRows, upsertDenseRows } from './postgresDenseTable';
 import { scoreWindowRows, upsertWindowRows } from './postgresWindowTable';
 import { ownerColumns } from './vectorOwner';
@@ -18,17 +13,12 @@ function* inBatches<T>(records: T[]): Generator<T[]> {
   for (let i = 0; i < records.length; i += UPSERT_BATCH) yield records.slice(i, i + UPSERT_BATCH);
 }
 
-const NAME = 'Postgres (dense_vectors)';
+const NAME = 'Postgres (pgvector)';
 /** Every table holding a chunk's vectors: what a delete must reach. */
 const VECTOR_TABLES = ['dense_vectors', 'language_dense_vectors', 'window_dense_vectors', 'sparse_vectors'] as const;
-/** The tables of dense vectors, by the kind an index maintenance names. */
-const DENSE_TABLES = { first: 'dense_vectors', language: 'language_dense_vectors' } as const;
+const DENSE_TABLES = ['dense_vectors', 'language_dense_vectors', 'window_dense_vectors'] as const;
 
-/**
- * Deletes the tenant's vector rows whose `column` is one of `values`, in every vector table. The
- * dataset's centroid rows are held first, so a delete waits for a training's reassignment instead
- * of deadlocking with its row locks.
- */
+/** Deletes the tenant's vector rows whose `column` is one of `values`, in every vector table, at once. */
 async function deleteVectorRows(
   db: Kysely<Database>,
   scope: TenantScope,
@@ -36,7 +26,6 @@ async function deleteVectorRows(
   values: readonly string[],
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await holdDatasetCells(trx, scope);
     for (const table of VECTOR_TABLES) {
       await trx
         .deleteFrom(table)
@@ -48,68 +37,48 @@ async function deleteVectorRows(
   });
 }
 
-export interface PostgresVectorStoreOptions {
-  rerankCandidates?: number;
-  cells?: Partial<DenseCellSettings>;
-}
-
 /**
- * The embedded-default vector store: dense and sparse vectors in Postgres. Dense search is exact
- * up to `rerankCandidates` rows of a model in a dataset and narrowed by sign bits beyond
- * (stores/postgresDenseTable.ts), and past `cells.minRows` rows reads only the cells nearest the
- * query (stores/postgresDenseCells.ts); Qdrant is the production adapter. A dense row is keyed by chunk
- * and carries its model and dimension: writing a chunk with another model replaces its row (the
- * move of a re-embedding), and a search reads one model's rows. The second dense vector (the
- * chunk language's model) has a table of its own with the same rules; its passage windows, several
- * rows per chunk, are read by chunk id for a search's candidates and score each chunk by its best.
+ * The embedded-default vector store, and the production one on a managed Postgres: dense and
+ * sparse vectors in Postgres, dense ones as pgvector `vector` values searched through an HNSW index
+ * per model and dimension (stores/pgvectorIndex.ts, stores/postgresDenseTable.ts). A dense row is
+ * keyed by chunk and carries its model and dimension: writing a chunk with another model replaces
+ * its row (the move of a re-embedding), and a search reads one model's rows. The second dense
+ * vector (the chunk language's model) has a table of its own with the same rules; its passage
+ * windows, several rows per chunk, are read by chunk id for a search's candidates and score each
+ * chunk by its best.
  */
 export function createPostgresVectorStore(
   db: Kysely<Database>,
-  { rerankCandidates = DEFAULT_DENSE_RERANK_CANDIDATES, cells = {} }: PostgresVectorStoreOptions = {},
+  { efSearch = DEFAULT_EF_SEARCH }: { efSearch?: number } = {},
 ): VectorStore {
-  const settings: DenseCellSettings = {
-    // A model with no more rows than the rerank depth is ranked whole: cells would only cut that.
-    minRows: Math.max(cells.minRows ?? DEFAULT_DENSE_CELL_MIN_ROWS, rerankCandidates + 1),
-    probeShare: cells.probeShare ?? DEFAULT_DENSE_CELL_PROBE_SHARE,
-  };
-  const cellContext = { cache: new Map() as CellCache, probeShare: settings.probeShare };
+  const ensured = new Set<string>();
   return {
     name: NAME,
 
-    upsertDense: (scope, model, records) =>
-      upsertDenseRows(db, cellContext, 'dense_vectors', NAME, scope, model, records),
+    upsertDense: (scope, model, records) => upsertDenseRows(db, ensured, 'dense_vectors', NAME, scope, model, records),
     upsertLanguageDense: (scope, model, records) =>
-      upsertDenseRows(db, cellContext, 'language_dense_vectors', NAME, scope, model, records),
+      upsertDenseRows(db, ensured, 'language_dense_vectors', NAME, scope, model, records),
     upsertPassageWindows: (scope, model, records) => upsertWindowRows(db, NAME, scope, model, records),
 
     async copyDense(scope, model, copies) {
+      await ensureHnswIndex(db, ensured, 'dense_vectors', model);
       const copied: string[] = [];
       for (const batch of inBatches(copies)) {
-        // One statement per batch: the vectors never leave Postgres. A copy keeps its source's
-        // cell (the same vector), under the lock a training takes before it reassigns the rows.
-        const rows = await db.transaction().execute(async (trx) => {
-          await holdCells(trx, 'dense_vectors', scope, model);
-          const inserted = await sql<{ chunk_id: string }>`
-            INSERT INTO dense_vectors (chunk_id, document_id, user_id, dataset_id, model, dimension, vector, cell)
-            SELECT c.to_id, c.document_id, v.user_id, v.dataset_id, v.model, v.dimension, v.vector, v.cell
-              FROM unnest(${batch.map((c) => c.fromChunkId)}::text[], ${batch.map((c) => c.toChunkId)}::text[],
-                          ${batch.map((c) => c.documentId)}::text[]) AS c(from_id, to_id, document_id)
-              JOIN dense_vectors v ON v.chunk_id = c.from_id
-             WHERE v.user_id = ${scope.userId} AND v.dataset_id = ${scope.datasetId}
-               AND v.model = ${model.model} AND v.dimension = ${model.dimension}
-            ON CONFLICT (chunk_id) DO UPDATE SET vector = excluded.vector, model = excluded.model,
-                                                 dimension = excluded.dimension, cell = excluded.cell,
-                                                 updated_at = now()
-            RETURNING chunk_id`.execute(trx);
-          return inserted.rows;
-        });
+        // One statement per batch: the vectors never leave Postgres.
+        const { rows } = await sql<{ chunk_id: string }>`
+          INSERT INTO dense_vectors (chunk_id, document_id, user_id, dataset_id, model, dimension, vector)
+          SELECT c.to_id, c.document_id, v.user_id, v.dataset_id, v.model, v.dimension, v.vector
+            FROM unnest(${batch.map((c) => c.fromChunkId)}::text[], ${batch.map((c) => c.toChunkId)}::text[],
+                        ${batch.map((c) => c.documentId)}::text[]) AS c(from_id, to_id, document_id)
+            JOIN dense_vectors v ON v.chunk_id = c.from_id
+           WHERE v.user_id = ${scope.userId} AND v.dataset_id = ${scope.datasetId}
+             AND v.model = ${model.model} AND v.dimension = ${model.dimension}
+          ON CONFLICT (chunk_id) DO UPDATE SET vector = excluded.vector, model = excluded.model,
+                                               dimension = excluded.dimension, updated_at = now()
+          RETURNING chunk_id`.execute(db);
         copied.push(...rows.map((r) => r.chunk_id));
       }
       return copied;
-    },
-
-    async maintainDenseIndex(scope, model, kind, compute) {
-      await refreshDenseCells(db, DENSE_TABLES[kind], scope, model, compute, settings);
     },
 
     async upsertSparse(scope, records) {
@@ -140,9 +109,9 @@ export function createPostgresVectorStore(
     },
 
     searchDense: (scope, model, vector, limit) =>
-      searchDenseRows(db, cellContext, 'dense_vectors', NAME, scope, model, vector, limit, rerankCandidates),
+      searchDenseRows(db, 'dense_vectors', NAME, scope, model, vector, limit, efSearch),
     searchLanguageDense: (scope, model, vector, limit) =>
-      searchDenseRows(db, cellContext, 'language_dense_vectors', NAME, scope, model, vector, limit, rerankCandidates),
+      searchDenseRows(db, 'language_dense_vectors', NAME, scope, model, vector, limit, efSearch),
     scorePassageWindows: (scope, model, vector, chunkIds) => scoreWindowRows(db, NAME, scope, model, vector, chunkIds),
 
     async searchSparse(scope, sparse, limit) {
@@ -181,7 +150,7 @@ export function createPostgresVectorStore(
 
     async countForDocument(documentId) {
       let dense = 0;
-      for (const table of [...Object.values(DENSE_TABLES), 'window_dense_vectors'] as const) {
+      for (const table of DENSE_TABLES) {
         const row = await db
           .selectFrom(table)
           .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import { windowId } from '../chunker/passageWindows';
 import type { Database } from '../db/database';
-import { bestFirst, cosineOfQuantized, norm } from './denseScoring';
+import { vectorLiteral } from '../db/pgvector';
+import { cosineOfDistance } from './postgresDenseTable';
 import { assertVectorsFit, dimensionMismatch } from './dimensionMismatch';
 import type { EmbeddingModelRef, PassageWindowRecord, SearchHit, TenantScope } from './ports';
 import { ownerColumns } from './vectorOwner';
@@ -34,7 +35,7 @@ export async function upsertWindowRows(
         ...ownerColumns(scope, r),
         model: model.model,
         dimension: model.dimension,
-        vector,
+        vector: vectorLiteral(vector),
       })),
     );
     await db.transaction().execute(async (trx) => {
@@ -50,8 +51,9 @@ export async function upsertWindowRows(
 }
 
 /**
- * Each given chunk's best window of the model, scored from the windows' quantized bytes (within a
- * few thousandths of the exact cosine), best first: one indexed read of the candidates' windows.
+ * Each given chunk's best window of the model by cosine, best first: one indexed read of the
+ * candidates' windows (by chunk id), scored by pgvector in the same query. No HNSW index: windows
+ * are only ever read for a search's candidates.
  */
 export async function scoreWindowRows(
   db: Kysely<Database>,
@@ -65,20 +67,12 @@ export async function scoreWindowRows(
     throw dimensionMismatch(model, storeName, `the query vector has ${vector.length} dimensions`);
   }
   if (chunkIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('window_dense_vectors')
-    .select(['chunk_id', 'quantized'])
-    .where('chunk_id', '=', sql<string>`ANY(${chunkIds}::text[])`)
-    .where('user_id', '=', scope.userId)
-    .where('dataset_id', '=', scope.datasetId)
-    .where('model', '=', model.model)
-    .where('dimension', '=', model.dimension)
-    .execute();
-  const queryNorm = norm(vector);
-  const best = new Map<string, number>();
-  for (const row of rows) {
-    const score = cosineOfQuantized(row.quantized, vector, queryNorm) ?? -1;
-    if (score > (best.get(row.chunk_id) ?? -Infinity)) best.set(row.chunk_id, score);
-  }
-  return [...best].map(([chunkId, score]) => ({ chunkId, score })).sort(bestFirst);
+  const { rows } = await sql<{ chunk_id: string; distance: number }>`
+    SELECT chunk_id, min(vector <=> ${vectorLiteral(vector)}::vector) AS distance FROM window_dense_vectors
+     WHERE chunk_id = ANY(${chunkIds}::text[]) AND user_id = ${scope.userId} AND dataset_id = ${scope.datasetId}
+       AND model = ${model.model} AND dimension = ${model.dimension}
+     GROUP BY chunk_id`.execute(db);
+  return rows
+    .map((r) => ({ chunkId: r.chunk_id, score: cosineOfDistance(r.distance) }))
+    .sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1));
 }

@@ -7,15 +7,6 @@ import { dimensionMismatch } from '../../stores/dimensionMismatch';
 import { textLanguage } from '../../tokenizer/textLanguage';
 import type { ActivityDeps } from '../deps';
 import { orTransient } from '../transient';
-import type { EmbeddingModelRef } from '../../stores/ports';
-
-/** The models of the second dense vector, one per language. */
-export function languageModels(embedders: BgeEmbedders): EmbeddingModelRef[] {
-  return BGE_LANGUAGES.map((language) => {
-    const embedder = embedders.of(language);
-    return { model: embedder.model, dimension: embedder.dimension };
-  });
-}
 
 /**
  * The second dense vector of a batch (VECTORIZING, SLUICE_LANGUAGE_DENSE on or auto with its

@@ -1,4 +1,3 @@
-import { log } from '@temporalio/activity';
 import type { StageInput, StageResult } from '../../contracts/ingest';
 import { markDenseReused, reusableVectors } from '../../db/repositories/chunkGenerations';
 import { chargePassageWindows } from './windowQuota';
@@ -13,9 +12,8 @@ import {
 import { listChunksLackingADenseVector } from '../../db/repositories/languageDenseChunks';
 import type { Embedder } from '../../embedders/embedder';
 import { dimensionMismatch, namingStore } from '../../stores/dimensionMismatch';
-import type { DenseVectorKind, EmbeddingModelRef } from '../../stores/ports';
 import type { ActivityDeps } from '../deps';
-import { embedLanguageBatch, languageModels } from './languageVectors';
+import { embedLanguageBatch } from './languageVectors';
 import { forEachPendingBatch } from './pendingBatches';
 import { runStage } from './stageTemplate';
 import { orTransient } from '../transient';
@@ -79,31 +77,6 @@ async function reuseVectors(
   return markDenseReused(deps.db, copied, model);
 }
 
-/**
- * Lets the vector store bring its dense index up to date with the rows just written (the Postgres
- * store trains its cells when due, on the CPU pool). The index only narrows which rows a search
- * reads, never which rows exist, so a failure here is logged and the stage still succeeds.
- */
-async function maintainDenseIndex(
-  deps: ActivityDeps,
-  scope: { userId: string; datasetId: string },
-  targets: { model: EmbeddingModelRef; kind: DenseVectorKind }[],
-): Promise<void> {
-  const maintain = deps.vectors.maintainDenseIndex?.bind(deps.vectors);
-  if (!maintain) return;
-  for (const { model, kind } of targets) {
-    try {
-      await maintain(scope, model, kind, deps.cpu);
-    } catch (error) {
-      log.warn('dense index maintenance failed; searches read every row it would have skipped', {
-        model: model.model,
-        kind,
-        error: error instanceof Error ? error.message : String(error),
-      });
-    }
-  }
-}
-
 export function createVectorizingActivity(deps: ActivityDeps) {
   return async function vectorizing(input: StageInput): Promise<StageResult> {
     return runStage(deps, input, 'VECTORIZING', async (started) => {
@@ -151,12 +124,6 @@ export function createVectorizingActivity(deps: ActivityDeps) {
               return batch.length;
             },
           );
-      await maintainDenseIndex(deps, scope, [
-        { model, kind: 'first' },
-        ...(languageEmbedders
-          ? languageModels(languageEmbedders).map((m) => ({ model: m, kind: 'language' as const }))
-          : []),
-      ]);
       return reused + embedded;
     });
   };

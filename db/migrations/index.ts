@@ -18,6 +18,7 @@ import * as searchTablesSerialScans from './20261207T0200_search_tables_serial_s
 import * as denseCells from './20261208T0100_dense_cells';
 import * as passageWindows from './20261209T0100_passage_windows';
 import * as documentWindowBytes from './20261210T0100_document_window_bytes';
+import * as pgvector from './20261211T0100_pgvector';
 
 /**
  * Migrations are listed statically rather than discovered on disk, so they run the same way
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '20261208T0100_dense_cells': denseCells,
   '20261209T0100_passage_windows': passageWindows,
   '20261210T0100_document_window_bytes': documentWindowBytes,
+  '20261211T0100_pgvector': pgvector,
 };
 
 export const migrationProvider: MigrationProvider = {

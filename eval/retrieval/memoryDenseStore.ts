@@ -10,11 +10,10 @@ import type {
 
 /**
  * The eval's dense vectors, both the first and the second (the bge model of the chunk's language),
- * held in memory and searched exactly (cosine, ties by chunk id): the ranking of the local
- * profile's Postgres store wherever its candidate pass covers the dataset (stores/postgresDenseTable.ts;
- * the eval's datasets are a few thousand chunks), at a thousandth of the time, which is what makes several dense spaces × 400 questions affordable; and
- * spaces live side by side (a real store keeps one model per chunk). Sparse vectors and everything
- * else go to the real store.
+ * held in memory and searched exactly (cosine, ties by chunk id): the local profile's Postgres
+ * store returns the same top 10 up to its HNSW index's recall against the exact scan, which
+ * bench:dense-recall measures on this eval's questions. Several dense spaces live side by side here
+ * (a real store keeps one model per chunk). Sparse vectors and everything else go to the real store.
  */
 export function withMemoryDense(store: VectorStore): VectorStore {
   const spaces = new Map<string, Map<string, number[]>>();

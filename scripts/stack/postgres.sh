@@ -68,6 +68,8 @@ postgres_install() {
     id -u postgres >/dev/null 2>&1 || die "the 'postgres' OS user does not exist (it comes with Debian's postgresql package)"
   fi
   postgres_prepare_dirs
+  # The vector store's extension, in the same (apt) lane as the server it extends.
+  pgvector_install
 }
 
 postgres_preflight() {

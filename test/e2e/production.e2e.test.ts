@@ -28,7 +28,8 @@ import { startTcpProxy, type TcpProxy } from '../../testkit/harness/tcpProxy';
 import { testConfig } from '../../testkit/harness/testConfig';
 
 // The production profile on every real server at once: SeaweedFS (S3), OpenSearch (through a TCP
-// proxy the test can cut), Qdrant when QDRANT_URL is set or else the Postgres vector store, Postgres,
+// proxy the test can cut), Qdrant when QDRANT_URL is set or else Postgres with pgvector (the
+// production profile's vector store on a managed Postgres: docs/operations.md), Postgres,
 // an OpenAI-compatible embedding endpoint (a real HTTP server) set as the deployment default, and two
 // worker processes: one polling the ingest queue, one the embedding queue. The user then switches to
 // a second endpoint's model of another dimension, so one vector store holds two models' vectors.
@@ -37,7 +38,7 @@ const QDRANT_URL = process.env.QDRANT_URL;
 const VECTOR_STORE = QDRANT_URL ? 'qdrant' : 'postgres';
 const VECTOR_STORE_NAME = QDRANT_URL
   ? `Qdrant at ${QDRANT_URL}`
-  : 'the Postgres vector store (QDRANT_URL is not set, so Qdrant was NOT exercised)';
+  : 'Postgres with pgvector (QDRANT_URL is not set, so Qdrant was NOT exercised)';
 const OPENSEARCH = new URL(process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200');
 const API_KEY = 'sk-prod-e2e-0123456789abcdef';
 const DIMENSION = 8;

@@ -6,7 +6,6 @@ import { createCpuPool, type CpuPool } from '../../../cpuPool/pool';
 import { convertFile } from '../../../parsers/convertFile';
 import { DEFAULT_PARSE_LIMITS } from '../../../parsers/parseLimits';
 import { sparseVectorFromTokens } from '../../../sparse/sparseVector';
-import { cellsOfQuantized, trainCentroids } from '../../../stores/denseCells';
 import { tokenize } from '../../../tokenizer/tokenize';
 
 const SAMPLES = path.join(__dirname, '../../../samples');
@@ -38,21 +37,6 @@ describe('the CPU pool gives what the functions give when called directly', () =
       const vectors = await pool.sparse(plan.map(([, terms]) => terms));
       expect(vectors).toEqual(plan.map(([, terms]) => sparseVectorFromTokens(terms)));
     }
-  });
-
-  it('trains dense cells and assigns vectors to them as the functions do', async () => {
-    const dimension = 8;
-    const sample = Float32Array.from(
-      { length: 40 * dimension },
-      (_, i) => Math.sin(i * 1.7) + (i % dimension === 0 ? 2 : 0),
-    );
-    const values = await pool.trainDenseCells(sample, dimension, 4, 5);
-    expect(values).toEqual(trainCentroids(sample, dimension, 4, 5).values);
-    const quantized = Uint8Array.from({ length: 10 * dimension }, (_, i) => (i * 37) % 256);
-    const centroids = { count: values.length / dimension, dimension, values };
-    expect(await pool.assignDenseCells(values, dimension, quantized, 10)).toEqual(
-      cellsOfQuantized(centroids, quantized, 10),
-    );
   });
 
   it("brings a parser's classified failure back as it is", async () => {
