@@ -4,6 +4,7 @@ import { sparseQueryFromTokens } from '../sparse/sparseVector';
 import type { SearchHit, TenantScope } from '../stores/ports';
 import { textLanguage } from '../tokenizer/textLanguage';
 import { tokenize } from '../tokenizer/tokenize';
+import { vectorLiteral } from '../db/pgvector';
 import { denseQueryText } from '../search/denseQuery';
 import { BENCH_MODELS, chunkVector, queryVectorNear } from './searchCorpus';
 
@@ -59,18 +60,17 @@ export async function partTimes(
   return parts;
 }
 
-/** The dense search before the sign-bit pass: every vector of the model scored exactly (the old query). */
+/**
+ * The dense list without its index: every vector of the model scored exactly (`+ 0` keeps the
+ * planner off the HNSW index), the baseline an index saves.
+ */
 export async function exactScanMs(adapters: Adapters, scope: TenantScope, vector: number[]): Promise<number> {
-  const query = sql`${sql.val(vector)}::real[]`;
+  const { model, dimension } = BENCH_MODELS.first;
   return timed(() =>
     sql`
-      SELECT chunk_id,
-             (SELECT sum(a * b) / nullif(sqrt(sum(a * a)) * sqrt(sum(b * b)), 0)
-                FROM unnest(vector, ${query}) AS t(a, b)) AS score
-        FROM dense_vectors
-       WHERE user_id = ${scope.userId} AND dataset_id = ${scope.datasetId}
-         AND model = ${BENCH_MODELS.first.model} AND dimension = ${BENCH_MODELS.first.dimension}
-       ORDER BY score DESC NULLS LAST, chunk_id
+      SELECT chunk_id FROM dense_vectors
+       WHERE user_id = ${scope.userId} AND dataset_id = ${scope.datasetId} AND model = ${model} AND dimension = ${dimension}
+       ORDER BY (vector <=> ${vectorLiteral(vector)}::vector) + 0, chunk_id
        LIMIT 50`.execute(adapters.db),
   );
 }
