@@ -108,6 +108,23 @@ export const searchQuery = z.object({
   limit: z.number().int().min(1).max(50).default(10),
 });
 
+/** What the search response says of the user's reranker (search/rerankHits.ts). */
+export const rerankReportSchema = z
+  .union([
+    z.object({ applied: z.literal(false), reason: z.enum(['none configured', 'off for the dataset']) }),
+    z.object({ applied: z.literal(true), model: z.string(), candidates: z.number().int(), ms: z.number() }),
+    z.object({
+      applied: z.literal(false),
+      model: z.string(),
+      candidates: z.number().int(),
+      ms: z.number(),
+      reason: z
+        .string()
+        .describe('why the fused order was kept: a timeout, an error status, an answer of another shape'),
+    }),
+  ])
+  .describe("whether the hits are in the reranker's order; a reranker that fails never fails the search");
+
 export const searchResponseSchema = z.object({
   hits: z.array(
     z.object({
@@ -117,9 +134,12 @@ export const searchResponseSchema = z.object({
       sectionPath: z.array(z.string()),
       text: z.string().describe('the chunk text, at most 65,536 characters'),
       textTruncated: z.boolean().describe('the chunk holds more than 65,536 characters and `text` is their start'),
-      score: z.number(),
+      score: z.number().describe("the reranker's score (0..1) where it scored the hit, else the fused score"),
+      fusedScore: z.number().describe('the weighted reciprocal-rank fusion score of the lists that found the chunk'),
+      rerankScore: z.number().optional().describe("the reranker's score, 0..1; absent when it did not score the hit"),
     }),
   ),
+  rerank: rerankReportSchema,
 });
 
 export const datasetsResponseSchema = z.object({

@@ -94,16 +94,20 @@ export function addDocumentCommands(program: Command): void {
     .requiredOption('-d, --dataset <name>', 'dataset to search')
     .option('-u, --user <id>', 'user whose documents to search (default: SLUICE_USER_ID)')
     .option('-k, --limit <n>', 'hits to show', '5')
-    .description('hybrid search: dense + sparse + keyword, fused by reciprocal rank')
+    .description(
+      "hybrid search: dense + sparse + keyword, fused by reciprocal rank, then the user's reranker where they have one",
+    )
     .action(async (query: string, opts: { dataset: string; user?: string; limit: string }) => {
-      const [{ hybridSearch }, { formatHits }] = await Promise.all([
+      const [{ searchSettingsFor }, { searchDataset }, { formatSearch }] = await Promise.all([
         import('../search/hybridSearch.js'),
+        import('../search/searchDataset.js'),
         import('./commands/formatHits.js'),
       ]);
       const userId = await userOf(opts);
       await withAdapters(async (adapters) => {
-        const hits = await hybridSearch(adapters, { userId, datasetId: opts.dataset }, query, Number(opts.limit));
-        console.log(formatHits(hits));
+        const scope = { userId, datasetId: opts.dataset };
+        const settings = await searchSettingsFor(adapters.db, scope);
+        console.log(formatSearch(await searchDataset(adapters, scope, query, Number(opts.limit), settings)));
       });
     });
 

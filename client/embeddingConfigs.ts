@@ -18,6 +18,7 @@ import {
   type EmbeddingSettings,
 } from '../embedders/embeddingSettings';
 import { parseEncryptionKey } from '../crypto/secretBox';
+import { sealingSecretOf } from '../crypto/sealingSecret';
 import { pickEmbeddingSource, storedCandidates, type EmbeddingSource } from '../embedders/userEmbedderResolver';
 
 /**
@@ -63,8 +64,7 @@ export type SealedKeyOwner = 'embedding configs' | 'model configs' | 'stored con
 
 /** Sealed keys use SLUICE_SECRET_KEY, the key the user-config embedder decrypts with. */
 export function encryptionKeyOf(config: Readonly<SluiceConfig>, owner: SealedKeyOwner = 'embedding configs'): Buffer {
-  const secret =
-    config.stores.embedder.kind === 'user-config' ? config.stores.embedder.secretKey : config.api.sessionSecret;
+  const secret = sealingSecretOf(config);
   if (!secret)
     throw new EmbeddingConfigError(`SLUICE_SECRET_KEY is not set: API keys of ${owner} cannot be sealed or read`);
   return parseEncryptionKey(secret);

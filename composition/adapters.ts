@@ -18,6 +18,8 @@ import type { KeywordIndex, ObjectStore, VectorStore } from '../stores/ports';
 import { createQdrantVectorStore } from '../stores/qdrantVectorStore';
 import { createS3ObjectStore } from '../stores/s3ObjectStore';
 import { readPemFile } from '../crypto/pemFile';
+import { openingKeysOf } from '../crypto/sealingSecret';
+import { createRerankerResolver, type RerankerResolver } from '../rerank/rerankerResolver';
 
 /**
  * The composition root of every process: config → adapters here, then the worker builds the
@@ -32,6 +34,8 @@ export interface Adapters {
   embedders: EmbedderResolver;
   /** The second dense vector's models (bge-small en/zh), or null when SLUICE_LANGUAGE_DENSE is off. */
   languageEmbedders: BgeEmbedders | null;
+  /** Each user's reranker (`sluice model set rerank`), read at each search. */
+  rerankers: RerankerResolver;
   /** Creates what the chosen stores need (bucket, collection, index) if missing; idempotent. */
   ensureReady(): Promise<void>;
   close(): Promise<void>;
@@ -103,6 +107,9 @@ function embeddersFor(
 /** Where a process logs a dependency's trouble that no request or activity sees (the worker: its Runtime logger). */
 export type DependencyLog = (message: string) => void;
 
+/** What a reranker's answer may take: 200 scores are a few kilobytes; a wrong endpoint's page is cut here. */
+const RERANK_MAX_RESPONSE_BYTES = 1024 * 1024;
+
 /**
  * A Postgres restart or failover breaks the pool's connections: the process logs it (SQLSTATE and
  * message only, never the URL) and carries on; the queries that fail meanwhile are retried by
@@ -123,6 +130,16 @@ export function createAdapters(config: Readonly<SluiceConfig>, log: DependencyLo
     log(`second dense vector: off, its bge models are not installed in ${dir} (SLUICE_LANGUAGE_DENSE=auto)`);
   }
   const languageEmbedders = languageDense ? createBgeEmbedders({ modelDir: dir, threads, maxTokens }) : null;
+  const rerankers = createRerankerResolver({
+    db,
+    keys: () => openingKeysOf(config),
+    call: {
+      outbound: config.outbound,
+      timeoutMs: config.search.rerankTimeoutMs,
+      maxResponseBytes: RERANK_MAX_RESPONSE_BYTES,
+    },
+    candidates: config.search.rerankCandidates,
+  });
   return {
     db,
     objects,
@@ -130,6 +147,7 @@ export function createAdapters(config: Readonly<SluiceConfig>, log: DependencyLo
     keywords,
     embedders,
     languageEmbedders,
+    rerankers,
     async ensureReady() {
       await objects.ensureBucket?.();
       await vectors.ensureCollection?.();

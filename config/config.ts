@@ -8,6 +8,7 @@ import { enrichmentEnv, enrichmentSettings, type EnrichmentSettings } from './en
 import { parserServiceEnv, parserServiceSettings, type ParserServiceSettings } from './parserServiceConfig';
 import { databaseEnv, processEnv, processSettings, type ProcessSettings } from './processConfig';
 import { runsEnv, runsSettings, type RunsSettings } from './runsConfig';
+import { searchConfigSettings, searchEnv, type SearchConfigSettings } from './searchConfig';
 import { secretsEnv, secretsSettings, type SecretsSettings } from './secretsConfig';
 import { stackPortsEnv, withStackPortDefaults } from './stackPorts';
 import { resolveStores, storesEnvSchema, type StoresConfig } from './storesConfig';
@@ -30,6 +31,7 @@ export const envSchema = z.object({
   ...parsingEnv,
   ...parserServiceEnv,
   ...enrichmentEnv,
+  ...searchEnv,
   ...embeddingEnv,
   ...runsEnv,
   ...outboundEnv,
@@ -46,6 +48,7 @@ export interface SluiceConfig
     ParsingSettings,
     ParserServiceSettings,
     EnrichmentSettings,
+    SearchConfigSettings,
     EmbeddingSettings,
     RunsSettings,
     OutboundSettings,
@@ -110,6 +113,7 @@ export function loadConfig(env: EnvInput = process.env): Readonly<SluiceConfig> 
     ...parsing,
     ...parserService,
     ...enrichmentSettings(e),
+    ...searchConfigSettings(e),
     ...embedding,
     ...runsSettings(e),
     ...outbound,

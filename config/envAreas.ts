@@ -7,6 +7,7 @@ import { parserServiceEnv } from './parserServiceConfig';
 import { parsingEnv } from './parsingConfig';
 import { databaseEnv, processEnv } from './processConfig';
 import { runsEnv } from './runsConfig';
+import { searchEnv } from './searchConfig';
 import { secretsEnv } from './secretsConfig';
 import { stackPortsEnv } from './stackPorts';
 import { embedderEnv, keywordIndexEnv, objectStoreEnv, profileEnv, secretKeyEnv, vectorStoreEnv } from './storesConfig';
@@ -36,6 +37,7 @@ export const envAreas: readonly EnvArea[] = [
   { title: 'Parsing and chunking limits', env: parsingEnv },
   { title: 'External parsing service', env: parserServiceEnv },
   { title: 'Enrichment', env: enrichmentEnv },
+  { title: 'Search', env: searchEnv },
   { title: 'Worker and metrics', env: workerEnv },
   { title: 'Runs and sweeps', env: runsEnv },
   { title: 'HTTP API', env: apiEnv },

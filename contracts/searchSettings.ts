@@ -33,6 +33,10 @@ export const searchSettingsSchema = z
       .max(DENSE_MODEL_CHOICES.length)
       .refine((models) => new Set(models).size === models.length, { message: 'denseModels names a model twice' })
       .optional(),
+    /** false: the user's reranker (`sluice model set rerank`) is not called for this dataset. */
+    rerank: z.boolean().optional(),
+    /** Fused candidates sent to the reranker (at least a search's limit); unset: SLUICE_RERANK_CANDIDATES. */
+    rerankCandidates: z.number().int().min(1).max(200).optional(),
   })
   .strict();
 

@@ -135,9 +135,12 @@ export interface EmbeddingConfigsTable {
   created_at: Timestamp;
 }
 
-export type ModelPurpose = 'chat' | 'vision';
+export type ModelPurpose = 'chat' | 'vision' | 'rerank';
 
-/** A user's chat or vision model on an OpenAI-compatible /chat/completions endpoint. */
+/**
+ * A user's chat or vision model on an OpenAI-compatible /chat/completions endpoint, or their
+ * reranker on a `/rerank` endpoint of one of the shapes rerank/rerankProtocol.ts names.
+ */
 export interface ModelConfigsTable {
   user_id: string;
   purpose: ModelPurpose;
@@ -145,6 +148,8 @@ export interface ModelConfigsTable {
   model: string;
   /** Sealed like embedding_configs.api_key_encrypted; never the plain key. */
   api_key_encrypted: string | null;
+  /** The reranker's request shape (`tei`, `cohere`); null for the other purposes. */
+  api_shape: 'tei' | 'cohere' | null;
   created_at: Timestamp;
 }
 

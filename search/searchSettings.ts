@@ -6,6 +6,10 @@ export interface SearchSettings {
   rrfK: number;
   weights: Record<SearchRetriever, number>;
   denseModels: DenseModelChoice[];
+  /** Whether the user's reranker, where they have one, reorders the fused candidates. */
+  rerank: boolean;
+  /** How many fused candidates it is sent; null: the deployment's SLUICE_RERANK_CANDIDATES. */
+  rerankCandidates: number | null;
 }
 
 /**
@@ -30,6 +34,8 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
     identifier: DEFAULT_FUSION.weights.identifier ?? 1,
   },
   denseModels: ['user', 'language'],
+  rerank: true,
+  rerankCandidates: null,
 };
 
 /**
@@ -44,6 +50,8 @@ export function resolveSearchSettings(...layers: (SearchSettingsInput | undefine
       rrfK: layer.rrfK ?? settings.rrfK,
       weights: { ...settings.weights, ...layer.weights },
       denseModels: layer.denseModels ?? settings.denseModels,
+      rerank: layer.rerank ?? settings.rerank,
+      rerankCandidates: layer.rerankCandidates ?? settings.rerankCandidates,
     };
   }
   return settings;

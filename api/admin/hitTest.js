@@ -35,6 +35,14 @@
     row.appendChild(td);
   }
 
+  // Whether the user's reranker ordered the hits, or why the fused order was kept.
+  function rerankText(rerank) {
+    if (!rerank.model) return rerank.reason === 'none configured' ? 'no reranker' : `reranker ${rerank.reason}`;
+    return rerank.applied
+      ? `reranked by ${rerank.model} (${rerank.candidates} candidates, ${rerank.ms} ms)`
+      : `fused order kept: ${rerank.reason}`;
+  }
+
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const body = { query: field('query').value, limit: 20, adjust: adjustment() };
@@ -61,12 +69,13 @@
       : 'no language wanted';
     status.textContent =
       `k ${s.rrfK} · weights ${RETRIEVERS.map((r) => `${r} ${s.weights[r]}`).join(', ')} · dense models ` +
-      `${s.denseModels.join(', ') || 'none'} · ${language} · ${data.hits.length} hits`;
+      `${s.denseModels.join(', ') || 'none'} · ${language} · ${rerankText(data.rerank)} · ${data.hits.length} hits`;
     for (const hit of data.hits) {
       const row = document.createElement('tr');
       row.className = 'hit';
       cell(row, String(hit.rank));
-      cell(row, hit.score.toFixed(4), 'fused-score');
+      cell(row, hit.fusedScore.toFixed(4), 'fused-score');
+      cell(row, hit.rerankScore === undefined ? '–' : hit.rerankScore.toFixed(3), 'rerank-score');
       cell(row, hit.languageFactor === 1 ? '' : `× ${hit.languageFactor}`, 'language-factor');
       for (const retriever of RETRIEVERS) {
         cell(row, hit.ranks[retriever] === null ? '–' : String(hit.ranks[retriever]), `rank-${retriever}`);

@@ -12,7 +12,7 @@ export function hitTestSection(dataset: string): string {
     (r) =>
       `<label>${esc(r)} <input name="weight-${esc(r)}" type="number" min="0" max="100" step="0.05" placeholder="dataset's" size="6"></label>`,
   ).join('\n');
-  const columns = ['#', 'fused score', 'language ×', ...SEARCH_RETRIEVERS, 'section path', 'text']
+  const columns = ['#', 'fused score', 'rerank score', 'language ×', ...SEARCH_RETRIEVERS, 'section path', 'text']
     .map((c) => `<th scope="col">${esc(c)}</th>`)
     .join('');
   return `<section id="hit-test-section">

@@ -1,5 +1,5 @@
 /* global document, fetch */
-// The admin page's CHAT and VISION model forms (api/admin/modelSection.ts), on the
+// The admin page's CHAT, VISION and RERANK model forms (api/admin/modelSection.ts), on the
 // /v1/model-configs/{purpose} routes; the key is sent once and only ever shown masked.
 'use strict';
 
@@ -30,10 +30,12 @@
         return;
       }
       const c = data.config;
-      current.textContent = c ? `${c.model} at ${c.baseUrl}, API key ${c.apiKey || 'none'}` : 'Not configured.';
+      const shape = c && c.apiShape ? `, ${c.apiShape} shape` : '';
+      current.textContent = c ? `${c.model} at ${c.baseUrl}, API key ${c.apiKey || 'none'}${shape}` : 'Not configured.';
       if (c) {
         field('baseUrl').value = c.baseUrl;
         field('model').value = c.model;
+        if (c.apiShape && field('apiShape')) field('apiShape').value = c.apiShape;
       }
     };
 
@@ -41,6 +43,7 @@
       event.preventDefault();
       const body = { baseUrl: field('baseUrl').value.trim(), model: field('model').value.trim() };
       if (field('apiKey').value) body.apiKey = field('apiKey').value;
+      if (field('apiShape')) body.apiShape = field('apiShape').value;
       const { status: code, data } = await api('PUT', url, body);
       field('apiKey').value = '';
       status.textContent = code === 200 ? 'Saved.' : errorText(data);

@@ -3,7 +3,7 @@ import { DENSE_MODEL_CHOICES, SEARCH_RETRIEVERS, searchSettingsSchema } from '..
 import { hitTest } from '../../search/hitTest';
 import type { ApiContext } from '../context';
 import type { Router } from '../router';
-import { datasetParams, errorResponseSchema } from '../schemas';
+import { datasetParams, errorResponseSchema, rerankReportSchema } from '../schemas';
 
 const hitTestBody = z
   .object({
@@ -11,7 +11,9 @@ const hitTestBody = z
     limit: z.number().int().min(1).max(50).default(10),
     adjust: searchSettingsSchema
       .optional()
-      .describe("weights, rrfK or denseModels for this test only, over the dataset's settings"),
+      .describe(
+        "weights, rrfK, denseModels, rerank or rerankCandidates for this test only, over the dataset's settings",
+      ),
   })
   .strict();
 
@@ -33,11 +35,14 @@ const hitTestResponse = z.object({
       >,
     ),
     denseModels: z.array(z.enum(DENSE_MODEL_CHOICES)),
+    rerank: z.boolean(),
+    rerankCandidates: z.number().int().nullable(),
   }),
   wantedLanguage: z
     .object({ language: z.enum(['en', 'zh']), named: z.boolean() })
     .nullable()
     .describe('the language answers are wanted in, and whether the query named it; null when it cannot be told'),
+  rerank: rerankReportSchema,
   hits: z.array(
     z.object({
       rank: z.number().int(),
@@ -48,6 +53,8 @@ const hitTestResponse = z.object({
       text: z.string(),
       textTruncated: z.boolean(),
       score: z.number(),
+      fusedScore: z.number(),
+      rerankScore: z.number().optional(),
       ranks,
       languageFactor: z
         .number()

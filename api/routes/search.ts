@@ -1,4 +1,5 @@
-import { hybridSearch } from '../../search/hybridSearch';
+import { searchSettingsFor } from '../../search/hybridSearch';
+import { searchDataset } from '../../search/searchDataset';
 import type { ApiContext } from '../context';
 import type { Router } from '../router';
 import { datasetParams, errorResponseSchema, searchQuery, searchResponseSchema } from '../schemas';
@@ -22,10 +23,12 @@ export function searchRoutes(router: Router, ctx: ApiContext): void {
     },
     handler: async ({ params, query, principal }) => {
       const { userId } = principal();
-      const hits = await searches.run(userId, () =>
-        hybridSearch(ctx.adapters, { userId, datasetId: params.datasetId }, query.q, query.limit),
+      const scope = { userId, datasetId: params.datasetId };
+      const { hits, rerank } = await searches.run(userId, async () =>
+        searchDataset(ctx.adapters, scope, query.q, query.limit, await searchSettingsFor(ctx.adapters.db, scope)),
       );
       return {
+        rerank,
         hits: hits.map((h) => ({
           chunkId: h.chunkId,
           documentId: h.documentId,
@@ -34,6 +37,8 @@ export function searchRoutes(router: Router, ctx: ApiContext): void {
           text: h.text,
           textTruncated: h.textTruncated,
           score: h.score,
+          fusedScore: h.fusedScore,
+          ...(h.rerankScore === undefined ? {} : { rerankScore: h.rerankScore }),
         })),
       };
     },

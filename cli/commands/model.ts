@@ -9,13 +9,14 @@ import {
 } from '../../client/modelConfigs';
 import { EmbeddingConfigError } from '../../client/embeddingConfigs';
 import type { ModelPurpose } from '../../db/database';
+import { RERANK_SHAPES, type RerankShape } from '../../rerank/rerankProtocol';
 import { guarded, readApiKey, type EmbeddingIo } from './embedding';
 
 /** The CLI's streams and environment (the embedding commands' own). */
 export type ModelIo = EmbeddingIo;
 
 /**
- * `sluice model set|show|test|delete <chat|vision>`: a user's CHAT or VISION model, managed as
+ * `sluice model set|show|test|delete <chat|vision|rerank>`: a user's CHAT, VISION or RERANK model, managed as
  * `sluice embedding` manages embedding configs (the same key options, never a key on argv).
  * Each returns the exit code and writes through `io`, so tests run what the CLI runs.
  */
@@ -26,12 +27,20 @@ export interface ModelSetOptions {
   model: string;
   apiKeyEnv?: string;
   apiKeyStdin?: boolean;
+  apiShape?: string;
 }
 
 function purposeOf(name: string): ModelPurpose {
   const purpose = MODEL_PURPOSES.find((p) => p === name.toLowerCase());
-  if (!purpose) throw new EmbeddingConfigError(`the model is chat or vision, not ${JSON.stringify(name)}`);
+  if (!purpose) throw new EmbeddingConfigError(`the model is chat, vision or rerank, not ${JSON.stringify(name)}`);
   return purpose;
+}
+
+function shapeOf(name: string): RerankShape {
+  const shape = RERANK_SHAPES.find((s) => s === name.toLowerCase());
+  if (!shape)
+    throw new EmbeddingConfigError(`the API shape is ${RERANK_SHAPES.join(' or ')}, not ${JSON.stringify(name)}`);
+  return shape;
 }
 
 export function formatModelView(view: ModelConfigView): string[] {
@@ -39,6 +48,7 @@ export function formatModelView(view: ModelConfigView): string[] {
     `base URL:  ${view.baseUrl}`,
     `model:     ${view.model}`,
     `API key:   ${view.apiKey ?? 'none'}`,
+    ...(view.apiShape ? [`API shape: ${view.apiShape}`] : []),
     `updated:   ${view.updatedAt}`,
   ];
 }
@@ -48,7 +58,12 @@ export function modelSet(deps: ModelConfigDeps, name: string, opts: ModelSetOpti
     const purpose = purposeOf(name);
     const userId = opts.user ?? deps.config.defaultUserId;
     const apiKey = await readApiKey(opts, io);
-    const view = await saveModelSettings(deps, userId, purpose, { baseUrl: opts.baseUrl, model: opts.model, apiKey });
+    const view = await saveModelSettings(deps, userId, purpose, {
+      baseUrl: opts.baseUrl,
+      model: opts.model,
+      apiKey,
+      ...(opts.apiShape === undefined ? {} : { apiShape: shapeOf(opts.apiShape) }),
+    });
     io.out(`saved the ${purpose.toUpperCase()} model of user ${userId}`);
     for (const line of formatModelView(view)) io.out(`  ${line}`);
     return 0;

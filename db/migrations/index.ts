@@ -19,6 +19,7 @@ import * as denseCells from './20261208T0100_dense_cells';
 import * as passageWindows from './20261209T0100_passage_windows';
 import * as documentWindowBytes from './20261210T0100_document_window_bytes';
 import * as pgvector from './20261211T0100_pgvector';
+import * as rerankModelConfigs from './20261212T0100_rerank_model_configs';
 
 /**
  * Migrations are listed statically rather than discovered on disk, so they run the same way
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '20261209T0100_passage_windows': passageWindows,
   '20261210T0100_document_window_bytes': documentWindowBytes,
   '20261211T0100_pgvector': pgvector,
+  '20261212T0100_rerank_model_configs': rerankModelConfigs,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -8,6 +8,8 @@ export interface ModelConfigInput {
   model: string;
   /** Already sealed (crypto/secretBox.ts); null for an endpoint without a key; undefined keeps the stored one. */
   sealedApiKey?: string | null;
+  /** The reranker's request shape; null for a chat or vision model. */
+  apiShape: 'tei' | 'cohere' | null;
 }
 
 /** A kept key stays with the host it was given for, as embedding configs' keys do: a new URL must not receive it. */
@@ -43,7 +45,13 @@ export async function saveModelConfig(
     )
       throw new ModelKeyBoundToHostError();
     const sealed = input.sealedApiKey === undefined ? (previous?.api_key_encrypted ?? null) : input.sealedApiKey;
-    const values = { base_url: input.baseUrl, model: input.model, api_key_encrypted: sealed, created_at: new Date() };
+    const values = {
+      base_url: input.baseUrl,
+      model: input.model,
+      api_key_encrypted: sealed,
+      api_shape: input.apiShape,
+      created_at: new Date(),
+    };
     return trx
       .insertInto('model_configs')
       .values({ user_id: userId, purpose, ...values })

@@ -1,4 +1,5 @@
 import { CHUNKING_STRATEGIES, type ChunkingStrategy } from '../../contracts/chunkingPlan';
+import { RERANK_SHAPES, type RerankShape } from '../../rerank/rerankProtocol';
 import type { EvalChunking, Language } from './corpus';
 
 export interface Options {
@@ -11,12 +12,16 @@ export interface Options {
   childTokens: Partial<Record<ChunkingStrategy, number>>;
   /** Each document under its recommended plan (what a default dataset does), or all under `general`. */
   chunking: EvalChunking;
+  /** A reranker to measure over the search default's candidates (keyless: a local TEI, vLLM or the like). */
+  reranker: { url: string; shape: RerankShape; model: string; candidates: number } | null;
   out: string;
 }
 
 /**
  * `--ci`, `--min-recall=en:0.7,zh:0.7`, `--chunk-max-tokens=N`,
- * `--child-tokens=table:100,qa:256`, `--chunking=recommended|general`, `--out=name.json`.
+ * `--child-tokens=table:100,qa:256`, `--chunking=recommended|general`, `--out=name.json`,
+ * `--reranker=URL` with `--reranker-shape=tei|cohere`, `--reranker-model=NAME` and
+ * `--reranker-candidates=N` (50).
  */
 export function parseArgs(argv: string[]): Options {
   const value = (name: string): string | undefined =>
@@ -42,11 +47,27 @@ export function parseArgs(argv: string[]): Options {
   const chunking = value('chunking') ?? 'recommended';
   if (chunking !== 'recommended' && chunking !== 'general')
     throw new Error(`--chunking: expected recommended or general, got ${chunking}`);
+  const rerankerUrl = value('reranker');
+  let reranker: Options['reranker'] = null;
+  if (rerankerUrl !== undefined) {
+    const shape = value('reranker-shape') ?? 'tei';
+    if (!RERANK_SHAPES.includes(shape as RerankShape))
+      throw new Error(`--reranker-shape: expected ${RERANK_SHAPES.join(' or ')}, got ${shape}`);
+    const candidates = Number(value('reranker-candidates') ?? 50);
+    if (!(candidates >= 1 && candidates <= 200)) throw new Error('--reranker-candidates: 1 to 200');
+    reranker = {
+      url: rerankerUrl,
+      shape: shape as RerankShape,
+      model: value('reranker-model') ?? 'reranker',
+      candidates,
+    };
+  }
   const stem = [
     ci ? 'retrieval-ci' : 'retrieval',
     ...(chunkMaxTokens ? [`chunk${chunkMaxTokens}`] : []),
     ...Object.entries(childTokens).map(([strategy, tokens]) => `${strategy}${tokens}`),
     ...(chunking === 'general' ? ['general'] : []),
+    ...(reranker ? ['reranked'] : []),
   ].join('-');
-  return { ci, floors, chunkMaxTokens, childTokens, chunking, out: value('out') ?? `${stem}.json` };
+  return { ci, floors, chunkMaxTokens, childTokens, chunking, reranker, out: value('out') ?? `${stem}.json` };
 }

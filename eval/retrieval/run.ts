@@ -29,6 +29,7 @@ import { checkGoals } from './goals';
 import { goalsMarkdown } from './goalsMarkdown';
 import { floorFailures } from './floors';
 import { ceilingsMarkdown, fusionCeilings } from './ceilings';
+import { measureReranker, RERANKED_NAME, rerankGainLine } from './evalReranker';
 
 /** The passage windows' weights the tuning families choose from. */
 const PASSAGE_WEIGHTS = [0, 0.5, 1, 1.5, 2];
@@ -147,6 +148,9 @@ async function main(): Promise<void> {
       siblingWeight,
     ),
   );
+  const rerankLine = options.reranker
+    ? await measureReranker(options.reranker, runs, languageOfChunk, docs, config.outbound, rankers)
+    : null;
   const results = rankers.map(evaluate);
   const levers = buildLevers(tuningRuns, languageOfChunk, true).filter(
     (l) => hasOpenSearch || !Object.values(l.spec.lists).includes('keyword:opensearch'),
@@ -179,7 +183,10 @@ async function main(): Promise<void> {
     'Held-out families: the search default against what reordering its lists could reach',
     ceilings,
   );
-  const markdown = `${markdownReport([combinedResult, ...results], leverRows, 'search default')}\n${goalsMarkdown(goals, combined)}\n${passageLine}\n\n${ceilingLines}`;
+  const rerankGain = rerankLine
+    ? `\n\n${rerankLine}\n${rerankGainLine(named('fused (search default)'), named(RERANKED_NAME))}`
+    : '';
+  const markdown = `${markdownReport([combinedResult, ...results], leverRows, 'search default')}\n${goalsMarkdown(goals, combined)}\n${passageLine}\n\n${ceilingLines}${rerankGain}`;
   console.log(markdown);
   const elapsedMs = Date.now() - started;
   console.log(

@@ -154,7 +154,7 @@ test("weights adjusted for one test change that test only, never the dataset's s
 });
 
 test("a dataset's own search settings are what its searches and hit tests run with", async () => {
-  const search = { rrfK: 60, weights: { keyword: 0 }, denseModels: ['user'] };
+  const search = { rrfK: 60, weights: { keyword: 0 }, denseModels: ['user'], rerank: false, rerankCandidates: 20 };
   const put = await call(h.baseUrl, 'PUT', `/v1/datasets/${DATASET}/settings`, { user, body: { search } });
   expect(put.status).toBe(200);
   const r = await hitTest({ query: 'kingfisher nest' });
@@ -162,6 +162,8 @@ test("a dataset's own search settings are what its searches and hit tests run wi
     rrfK: 60,
     weights: { ...DEFAULT_SEARCH_SETTINGS.weights, keyword: 0 },
     denseModels: ['user'],
+    rerank: false,
+    rerankCandidates: 20,
   });
   for (const hit of r.body.hits) {
     expect(hit.ranks.keyword).toBeNull();

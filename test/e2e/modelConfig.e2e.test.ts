@@ -69,7 +69,7 @@ it('CLI: set seals the key (from the environment), show masks it, test calls the
 
   const wrong = capture();
   expect(await modelShow(deps(), 'embedding', { user: userId }, wrong)).toBe(1);
-  expect(wrong.lines[0]).toMatch(/^ERR the model is chat or vision/);
+  expect(wrong.lines[0]).toMatch(/^ERR the model is chat, vision or rerank/);
 
   const deleted = capture();
   expect(await modelDelete(deps(), 'chat', { user: userId }, deleted)).toBe(0);
