@@ -99,7 +99,9 @@ it("returns the full list for a dataset that holds 1 % of a model's rows", async
   expect(hits.map((h) => h.chunkId)).toEqual(exact);
 });
 
-it('scores a zero vector 0 instead of failing the search', async () => {
+// pgvector's cosine HNSW index leaves zero vectors out (they have no direction), so whether one is
+// returned depends on the planner's path: the exact path scores it 0, the index walk never meets it.
+it('a zero vector fails no search: it scores 0 where it is returned, never above a real match', async () => {
   const store = createPostgresVectorStore(db);
   const scope = newScope();
   const model = { model: `zero-${randomUUID().slice(0, 8)}`, dimension: 4 };
@@ -109,8 +111,9 @@ it('scores a zero vector 0 instead of failing the search', async () => {
     { chunkId: `${doc}-a`, documentId: doc, vector: unitVector([1, 1, 0, 0]) },
   ]);
   const hits = await store.searchDense(scope, model, unitVector([1, 0, 0, 0]), 5);
-  expect(hits.map((h) => h.chunkId)).toEqual([`${doc}-a`, `${doc}-zero`]);
-  expect(hits[1]?.score).toBe(0);
+  expect(hits[0]?.chunkId).toBe(`${doc}-a`);
+  expect(hits.length).toBeLessThanOrEqual(2);
+  for (const hit of hits.slice(1)) expect(hit).toEqual({ chunkId: `${doc}-zero`, score: 0 });
 });
 
 it('indexes a model past 2,000 dimensions as halfvec', async () => {
