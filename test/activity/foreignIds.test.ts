@@ -17,7 +17,7 @@ afterAll(() => db.destroy());
 
 const deps = partialDeps({
   db,
-  settings: { localStages: { maxSourceBytes: 0, maxChunks: 0 } } as never,
+  settings: { localStages: { maxSourceBytes: 0, maxChunks: 0 }, fairness: { on: false, weights: {} } } as never,
   callerClaims: { required: false, secrets: [] },
 });
 const prepareTask = createPrepareTaskActivity(deps);

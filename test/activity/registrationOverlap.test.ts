@@ -30,6 +30,7 @@ const settings = {
   quota: { maxBytes: 10_000_000, maxDocuments: 100 },
   objectBucket: null,
   localStages: { maxSourceBytes: 0, maxChunks: 0 },
+  fairness: { on: false, weights: {} },
 };
 // Larger than the stalled first part, so the first attempt is caught inside its copy.
 const CONTENT = `# Overlap\n\n${'A copy that outlasts its attempt. '.repeat(1500)}\n`;
