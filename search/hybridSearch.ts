@@ -187,7 +187,8 @@ async function keepServed(
  * (search/languageRouting.ts). While a rebuild stages a document's new set beside its served one,
  * the stores hold both and each retriever's depth is shared between them: when the filter dropped
  * candidates from a full list, the retrievers are asked once more, twice as deep, so the served set
- * keeps its full depth.
+ * keeps its full depth. Each hit's text is cut at `textChars` (a reranker's candidates need less
+ * than a page's hits).
  */
 export async function searchWithSettings(
   deps: SearchDeps,
@@ -195,6 +196,7 @@ export async function searchWithSettings(
   query: string,
   limit: number,
   given: SearchSettings,
+  textChars = HIT_TEXT_MAX_CHARS,
 ): Promise<SearchResult[]> {
   const settings = isIdentifierQuery(query) ? forIdentifierQuery(given) : given;
   const first = await retrieveCandidates(deps, scope, query, CANDIDATES_PER_RETRIEVER, settings);
@@ -219,7 +221,7 @@ export async function searchWithSettings(
     deps.db,
     scope,
     page.map((hit) => hit.chunkId),
-    HIT_TEXT_MAX_CHARS,
+    textChars,
   );
   const results: SearchResult[] = [];
   for (const hit of page) {

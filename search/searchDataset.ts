@@ -1,7 +1,8 @@
 import type { RerankerResolver } from '../rerank/rerankerResolver';
 import type { TenantScope } from '../stores/ports';
-import { searchWithSettings, type SearchDeps, type SearchResult } from './hybridSearch';
-import { rerankHits, type RerankReport } from './rerankHits';
+import { hitTexts } from '../db/repositories/servedChunks';
+import { HIT_TEXT_MAX_CHARS, searchWithSettings, type SearchDeps, type SearchResult } from './hybridSearch';
+import { RERANK_TEXT_MAX_CHARS, rerankHits, type RerankReport } from './rerankHits';
 import type { SearchSettings } from './searchSettings';
 
 /** A hit as search answers it: `score` is the reranker's where it scored the hit, else the fused one. */
@@ -36,7 +37,21 @@ export async function searchDataset(
     };
   }
   const candidates = Math.max(limit, settings.rerankCandidates ?? deps.rerankers.candidates);
-  const fused = await searchWithSettings(deps, scope, query, candidates, settings);
+  // The candidates' texts only as far as the reranker reads them; whole texts for the page alone.
+  const fused = await searchWithSettings(deps, scope, query, candidates, settings, RERANK_TEXT_MAX_CHARS);
   const { hits, report } = await rerankHits(query, fused, reranker);
-  return { hits: hits.slice(0, limit), rerank: report };
+  const page = hits.slice(0, limit);
+  const texts = await hitTexts(
+    deps.db,
+    scope,
+    page.map((hit) => hit.chunkId),
+    HIT_TEXT_MAX_CHARS,
+  );
+  return {
+    hits: page.map((hit) => {
+      const text = texts.get(hit.chunkId);
+      return text ? { ...hit, text: text.text, textTruncated: text.truncated } : hit;
+    }),
+    rerank: report,
+  };
 }
