@@ -6,6 +6,7 @@ import {
 } from './stages/chunkingPlan';
 import { createCleaningActivity, createParseForEnrichmentActivity } from './stages/cleaning';
 import type { ActivityDeps } from './deps';
+import { createCopyDocumentFieldsActivity } from './maintenance/copyDocumentFields';
 import { createDeletionActivities } from './maintenance/deletion';
 import { createEnrichChunksActivity } from './stages/enrichChunks';
 import { createEnrichMarkdownActivity } from './stages/enrichMarkdown';
@@ -47,6 +48,7 @@ export function createStageActivities(deps: ActivityDeps) {
     notifyResult: createNotifyResultActivity(deps),
     recordNotifyFailure: createRecordNotifyFailureActivity(deps),
     ...createDeletionActivities(deps),
+    copyDocumentFields: createCopyDocumentFieldsActivity(deps),
     ...createRebuildDatasetActivities(deps),
     sweepStuckTasks: createSweepStuckTasksActivity(deps),
     sweepOrphanedObjects: createSweepOrphanedObjectsActivity(deps),

@@ -68,6 +68,12 @@ export function toDocumentView(
     finishedAt: iso(p?.finished_at),
     workflowUrl: workflowUrl(config, row.id),
     plan,
+    metadata: row.metadata,
+    metadataVersion: row.metadata_version,
+    updatedAt: row.metadata_updated_at.toISOString(),
+    pageCount: row.page_count,
+    language: row.language,
+    source: row.source,
   };
 }
 

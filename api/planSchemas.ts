@@ -16,6 +16,13 @@ export const uploadChoiceQuery = z.object({
   childTokens: z.number().int().optional().describe('child chunk size in tokens'),
   overlapTokens: z.number().int().optional().describe('tokens a child repeats from the one before it'),
   parentTokens: z.number().int().optional().describe('parent size in tokens (left out: the whole section)'),
+  metadata: z
+    .string()
+    .max(16_384)
+    .optional()
+    .describe(
+      "the document's metadata as JSON (an object of strings, numbers, booleans and lists of strings; docs/search.md, \"Metadata\"); a single upload may send it as a multipart field `metadata` before the file instead",
+    ),
 });
 
 /** The body of a confirmation: nothing (as proposed), or another strategy or parameters. */
@@ -51,7 +58,7 @@ export async function choiceOfQuery(
   general: ChunkingParameters,
   datasetChunking: () => Promise<DatasetChunking | null>,
 ): Promise<ChunkingChoice | undefined> {
-  const { strategy, ...sizes } = query;
+  const { strategy, metadata: _metadata, ...sizes } = query;
   const parameters = Object.fromEntries(Object.entries(sizes).filter(([, v]) => v !== undefined));
   if (strategy === undefined && Object.keys(parameters).length === 0) return undefined;
   const choice = checkedChoice({

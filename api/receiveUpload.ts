@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { SluiceConfig } from '../config/config';
 import type { ChunkingChoice } from '../contracts/chunkingPlan';
+import type { DocumentMetadata } from '../contracts/documentMetadata';
 import type { PipelineStatus } from '../contracts/stages';
 import type { Database, DocumentRow } from '../db/database';
 import { deleteDocumentRow, usageOf } from '../db/repositories/documentCatalog';
@@ -46,6 +47,8 @@ export interface Scope {
   datasetId: string;
   /** The upload's own chunking choice (checked against the dataset settings' bounds); stored with the row. */
   chunkingChoice?: ChunkingChoice;
+  /** The document's metadata (contracts/documentMetadata.ts, already validated); stored with the row. */
+  metadata?: DocumentMetadata;
 }
 
 export interface FilePart {

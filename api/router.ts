@@ -31,7 +31,7 @@ export interface RouteContext<P, Q, B> {
 }
 
 export interface RouteSpec<P extends Maybe, Q extends Maybe, B extends Maybe> {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** OpenAPI-style path: `/v1/documents/{id}`; a literal colon is allowed (`documents:batch`). */
   path: string;
   operationId: string;

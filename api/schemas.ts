@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { documentMetadataSchema, metadataPatchSchema } from '../contracts/documentMetadata';
 import { documentPlanSchema } from './planSchemas';
 import { CHUNKING_STRATEGIES } from '../contracts/chunkingPlan';
 import { PIPELINE_STATUSES, STAGE_STATUSES, STAGES } from '../contracts/stages';
@@ -18,6 +19,21 @@ export const documentIdSchema = z
 
 export const datasetParams = z.object({ datasetId: datasetIdSchema });
 export const documentParams = z.object({ id: documentIdSchema });
+
+/** PATCH /v1/documents/{id}/metadata: the keys to set, or to remove with null. */
+export const metadataPatchBody = metadataPatchSchema.describe(
+  'keys to set to a value, or to remove with null; the result stays within the bounds of metadata',
+);
+
+export const metadataPatchedSchema = z.object({
+  documentId: z.string(),
+  metadata: documentMetadataSchema,
+  metadataVersion: z.number().int(),
+  updatedAt: z.string(),
+  copyWorkflowId: z
+    .string()
+    .describe('the workflow that copies the change to the stores that filter on a copy (OpenSearch, Qdrant)'),
+});
 
 export const errorResponseSchema = z.object({
   error: z.object({ code: z.string(), message: z.string(), requestId: z.string() }),
@@ -50,6 +66,12 @@ export const documentViewSchema = z.object({
   finishedAt: z.string().nullable(),
   workflowUrl: z.string().describe("the document's ingestion workflow in the Temporal Web UI"),
   plan: documentPlanSchema.describe("the latest chunking plan's state, strategy and reason; null before the plan step"),
+  metadata: documentMetadataSchema.describe("the document's own metadata"),
+  metadataVersion: z.number().int().describe('counts the changes of the metadata'),
+  updatedAt: z.string().describe('when the metadata last changed (the system field updatedAt)'),
+  pageCount: z.number().int().nullable().describe('pages, slides or sheets its parse found'),
+  language: z.string().nullable().describe("the language of the document's text"),
+  source: z.string().describe('where the document came from: upload, or the synced source that keeps it'),
 });
 export type DocumentView = z.output<typeof documentViewSchema>;
 
@@ -101,45 +123,6 @@ export const deleteAcceptedSchema = z.object({
   documentId: z.string(),
   workflowId: z.string(),
   alreadyRunning: z.boolean(),
-});
-
-export const searchQuery = z.object({
-  q: z.string().min(1).max(1000).describe('search text'),
-  limit: z.number().int().min(1).max(50).default(10),
-});
-
-/** What the search response says of the user's reranker (search/rerankHits.ts). */
-export const rerankReportSchema = z
-  .union([
-    z.object({ applied: z.literal(false), reason: z.enum(['none configured', 'off for the dataset']) }),
-    z.object({ applied: z.literal(true), model: z.string(), candidates: z.number().int(), ms: z.number() }),
-    z.object({
-      applied: z.literal(false),
-      model: z.string(),
-      candidates: z.number().int(),
-      ms: z.number(),
-      reason: z
-        .string()
-        .describe('why the fused order was kept: a timeout, an error status, an answer of another shape'),
-    }),
-  ])
-  .describe("whether the hits are in the reranker's order; a reranker that fails never fails the search");
-
-export const searchResponseSchema = z.object({
-  hits: z.array(
-    z.object({
-      chunkId: z.string(),
-      documentId: z.string(),
-      fileName: z.string(),
-      sectionPath: z.array(z.string()),
-      text: z.string().describe('the chunk text, at most 65,536 characters'),
-      textTruncated: z.boolean().describe('the chunk holds more than 65,536 characters and `text` is their start'),
-      score: z.number().describe("the reranker's score (0..1) where it scored the hit, else the fused score"),
-      fusedScore: z.number().describe('the weighted reciprocal-rank fusion score of the lists that found the chunk'),
-      rerankScore: z.number().optional().describe("the reranker's score, 0..1; absent when it did not score the hit"),
-    }),
-  ),
-  rerank: rerankReportSchema,
 });
 
 export const datasetsResponseSchema = z.object({

@@ -3,6 +3,15 @@ import type { SluiceConfig } from '../config/config';
 import { config, userHelp, userOf, withAdapters, withClient } from './session';
 import { chunkingChoiceOf, withChunkingChoiceOptions, type ChunkingChoiceOptions } from './chunkingChoiceOptions';
 import { padToWidth } from './displayWidth';
+import type { SearchOptions } from './searchOptions';
+import { metadataOfPairs, metadataProblem, type DocumentMetadata } from '../contracts/documentMetadata';
+
+/** The metadata the options make, or an error that says which bound it breaks. */
+function checkedMetadata(meta: DocumentMetadata): DocumentMetadata {
+  const problem = metadataProblem(meta);
+  if (problem) throw new Error(`--meta: ${problem}`);
+  return meta;
+}
 
 /** The document commands: run the stack and a worker, ingest, inspect, search, retry, delete, re-embed. */
 export function addDocumentCommands(program: Command): void {
@@ -19,13 +28,21 @@ export function addDocumentCommands(program: Command): void {
       .command('ingest')
       .argument('<files...>', 'files to ingest')
       .requiredOption('-d, --dataset <name>', 'dataset to ingest into')
+      .option(
+        '--meta <key=value>',
+        "the documents' metadata, repeatable: a number or true/false is one, a repeated key makes a list",
+        (pair: string, pairs: string[]) => [...pairs, pair],
+        [] as string[],
+      )
       .option(...userHelp),
   )
     .description('store each file, start one workflow per file and show live progress')
-    .action(async (files: string[], opts: { dataset: string; user?: string } & ChunkingChoiceOptions) => {
+    .action(async (files: string[], opts: { dataset: string; user?: string; meta: string[] } & ChunkingChoiceOptions) => {
       // The options alone first, so a wrong one is refused before anything connects.
+      let metadata: DocumentMetadata | undefined;
       try {
         chunkingChoiceOf(opts, (await config()).chunking);
+        metadata = opts.meta.length > 0 ? checkedMetadata(metadataOfPairs(opts.meta)) : undefined;
       } catch (error) {
         console.error((error as Error).message);
         process.exitCode = 1;
@@ -47,7 +64,12 @@ export function addDocumentCommands(program: Command): void {
           return false;
         }
         return withClient(cfg, async (client) => {
-          const scope = { userId, datasetId: opts.dataset, ...(chunkingChoice ? { chunkingChoice } : {}) };
+          const scope = {
+            userId,
+            datasetId: opts.dataset,
+            ...(chunkingChoice ? { chunkingChoice } : {}),
+            ...(metadata ? { metadata } : {}),
+          };
           const results = await ingestFiles(cfg, adapters, client, files, scope);
           for (const r of results) console.log(formatIngested(r));
           return results.every((r) => r.status === 'SUCCESS');
@@ -94,20 +116,35 @@ export function addDocumentCommands(program: Command): void {
     .requiredOption('-d, --dataset <name>', 'dataset to search')
     .option('-u, --user <id>', 'user whose documents to search (default: SLUICE_USER_ID)')
     .option('-k, --limit <n>', 'hits to show', '5')
+    .option('--filter <json>', 'only documents that pass this filter (docs/search.md, "Filters")')
+    .option('--also <datasets>', 'more datasets to search with it, comma-separated')
+    .option('--page <n>', 'the page of hits to show (1 = best)', '1')
+    .option('--min-score <score>', "leave out hits scored below this (the reranker's 0..1 score where it scored them)")
+    .option('--show <parts>', 'what each hit shows beyond its text, comma-separated: parent, highlights, metadata')
     .description(
       "hybrid search: dense + sparse + keyword, fused by reciprocal rank, then the user's reranker where they have one",
     )
-    .action(async (query: string, opts: { dataset: string; user?: string; limit: string }) => {
-      const [{ searchSettingsFor }, { searchDataset }, { formatSearch }] = await Promise.all([
+    .action(async (query: string, opts: SearchOptions) => {
+      const [{ searchSettingsFor }, { searchDataset }, { formatSearch }, { searchRequestOf }] = await Promise.all([
         import('../search/hybridSearch.js'),
         import('../search/searchDataset.js'),
         import('./commands/formatHits.js'),
+        import('./searchOptions.js'),
       ]);
+      let request;
+      try {
+        request = searchRequestOf(query, opts);
+      } catch (error) {
+        console.error((error as Error).message);
+        process.exitCode = 1;
+        return;
+      }
       const userId = await userOf(opts);
       await withAdapters(async (adapters) => {
-        const scope = { userId, datasetId: opts.dataset };
-        const settings = await searchSettingsFor(adapters.db, scope);
-        console.log(formatSearch(await searchDataset(adapters, scope, query, Number(opts.limit), settings)));
+        const scope = { userId, datasetId: opts.dataset, ...request.scope };
+        const settings = await searchSettingsFor(adapters.db, { userId, datasetId: opts.dataset });
+        const response = await searchDataset(adapters, scope, request.request, settings);
+        console.log(formatSearch(response, Number(opts.page), request.request.limit));
       });
     });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChunkingPlanSchema } from './chunkingPlanSchema';
 import { chunkingChoiceSchema } from './datasetSettings';
+import { documentMetadataSchema } from './documentMetadata';
 import { FAILURE_CODES } from './failureCodes';
 import { UUID } from './uuid';
 import { PIPELINE_STATUSES, STAGE_STATUSES, STAGES } from './stages';
@@ -70,6 +71,11 @@ export const IngestInputSchema = z
       .describe(
         "With `source`: the document's own chunking strategy and parameters, over the dataset's (the bounds of its chunking settings).",
       ),
+    metadata: documentMetadataSchema
+      .optional()
+      .describe(
+        "With `source`: the document's metadata (docs/search.md, \"Metadata\"), filterable in search and editable later without re-embedding.",
+      ),
     callerClaim: z
       .string()
       .max(100)
@@ -94,6 +100,11 @@ export const IngestInputSchema = z
   .refine((input) => input.chunkingChoice === undefined || input.source !== undefined, {
     message: 'chunkingChoice needs source',
     path: ['chunkingChoice'],
+  })
+  // A registered document got its metadata at upload; it changes through PATCH, not a run.
+  .refine((input) => input.metadata === undefined || input.source !== undefined, {
+    message: 'metadata needs source',
+    path: ['metadata'],
   });
 
 const stageStatuses = z.object(

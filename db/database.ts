@@ -11,6 +11,7 @@ import type {
 } from '../contracts/chunkingPlan';
 import type { FailureCode } from '../contracts/failureCodes';
 import type { OcrPageReport } from '../contracts/ocrPages';
+import type { DocumentMetadata } from '../contracts/documentMetadata';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -40,6 +41,18 @@ export interface DocumentsTable {
   index_task_id: string | null;
   /** The strategy or parameters chosen at upload (contracts/chunkingPlan.ts ChunkingChoice); null: the dataset's. */
   chunking_choice: ColumnType<ChunkingChoice | null, string | null | undefined, string | null>;
+  /** The document's own metadata (contracts/documentMetadata.ts), written as JSON text. */
+  metadata: ColumnType<DocumentMetadata, string | undefined, string>;
+  /** Counts the metadata's changes: a copy in a search index replaces only an older one. */
+  metadata_version: Generated<number>;
+  /** The system field updatedAt: when the metadata last changed (or the document was registered). */
+  metadata_updated_at: Timestamp;
+  /** Pages (PDF), slides (PPTX) or sheets (XLSX) the latest parse found; null for other types. */
+  page_count: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The language of the document's text (tokenizer/textLanguage.ts), set by its parse. */
+  language: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Where the document came from: `upload`, or the synced source that keeps it. */
+  source: Generated<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

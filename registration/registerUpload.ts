@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { SluiceConfig } from '../config/config';
 import type { ChunkingChoice } from '../contracts/chunkingPlan';
+import type { DocumentMetadata } from '../contracts/documentMetadata';
 import type { FailureCode } from '../contracts/failureCodes';
 import { permanentError, SluiceError } from '../contracts/sluiceError';
 import type { Database, DocumentRow } from '../db/database';
@@ -63,6 +64,8 @@ export interface UploadFile {
   attemptId?: string;
   /** The document's own chunking choice (contracts/datasetSettings.ts chunkingChoiceSchema, already validated). */
   chunkingChoice?: ChunkingChoice;
+  /** The document's metadata (contracts/documentMetadata.ts, already validated). */
+  metadata?: DocumentMetadata;
 }
 
 function documentsUsedUp(limits: UploadLimits): string {
@@ -162,6 +165,7 @@ export async function registerUpload(
         content_sha256: meter.hash.digest('hex'),
         source_object_key: key,
         chunking_choice: file.chunkingChoice ? JSON.stringify(file.chunkingChoice) : null,
+        metadata: JSON.stringify(file.metadata ?? {}),
       },
       deps.limits.quota,
     );

@@ -54,7 +54,7 @@ export async function hitTest(
   adjust?: SearchSettingsInput,
 ): Promise<HitTestResult> {
   const settings = await searchSettingsFor(deps.db, scope, adjust);
-  const { hits, rerank } = await searchDataset(deps, scope, query, limit, settings);
+  const { hits, rerank } = await searchDataset(deps, scope, { query, limit }, settings);
   return {
     settings,
     wantedLanguage: languageWanted(query),

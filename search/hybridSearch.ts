@@ -6,7 +6,8 @@ import { hitTexts, servedChunks, type ServedChunk } from '../db/repositories/ser
 import type { BgeEmbedders } from '../embedders/bgeEmbedder';
 import type { EmbedderResolver } from '../embedders/embedderResolver';
 import { sparseQueryFromTokens } from '../sparse/sparseVector';
-import type { EmbeddingModelRef, KeywordIndex, SearchHit, TenantScope, VectorStore } from '../stores/ports';
+import type { EmbeddingModelRef, KeywordIndex, SearchHit, SearchScope, TenantScope, VectorStore } from '../stores/ports';
+import { searchedDatasets } from '../stores/searchScope';
 import { textLanguage } from '../tokenizer/textLanguage';
 import { tokenize } from '../tokenizer/tokenize';
 import { denseQueryText } from './denseQuery';
@@ -50,6 +51,7 @@ export type RetrieverLists = {
 export interface SearchResult {
   chunkId: string;
   documentId: string;
+  datasetId: string;
   fileName: string;
   sectionPath: string[];
   /** The chunk's text, at most HIT_TEXT_MAX_CHARS characters. */
@@ -73,6 +75,12 @@ export const HIT_TEXT_MAX_CHARS = 65_536;
 /** Each retriever looks deeper than the final page, so fusion has candidates to reorder. */
 const CANDIDATES_PER_RETRIEVER = 50;
 
+/**
+ * How deep a search may page: the hits before a page's end, fused from lists each at least that
+ * deep. Bounds what one request asks of every store.
+ */
+export const MAX_SEARCH_DEPTH = 500;
+
 const none = (): Promise<SearchHit[]> => Promise.resolve([]);
 
 /**
@@ -82,7 +90,7 @@ const none = (): Promise<SearchHit[]> => Promise.resolve([]);
  */
 export async function retrieveCandidates(
   deps: Pick<SearchDeps, 'vectors' | 'keywords' | 'embedders'> & Partial<Pick<SearchDeps, 'languageEmbedders'>>,
-  scope: TenantScope,
+  scope: SearchScope,
   query: string,
   perRetriever = CANDIDATES_PER_RETRIEVER,
   settings: SearchSettings = DEFAULT_SEARCH_SETTINGS,
@@ -159,12 +167,19 @@ export async function searchSettingsFor(
  */
 async function keepServed(
   deps: Pick<SearchDeps, 'db'>,
-  scope: TenantScope,
+  scope: SearchScope,
   lists: RetrieverLists,
 ): Promise<{ lists: RetrieverLists; rows: Map<string, ServedChunk>; dropped: boolean }> {
   const ids = new Set(Object.values(lists).flatMap((hits: SearchHit[]) => hits.map((h) => h.chunkId)));
   const rows = new Map(
-    (await servedChunks(deps.db, scope, [...ids], LANGUAGE_SAMPLE_CHARS)).map((r) => [r.chunk_id, r]),
+    (
+      await servedChunks(
+        deps.db,
+        { userId: scope.userId, datasetIds: searchedDatasets(scope) },
+        [...ids],
+        LANGUAGE_SAMPLE_CHARS,
+      )
+    ).map((r) => [r.chunk_id, r]),
   );
   const keep = (hits: SearchHit[]) => hits.filter((h) => rows.has(h.chunkId));
   return {
@@ -181,29 +196,39 @@ async function keepServed(
   };
 }
 
+/** Where a page of fused hits starts, and how much of each hit's text it reads. */
+export interface PageOptions {
+  /** Fused hits skipped before the page (a cursor's position); 0 by default. */
+  offset?: number;
+  /** Each hit's text is cut here: a reranker's candidates need less than a page's hits. */
+  textChars?: number;
+}
+
 /**
  * The retrievers' lists over the chunks search serves, fused by weighted reciprocal rank under the
  * given settings; hits in another language than the one the query wants are then demoted
  * (search/languageRouting.ts). While a rebuild stages a document's new set beside its served one,
  * the stores hold both and each retriever's depth is shared between them: when the filter dropped
  * candidates from a full list, the retrievers are asked once more, twice as deep, so the served set
- * keeps its full depth. Each hit's text is cut at `textChars` (a reranker's candidates need less
- * than a page's hits).
+ * keeps its full depth. Every list is at least as deep as the page's end (offset + limit, at most
+ * MAX_SEARCH_DEPTH), so a later page is cut from the same fused order as the first.
  */
 export async function searchWithSettings(
   deps: SearchDeps,
-  scope: TenantScope,
+  scope: SearchScope,
   query: string,
   limit: number,
   given: SearchSettings,
-  textChars = HIT_TEXT_MAX_CHARS,
+  options: PageOptions = {},
 ): Promise<SearchResult[]> {
+  const offset = options.offset ?? 0;
+  const depth = Math.max(CANDIDATES_PER_RETRIEVER, Math.min(MAX_SEARCH_DEPTH, offset + limit));
   const settings = isIdentifierQuery(query) ? forIdentifierQuery(given) : given;
-  const first = await retrieveCandidates(deps, scope, query, CANDIDATES_PER_RETRIEVER, settings);
+  const first = await retrieveCandidates(deps, scope, query, depth, settings);
   let served = await keepServed(deps, scope, first);
-  const full = Object.values(first).some((hits: SearchHit[]) => hits.length >= CANDIDATES_PER_RETRIEVER);
+  const full = Object.values(first).some((hits: SearchHit[]) => hits.length >= depth);
   if (served.dropped && full) {
-    const deeper = await retrieveCandidates(deps, scope, query, 2 * CANDIDATES_PER_RETRIEVER, settings);
+    const deeper = await retrieveCandidates(deps, scope, query, 2 * depth, settings);
     served = await keepServed(deps, scope, deeper);
   }
   const fused = reciprocalRankFusion(served.lists, fusionOf(settings));
@@ -215,13 +240,13 @@ export async function searchWithSettings(
     },
     query,
   );
-  const page = routed.filter((hit) => served.rows.has(hit.chunkId)).slice(0, limit);
+  const page = routed.filter((hit) => served.rows.has(hit.chunkId)).slice(offset, offset + limit);
   // Whole texts are read for the page only, not for every candidate of every list.
   const texts = await hitTexts(
     deps.db,
-    scope,
+    { userId: scope.userId, datasetIds: searchedDatasets(scope) },
     page.map((hit) => hit.chunkId),
-    textChars,
+    options.textChars ?? HIT_TEXT_MAX_CHARS,
   );
   const results: SearchResult[] = [];
   for (const hit of page) {
@@ -231,6 +256,7 @@ export async function searchWithSettings(
     results.push({
       chunkId: hit.chunkId,
       documentId: row.document_id,
+      datasetId: row.dataset_id,
       fileName: row.file_name,
       sectionPath: row.section_path,
       text: text.text,

@@ -1,8 +1,19 @@
 import type { API } from '@opensearch-project/opensearch';
+import { encodedFields } from './fieldEncoding';
 import type { KeywordEntry, TenantScope } from './ports';
 
 /** The analyzer of the pretokenized field: split on whitespace, lowercase, nothing else. */
 export const TOKENS_ANALYZER = 'sluice_pretokenized';
+
+/**
+ * The copy of the document's metadata and system fields on each entry, for filters
+ * (stores/fieldEncoding.ts): one keyword field of encoded terms, so tenants' keys never add to
+ * the mapping, and the metadata version the copy was made from.
+ */
+export const DOCUMENT_FIELDS_MAPPING = {
+  fields: { type: 'keyword' },
+  fields_version: { type: 'long' },
+} as const;
 
 /**
  * Settings and mappings of the keyword index. `tokens` holds the terms PRETOKENIZE computed (the
@@ -32,6 +43,7 @@ export const KEYWORD_INDEX_BODY: API.Indices_Create_RequestBody = {
       dataset_id: { type: 'keyword' },
       file_name: { type: 'keyword' },
       tags: { type: 'keyword' },
+      ...DOCUMENT_FIELDS_MAPPING,
       text: { type: 'text', analyzer: 'standard' },
       tokens: { type: 'text', analyzer: TOKENS_ANALYZER },
     },
@@ -48,6 +60,8 @@ export interface KeywordDoc {
   tags?: string[];
   text: string;
   tokens: string[];
+  fields?: string[];
+  fields_version?: number;
 }
 
 export function toKeywordDoc(scope: TenantScope, entry: KeywordEntry): KeywordDoc {
@@ -59,6 +73,9 @@ export function toKeywordDoc(scope: TenantScope, entry: KeywordEntry): KeywordDo
     file_name: entry.fileName,
     text: entry.text,
     tokens: entry.tokens,
+    ...(entry.documentFields
+      ? { fields: encodedFields(entry.documentFields), fields_version: entry.documentFields.version }
+      : {}),
   };
 }
 

@@ -2,7 +2,15 @@ import { Client, errors, type ClientOptions } from '@opensearch-project/opensear
 import { AwsSigv4Signer } from '@opensearch-project/opensearch/aws-v3';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { transientError } from '../contracts/sluiceError';
-import { KEYWORD_INDEX_BODY, TOKENS_ANALYZER, tenantFilter, toKeywordDoc } from './openSearchIndexMapping';
+import { encodedFields } from './fieldEncoding';
+import {
+  DOCUMENT_FIELDS_MAPPING,
+  KEYWORD_INDEX_BODY,
+  TOKENS_ANALYZER,
+  tenantFilter,
+  toKeywordDoc,
+} from './openSearchIndexMapping';
+import { searchFilterClauses } from './openSearchFilter';
 import type { KeywordEntry, KeywordIndex, SearchHit, TenantScope } from './ports';
 
 type CredentialProvider = ReturnType<typeof defaultProvider>;
@@ -133,8 +141,9 @@ export function createOpenSearchKeywordIndex(options: OpenSearchKeywordIndexOpti
     async ensureIndex() {
       try {
         const { body: exists } = await client.indices.exists({ index });
-        if (exists) return;
-        await client.indices.create({ index, body: KEYWORD_INDEX_BODY });
+        // An index made before the document fields existed gets them: adding fields to a mapping is allowed.
+        if (exists) await client.indices.putMapping({ index, body: { properties: DOCUMENT_FIELDS_MAPPING } });
+        else await client.indices.create({ index, body: KEYWORD_INDEX_BODY });
       } catch (err) {
         // Another worker created it between our check and our create: that is what we wanted.
         if (errorType(err) === 'resource_already_exists_exception') return;
@@ -176,7 +185,7 @@ export function createOpenSearchKeywordIndex(options: OpenSearchKeywordIndexOpti
                 ],
                 // With a filter present, should clauses are optional unless required explicitly.
                 minimum_should_match: 1,
-                filter: tenantFilter(scope),
+                filter: searchFilterClauses(scope),
               },
             },
           },
@@ -185,6 +194,33 @@ export function createOpenSearchKeywordIndex(options: OpenSearchKeywordIndexOpti
       } catch (err) {
         if (isIndexMissing(err)) return [];
         throw err;
+      }
+    },
+
+    async setDocumentFields(scope, documentId, fields) {
+      try {
+        // Only entries whose copy is older: a slower, older write never undoes a newer one.
+        await client.updateByQuery({
+          index,
+          refresh: true,
+          conflicts: 'proceed',
+          body: {
+            query: { bool: { filter: [...tenantFilter(scope), { term: { document_id: documentId } }] } },
+            script: {
+              lang: 'painless',
+              source:
+                "if (ctx._source.fields_version == null || ctx._source.fields_version < params.version) { ctx._source.fields = params.fields; ctx._source.fields_version = params.version } else { ctx.op = 'noop' }",
+              params: { fields: encodedFields(fields), version: fields.version },
+            },
+          },
+        });
+      } catch (err) {
+        if (isIndexMissing(err)) return;
+        throw transientError(
+          'KEYWORD_INDEXING_FAILED',
+          `cannot copy the fields of document ${documentId} to OpenSearch index ${index}: ${describe(err)}`,
+          err,
+        );
       }
     },
 

@@ -1,10 +1,22 @@
 import type { Readable } from 'node:stream';
 import type { SparseVector } from '../contracts/chunk';
+import type { DocumentFieldValues } from '../contracts/documentFields';
+import type { DocumentFilter } from '../contracts/searchFilter';
 
 /** Every write and every search is scoped by user and dataset (docs/design.md §6). */
 export interface TenantScope {
   userId: string;
   datasetId: string;
+}
+
+/**
+ * What a search list covers: the user's datasets (datasetId, and moreDatasetIds when a search spans
+ * several) and, with a filter, only the documents that pass it. Each store applies both inside its
+ * own query (docs/search.md, "Filters").
+ */
+export interface SearchScope extends TenantScope {
+  moreDatasetIds?: readonly string[];
+  filter?: DocumentFilter;
 }
 
 export interface ObjectStore {
@@ -130,10 +142,10 @@ export interface VectorStore {
    * Compares only vectors `model` made (a re-embedding may be half done). A query vector not of
    * the model's dimension is EMBEDDING_DIMENSION_UNSUPPORTED.
    */
-  searchDense(scope: TenantScope, model: EmbeddingModelRef, vector: number[], limit: number): Promise<SearchHit[]>;
+  searchDense(scope: SearchScope, model: EmbeddingModelRef, vector: number[], limit: number): Promise<SearchHit[]>;
   /** searchDense over the second dense vectors: only those `model` made. */
   searchLanguageDense(
-    scope: TenantScope,
+    scope: SearchScope,
     model: EmbeddingModelRef,
     vector: number[],
     limit: number,
@@ -144,12 +156,17 @@ export interface VectorStore {
    * chunks are a search's candidates from its other lists, so only their windows are read.
    */
   scorePassageWindows(
-    scope: TenantScope,
+    scope: SearchScope,
     model: EmbeddingModelRef,
     vector: number[],
     chunkIds: string[],
   ): Promise<SearchHit[]>;
-  searchSparse(scope: TenantScope, sparse: SparseVector, limit: number): Promise<SearchHit[]>;
+  searchSparse(scope: SearchScope, sparse: SparseVector, limit: number): Promise<SearchHit[]>;
+  /**
+   * Replaces the copy of the document's fields on its points where the copy is older than
+   * `fields.version` (a store that filters by joining Postgres keeps none).
+   */
+  setDocumentFields(scope: TenantScope, documentId: string, fields: DocumentFieldValues): Promise<void>;
   /** `dense` counts the document's dense vectors of every model, the second dense vectors and windows included. */
   countForDocument(documentId: string): Promise<{ dense: number; sparse: number }>;
 }
@@ -162,6 +179,8 @@ export interface KeywordEntry {
   text: string;
   /** The pretokenized terms of the chunk (the same ones that feed the sparse vectors). */
   tokens: string[];
+  /** The document's metadata and system fields, for an index that keeps a copy to filter by. */
+  documentFields?: DocumentFieldValues;
 }
 
 export interface KeywordIndex {
@@ -175,6 +194,12 @@ export interface KeywordIndex {
    * returns. Throws when the call as a whole failed (then any of the entries may or may not be written).
    */
   bulkIndex(scope: TenantScope, entries: KeywordEntry[]): Promise<{ failedChunkIds: string[] }>;
-  search(scope: TenantScope, queryTokens: string[], limit: number): Promise<SearchHit[]>;
+  /** The entries of the scope's datasets and documents that match the tokens, best first. */
+  search(scope: SearchScope, queryTokens: string[], limit: number): Promise<SearchHit[]>;
+  /**
+   * Replaces the copy of the document's fields on its entries where the copy is older than
+   * `fields.version`; an index that filters by joining Postgres keeps none.
+   */
+  setDocumentFields(scope: TenantScope, documentId: string, fields: DocumentFieldValues): Promise<void>;
   countForDocument(documentId: string): Promise<number>;
 }

@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database';
 import { assertVectorsFit, dimensionMismatch } from './dimensionMismatch';
-import type { DenseRecord, EmbeddingModelRef, SearchHit, TenantScope } from './ports';
+import type { DenseRecord, EmbeddingModelRef, SearchHit, SearchScope, TenantScope } from './ports';
+import { filteredDocumentsQuery, searchCondition } from './postgresDocumentFilter';
 import { ensureHnswIndex, indexedVector, ofModel, queryVector, vectorLiteral, type DenseTable } from '../db/pgvector';
 import { ownerColumns } from './vectorOwner';
 
@@ -46,19 +47,27 @@ export async function upsertDenseRows(
 }
 
 /**
- * The `limit` rows of the model in the tenant's dataset closest to `vector` by cosine, best first.
- * One query on the model's HNSW index with pgvector's iterative scan: the tenant filter drops the
- * other datasets' rows as the graph is walked, and the scan goes on until `limit` rows of this
- * dataset are found (`relaxed_order`: the few rows that come slightly out of order are sorted
- * here), so a dataset that is a small share of the model's rows still gets its full list. Where
- * the planner finds the dataset's rows few, it ranks them exactly through the tenant index
- * instead. A model with no index (past 4,000 dimensions) is ranked exactly.
+ * A filter that keeps at most this share of the searched datasets' documents is searched exactly
+ * over their rows (found through the document index); a broader one walks the HNSW graph with the
+ * filter inside the scan, which meets enough passing rows early (bench:search, "filtered").
+ */
+const EXACT_FILTER_SHARE = 0.1;
+
+/**
+ * The `limit` rows of the model in the searched datasets closest to `vector` by cosine, best
+ * first. One query on the model's HNSW index with pgvector's iterative scan: the tenant filter
+ * (and a document filter) drops other rows as the graph is walked, and the scan goes on until
+ * `limit` passing rows are found (`relaxed_order`: the few rows that come slightly out of order
+ * are sorted here), so a dataset that is a small share of the model's rows still gets its full
+ * list. Where the planner finds the dataset's rows few, it ranks them exactly through the tenant
+ * index instead, and a selective document filter is always ranked exactly over its documents'
+ * rows. A model with no index (past 4,000 dimensions) is ranked exactly.
  */
 export async function searchDenseRows(
   db: Kysely<Database>,
   table: DenseTable,
   storeName: string,
-  scope: TenantScope,
+  scope: SearchScope,
   model: EmbeddingModelRef,
   vector: number[],
   limit: number,
@@ -71,12 +80,24 @@ export async function searchDenseRows(
   if (limit <= 0) return [];
   const column = indexedVector(model.dimension) ?? sql`vector`;
   const query = queryVector(vector, model.dimension);
+  let condition = searchCondition(scope);
+  let exact = false;
+  if (scope.filter) {
+    const { rows } = await filteredDocumentsQuery({ ...scope, filter: scope.filter }).execute(db);
+    const matching = rows[0]?.matching ?? [];
+    if (matching.length === 0) return [];
+    if (matching.length <= EXACT_FILTER_SHARE * (rows[0]?.total ?? 0)) {
+      exact = true;
+      condition = sql<boolean>`${searchCondition({ ...scope, filter: undefined })} AND document_id = ANY(${matching}::text[])`;
+    }
+  }
   const rows = await db.transaction().execute(async (trx) => {
     await sql`SELECT set_config('hnsw.ef_search', ${String(Math.min(1000, Math.max(efSearch, limit)))}, true),
-                     set_config('hnsw.iterative_scan', 'relaxed_order', true)`.execute(trx);
+                     set_config('hnsw.iterative_scan', 'relaxed_order', true),
+                     set_config('enable_indexscan', ${exact ? 'off' : 'on'}, true)`.execute(trx);
     const found = await sql<{ chunk_id: string; distance: number }>`
       SELECT chunk_id, ${column} <=> ${query} AS distance FROM ${sql.table(table)}
-       WHERE ${ofModel(model)} AND user_id = ${scope.userId} AND dataset_id = ${scope.datasetId}
+       WHERE ${ofModel(model)} AND ${condition}
        ORDER BY ${column} <=> ${query}
        LIMIT ${limit}`.execute(trx);
     return found.rows;

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Database, KeywordEntriesTable } from '../db/database';
 import type { KeywordIndex } from './ports';
+import { searchCondition } from './postgresDocumentFilter';
 
 const WRITE_BATCH = 200;
 /** Long queries add little ranking signal but cost an OR branch each. */
@@ -123,11 +124,14 @@ export function createPostgresKeywordIndex(db: Kysely<Database>): KeywordIndex {
       const { rows } = await sql<{ chunk_id: string; score: number }>`
         SELECT chunk_id, ts_rank_cd(tsv, q) AS score
           FROM keyword_entries, (SELECT ${query} AS q) AS query
-         WHERE user_id = ${scope.userId} AND dataset_id = ${scope.datasetId} AND tsv @@ q
+         WHERE ${searchCondition(scope)} AND tsv @@ q
          ORDER BY score DESC, chunk_id
          LIMIT ${limit}`.execute(db);
       return rows.map((r) => ({ chunkId: r.chunk_id, score: Number(r.score) }));
     },
+
+    // Filters join the documents table: there is no copy of the fields to keep.
+    setDocumentFields: () => Promise.resolve(),
 
     async countForDocument(documentId) {
       const row = await db

@@ -4,6 +4,7 @@ import type { Database } from '../db/database';
 import { ensureHnswIndex } from '../db/pgvector';
 import { searchDenseRows, upsertDenseRows } from './postgresDenseTable';
 import { scoreWindowRows, upsertWindowRows } from './postgresWindowTable';
+import { searchCondition } from './postgresDocumentFilter';
 import { ownerColumns } from './vectorOwner';
 import type { TenantScope, VectorStore } from './ports';
 
@@ -131,12 +132,11 @@ export function createPostgresVectorStore(
         matches AS MATERIALIZED (
           SELECT s.chunk_id, p.i, p.query_weight, s.weights[p.at] AS w FROM sparse_vectors s
            CROSS JOIN LATERAL (SELECT q.i, q.w AS query_weight, array_position(s.indices, q.i) AS at FROM q) p
-           WHERE s.user_id = ${scope.userId} AND s.dataset_id = ${scope.datasetId} AND s.indices && ${terms}
+           WHERE ${searchCondition(scope, 's')} AND s.indices && ${terms}
              AND p.at IS NOT NULL
         ),
         total AS (
-          SELECT count(*)::float8 AS n FROM sparse_vectors
-           WHERE user_id = ${scope.userId} AND dataset_id = ${scope.datasetId}
+          SELECT count(*)::float8 AS n FROM sparse_vectors WHERE ${searchCondition({ ...scope, filter: undefined })}
         ),
         df AS (SELECT i, count(*)::float8 AS df FROM matches GROUP BY i)
         SELECT m.chunk_id,
@@ -147,6 +147,9 @@ export function createPostgresVectorStore(
          LIMIT ${limit}`.execute(db);
       return rows.map((r) => ({ chunkId: r.chunk_id, score: Number(r.score) }));
     },
+
+    // Filters join the documents table: there is no copy of the fields to keep.
+    setDocumentFields: () => Promise.resolve(),
 
     async countForDocument(documentId) {
       let dense = 0;

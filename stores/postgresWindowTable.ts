@@ -4,7 +4,8 @@ import type { Database } from '../db/database';
 import { vectorLiteral } from '../db/pgvector';
 import { cosineOfDistance } from './postgresDenseTable';
 import { assertVectorsFit, dimensionMismatch } from './dimensionMismatch';
-import type { EmbeddingModelRef, PassageWindowRecord, SearchHit, TenantScope } from './ports';
+import type { EmbeddingModelRef, PassageWindowRecord, SearchHit, SearchScope, TenantScope } from './ports';
+import { searchCondition } from './postgresDocumentFilter';
 import { ownerColumns } from './vectorOwner';
 
 /** Chunks per transaction: their windows (up to a dozen each) go in one insert. */
@@ -58,7 +59,7 @@ export async function upsertWindowRows(
 export async function scoreWindowRows(
   db: Kysely<Database>,
   storeName: string,
-  scope: TenantScope,
+  scope: SearchScope,
   model: EmbeddingModelRef,
   vector: number[],
   chunkIds: string[],
@@ -69,7 +70,7 @@ export async function scoreWindowRows(
   if (chunkIds.length === 0) return [];
   const { rows } = await sql<{ chunk_id: string; distance: number }>`
     SELECT chunk_id, min(vector <=> ${vectorLiteral(vector)}::vector) AS distance FROM window_dense_vectors
-     WHERE chunk_id = ANY(${chunkIds}::text[]) AND user_id = ${scope.userId} AND dataset_id = ${scope.datasetId}
+     WHERE chunk_id = ANY(${chunkIds}::text[]) AND ${searchCondition({ ...scope, filter: undefined })}
        AND model = ${model.model} AND dimension = ${model.dimension}
      GROUP BY chunk_id`.execute(db);
   return rows

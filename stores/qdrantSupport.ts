@@ -7,7 +7,7 @@ export const DENSE_VECTOR = 'dense';
 export const SPARSE_VECTOR = 'sparse';
 
 /** Payload fields with a keyword index: every filter we send is on these. */
-export const INDEXED_FIELDS = ['user_id', 'dataset_id', 'document_id', 'chunk_id'] as const;
+export const INDEXED_FIELDS = ['user_id', 'dataset_id', 'document_id', 'chunk_id', 'fields', 'field_keys'] as const;
 
 /**
  * Searches use the Query API (Qdrant 1.10) and the tenant index on user_id uses `is_tenant`

@@ -1,6 +1,7 @@
 import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
 import { assertVectorsFit, dimensionMismatch } from './dimensionMismatch';
-import type { DenseRecord, EmbeddingModelRef, SearchHit, TenantScope, VectorStore } from './ports';
+import type { DenseRecord, EmbeddingModelRef, SearchHit, SearchScope, TenantScope, VectorStore } from './ports';
+import { fieldsPayload, searchFilter } from './qdrantFilter';
 import {
   DENSE_INFIX,
   LANGUAGE_DENSE_INFIX,
@@ -159,14 +160,14 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
 
   async function searchDenseOf(
     infix: DenseInfix,
-    scope: TenantScope,
+    scope: SearchScope,
     model: EmbeddingModelRef,
     vector: number[],
     limit: number,
   ): Promise<SearchHit[]> {
     const collection = await collectionToQuery(infix, model, vector);
     if (!collection) return [];
-    return query(collection, { query: vector, using: DENSE_VECTOR, filter: tenantFilter(scope), limit });
+    return query(collection, { query: vector, using: DENSE_VECTOR, filter: searchFilter(scope), limit });
   }
 
   return {
@@ -275,9 +276,27 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
       return query(base, {
         query: { indices: sparse.indices, values: sparse.values },
         using: SPARSE_VECTOR,
-        filter: tenantFilter(scope),
+        filter: searchFilter(scope),
         limit,
       });
+    },
+
+    async setDocumentFields(scope, documentId, fields) {
+      await ensureReady();
+      const windowCollections = new Set(await windows.all());
+      // Windows are read by chunk id for candidates the other lists found: they need no copy.
+      const targets = (await allCollections()).filter((c) => !windowCollections.has(c));
+      // Only points whose copy is older: a slower, older write never undoes a newer one.
+      const older: Schemas['Filter'] = {
+        should: [{ is_empty: { key: 'fields_version' } }, { key: 'fields_version', range: { lt: fields.version } }],
+      };
+      for (const collection of targets) {
+        await client.setPayload(collection, {
+          wait: true,
+          payload: fieldsPayload(fields),
+          filter: tenantFilter(scope, matchKeyword('document_id', documentId), older),
+        });
+      }
     },
 
     async countForDocument(documentId) {

@@ -1,8 +1,9 @@
 import type { QdrantClient, Schemas } from '@qdrant/js-client-rest';
 import { MAX_WINDOWS, windowId } from '../chunker/passageWindows';
-import type { EmbeddingModelRef, PassageWindowRecord, SearchHit, TenantScope } from './ports';
+import type { EmbeddingModelRef, PassageWindowRecord, SearchHit, SearchScope, TenantScope } from './ports';
 import { DENSE_VECTOR, hitsFromPoints, inBatches, pointIdForChunk, tenantFilter } from './qdrantSupport';
 import { ownerColumns } from './vectorOwner';
+import { searchFilter } from './qdrantFilter';
 
 /** Chunks per request: their windows (up to a dozen each) in one upsert, well under the body limit. */
 const CHUNKS_PER_WRITE = 32;
@@ -55,7 +56,7 @@ export async function upsertWindowPoints(
 export async function scoreWindowPoints(
   client: QdrantClient,
   collection: string,
-  scope: TenantScope,
+  scope: SearchScope,
   vector: number[],
   chunkIds: string[],
 ): Promise<SearchHit[]> {
@@ -63,7 +64,7 @@ export async function scoreWindowPoints(
   const { points } = await client.query(collection, {
     query: vector,
     using: DENSE_VECTOR,
-    filter: ofChunks(scope, chunkIds),
+    filter: searchFilter({ ...scope, filter: undefined }, { key: 'chunk_id', match: { any: chunkIds } }),
     limit: chunkIds.length * MAX_WINDOWS,
     with_payload: ['chunk_id'],
     with_vector: false,

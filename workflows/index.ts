@@ -3,3 +3,4 @@ export { deleteDocument } from './deleteDocument';
 export { rebuildDataset } from './rebuildDataset';
 export { sweepStuckTasks } from './sweepStuckTasks';
 export { sweepOrphanedObjects } from './sweepOrphanedObjects';
+export { copyDocumentFields } from './copyDocumentFields';

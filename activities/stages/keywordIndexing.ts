@@ -3,6 +3,8 @@ import { transientError } from '../../contracts/sluiceError';
 import { listActiveChunks, listDocumentChunkIds, setChunkStatus, type ChunkText } from '../../db/repositories/chunks';
 import type { TenantScope } from '../../stores/ports';
 import type { ActivityDeps } from '../deps';
+import type { DocumentFieldValues } from '../../contracts/documentFields';
+import { currentFields, refreshCopiedFields } from './copyFields';
 import { reportProgress, resumePoint } from '../heartbeat';
 import { runStage } from './stageTemplate';
 import { loadOrRebuildTokenPlan, type TokenPlan } from './tokenPlan';
@@ -38,14 +40,20 @@ export function createKeywordIndexingActivity(deps: ActivityDeps) {
         deps.keywords.deleteDocumentExcept(scope, input.documentId, keepIds),
       );
       const progress = resumePoint();
+      // A resumed attempt's earlier batches may carry an older copy of the fields: then it is set again.
+      const resumed = progress.lastChunkIndex >= 0;
       const chunks = active.filter((c) => c.chunk_index > progress.lastChunkIndex);
+      // Each entry carries the document's fields; a change that lands meanwhile is copied after.
+      const fields = await currentFields(deps, input.documentId);
+      const doc = { documentId: input.documentId, fileName: started.fileName, plan, fields };
       for (let i = 0; i < chunks.length; i += INDEX_BATCH) {
         const batch = chunks.slice(i, i + INDEX_BATCH);
-        await indexBatch(deps, scope, { documentId: input.documentId, fileName: started.fileName, plan }, batch);
+        await indexBatch(deps, scope, doc, batch);
         progress.lastChunkIndex = (batch[batch.length - 1] as { chunk_index: number }).chunk_index;
         progress.done += batch.length;
         reportProgress(progress);
       }
+      await refreshCopiedFields(deps, 'keywords', scope, input.documentId, resumed ? null : (fields?.version ?? null));
       return progress.done;
     });
   };
@@ -55,7 +63,7 @@ export function createKeywordIndexingActivity(deps: ActivityDeps) {
 async function indexBatch(
   deps: ActivityDeps,
   scope: TenantScope,
-  doc: { documentId: string; fileName: string; plan: TokenPlan },
+  doc: { documentId: string; fileName: string; plan: TokenPlan; fields: DocumentFieldValues | null },
   batch: ChunkText[],
 ): Promise<void> {
   const entries = batch.map((c) => ({
@@ -64,6 +72,7 @@ async function indexBatch(
     fileName: doc.fileName,
     text: c.text,
     tokens: doc.plan.get(c.chunk_id) ?? [],
+    ...(doc.fields ? { documentFields: doc.fields } : {}),
   }));
   const { failedChunkIds } = await orTransient('KEYWORD_INDEXING_FAILED', 'bulk indexing', () =>
     deps.keywords.bulkIndex(scope, entries),

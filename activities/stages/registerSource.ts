@@ -7,6 +7,7 @@ import { usageOf } from '../../db/repositories/documentCatalog';
 import { findDocument } from '../../db/repositories/documents';
 import { callerKeyProblem } from '../../registration/callerObjectKey';
 import { budgetOrRefusal, idTakenMessage, registerUpload, UploadInterrupted } from '../../registration/registerUpload';
+import type { DocumentMetadata } from '../../contracts/documentMetadata';
 import { objectKeys } from '../../stores/objectKeys';
 import { ObjectNotFoundError } from '../../stores/ports';
 import type { ActivityDeps } from '../deps';
@@ -18,6 +19,7 @@ export interface SourceToRegister {
   fileName: string;
   source: IngestSource;
   chunkingChoice?: ChunkingChoice;
+  metadata?: DocumentMetadata;
 }
 
 /**

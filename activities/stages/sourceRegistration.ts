@@ -40,7 +40,7 @@ export async function registerIfSource(
   deps: ActivityDeps,
   input: PrepareInput,
 ): Promise<PrepareInput | DuplicateAnswer> {
-  const { source, fileName, chunkingChoice } = checkedIngestInput(input);
+  const { source, fileName, chunkingChoice, metadata } = checkedIngestInput(input);
   if (source === undefined || fileName === undefined) return input;
   const problem =
     chunkingChoice &&
@@ -58,6 +58,7 @@ export async function registerIfSource(
     fileName: cleanFileName(fileName),
     source,
     ...(chunkingChoice ? { chunkingChoice } : {}),
+    ...(metadata ? { metadata } : {}),
   });
   if (duplicateOf) {
     const pipeline = row.last_task_id ? await findPipeline(deps.db, row.last_task_id) : undefined;

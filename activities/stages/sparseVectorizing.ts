@@ -3,6 +3,7 @@ import type { StageInput, StageResult } from '../../contracts/ingest';
 import { transientError } from '../../contracts/sluiceError';
 import { listPendingChunks, setChunkStatus } from '../../db/repositories/chunks';
 import type { ActivityDeps } from '../deps';
+import { refreshCopiedFields } from './copyFields';
 import { forEachPendingBatch } from './pendingBatches';
 import { runStage } from './stageTemplate';
 import { loadOrRebuildTokenPlan, type TokenPlan } from './tokenPlan';
@@ -26,7 +27,7 @@ export function createSparseVectorizingActivity(deps: ActivityDeps) {
         readPage: (afterIndex: number, limit: number) =>
           listPendingChunks(deps.db, set, 'sparse_status', afterIndex, limit),
       };
-      return forEachPendingBatch(pages, async (pending) => {
+      const written = await forEachPendingBatch(pages, async (pending) => {
         const ready = pending.filter((c) => c.dense_status === 'SUCCESS');
         // Weighted in the CPU pool, under its limits (SPARSE_VECTORIZING_FAILED when one is hit).
         const vectors = await deps.cpu.sparse(ready.map((c) => tokensOf(plan, c.chunk_id)));
@@ -46,6 +47,9 @@ export function createSparseVectorizingActivity(deps: ActivityDeps) {
         );
         return records.length;
       });
+      // Points written without the document's fields get them (a store that joins Postgres keeps none).
+      await refreshCopiedFields(deps, 'vectors', scope, input.documentId, null);
+      return written;
     });
   };
 }

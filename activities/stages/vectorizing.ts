@@ -13,6 +13,7 @@ import { listChunksLackingADenseVector } from '../../db/repositories/languageDen
 import type { Embedder } from '../../embedders/embedder';
 import { dimensionMismatch, namingStore } from '../../stores/dimensionMismatch';
 import type { ActivityDeps } from '../deps';
+import { refreshCopiedFields } from './copyFields';
 import { embedLanguageBatch } from './languageVectors';
 import { forEachPendingBatch } from './pendingBatches';
 import { runStage } from './stageTemplate';
@@ -124,6 +125,8 @@ export function createVectorizingActivity(deps: ActivityDeps) {
               return batch.length;
             },
           );
+      // Points written without the document's fields get them (a store that joins Postgres keeps none).
+      await refreshCopiedFields(deps, 'vectors', scope, input.documentId, null);
       return reused + embedded;
     });
   };

@@ -13,9 +13,12 @@ import {
   documentViewSchema,
   errorResponseSchema,
   listDocumentsQuery,
+  metadataPatchBody,
+  metadataPatchedSchema,
   retryAcceptedSchema,
 } from '../schemas';
-import { startDeletion } from '../workflows';
+import { startDeletion, startFieldsCopy } from '../workflows';
+import { MetadataInvalid, patchDocumentMetadata } from '../../db/repositories/documentFields';
 
 const errors = (description: string) => ({ description, schema: errorResponseSchema });
 
@@ -92,6 +95,42 @@ export function documentRoutes(router: Router, ctx: ApiContext): void {
       const view = await loadDocumentView(db, ctx.config, principal().userId, params.id);
       if (!view) throw notFound();
       return view;
+    },
+  });
+
+  router.route({
+    method: 'PATCH',
+    path: '/v1/documents/{id}/metadata',
+    operationId: 'patchDocumentMetadata',
+    summary: "Change a document's metadata: no re-parsing, no re-embedding",
+    description:
+      'Search filters on Postgres see the change at once; the copies OpenSearch and Qdrant filter on follow in a background workflow, within seconds.',
+    tags: ['documents'],
+    auth: true,
+    params: documentParams,
+    body: metadataPatchBody,
+    responses: {
+      200: { description: 'the metadata after the change', schema: metadataPatchedSchema },
+      400: errors('the result would break the bounds of metadata (METADATA_INVALID)'),
+      404: errors('no such document for this user, or it is being deleted'),
+    },
+    handler: async ({ params, body, principal }) => {
+      let fields;
+      try {
+        fields = await patchDocumentMetadata(db, principal(), params.id, body);
+      } catch (error) {
+        if (error instanceof MetadataInvalid) throw new ApiError(400, 'METADATA_INVALID', error.message);
+        throw error;
+      }
+      if (!fields) throw notFound();
+      const { workflowId } = await startFieldsCopy(ctx.client, ctx.config, params.id, fields.version);
+      return {
+        documentId: params.id,
+        metadata: fields.metadata,
+        metadataVersion: fields.version,
+        updatedAt: String(fields.system.updatedAt),
+        copyWorkflowId: workflowId,
+      };
     },
   });
 

@@ -3,7 +3,8 @@ import { DENSE_MODEL_CHOICES, SEARCH_RETRIEVERS, searchSettingsSchema } from '..
 import { hitTest } from '../../search/hitTest';
 import type { ApiContext } from '../context';
 import type { Router } from '../router';
-import { datasetParams, errorResponseSchema, rerankReportSchema } from '../schemas';
+import { datasetParams, errorResponseSchema } from '../schemas';
+import { rerankReportSchema } from '../searchSchemas';
 
 const hitTestBody = z
   .object({

@@ -3,6 +3,7 @@ import type { SluiceConfig } from '../../config/config';
 import { usageOf } from '../../db/repositories/documentCatalog';
 import type { ApiContext } from '../context';
 import { ApiError } from '../errors';
+import { fieldText, metadataOfText } from '../metadataInput';
 import type { Router } from '../router';
 import {
   batchResultSchema,
@@ -81,7 +82,9 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
         description: 'the same content is already in the dataset: the existing document',
         schema: uploadResultSchema,
       },
-      400: errors('no file part, or a chunking choice outside the bounds (PLAN_VALIDATION_FAILED)'),
+      400: errors(
+        'no file part, a chunking choice outside the bounds (PLAN_VALIDATION_FAILED), or metadata past its bounds (METADATA_INVALID)',
+      ),
       403: errors('per-user quota exceeded (QUOTA_EXCEEDED)'),
       413: errors('file over the upload limit (FILE_TOO_LARGE)'),
       415: errors('type not allowed (UNSUPPORTED_FILE_TYPE) or not multipart'),
@@ -104,9 +107,10 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
         );
         const part = await request.file({ limits: multipartLimits(ctx.config, 1) });
         if (!part) throw new ApiError(400, 'NO_FILE', 'the request has no file part');
+        const metadata = metadataOfText(fieldText(part.fields, 'metadata') ?? query.metadata);
         const outcome = await receiveFile(
           deps(request),
-          { userId, datasetId: params.datasetId, chunkingChoice },
+          { userId, datasetId: params.datasetId, chunkingChoice, ...(metadata ? { metadata } : {}) },
           part,
           budget,
         );
@@ -132,7 +136,7 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
     streamedBody: { contentType: 'multipart/form-data', schema: fileBodySchema(true), description: 'file parts' },
     responses: {
       207: { description: 'one result per file', schema: batchResultSchema },
-      400: errors('a chunking choice outside the bounds (PLAN_VALIDATION_FAILED)'),
+      400: errors('a chunking choice outside the bounds (PLAN_VALIDATION_FAILED), or metadata past its bounds (METADATA_INVALID)'),
       415: errors('not multipart'),
       429: errors('the caller has too many uploads in flight (TOO_MANY_CONCURRENT_REQUESTS)'),
     },
@@ -142,6 +146,7 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
       const chunkingChoice = await choiceOfQuery(query, generalParametersOf(ctx.config.chunking), () =>
         datasetChunkingOf(ctx.adapters.db, { userId, datasetId: params.datasetId }),
       );
+      const metadata = metadataOfText(query.metadata);
       return uploads.run(userId, async () => {
         const max = ctx.config.api.batchMaxFiles;
         const usage = await usageOf(ctx.adapters.db, userId);
@@ -168,7 +173,7 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
           try {
             outcome = await receiveFile(
               deps(request),
-              { userId, datasetId: params.datasetId, chunkingChoice },
+              { userId, datasetId: params.datasetId, chunkingChoice, ...(metadata ? { metadata } : {}) },
               part,
               budgetFor(ctx.config, usage),
             );

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { SluiceConfig } from '../../config/config';
+import type { DocumentMetadata } from '../../contracts/documentMetadata';
 import type { ChunkingChoice } from '../../contracts/chunkingPlan';
 import type { Adapters } from '../../composition/adapters';
 import { cleanFileName } from '../../registration/fileName';
@@ -43,7 +44,7 @@ export async function ingestFiles(
   adapters: Adapters,
   client: Client,
   files: string[],
-  scope: { userId: string; datasetId: string; chunkingChoice?: ChunkingChoice },
+  scope: { userId: string; datasetId: string; chunkingChoice?: ChunkingChoice; metadata?: DocumentMetadata },
 ): Promise<IngestedFile[]> {
   // One entry per file, in the order given: a started document, or why the file was not stored.
   const entries: (

@@ -4,6 +4,7 @@ import type { Database } from '../database';
 export interface ServedChunk {
   chunk_id: string;
   document_id: string;
+  dataset_id: string;
   section_path: string[];
   /** The text's first characters, enough to tell its language: search reads whole texts for its hits only. */
   text_sample: string;
@@ -18,7 +19,7 @@ export interface ServedChunk {
  */
 export async function servedChunks(
   db: Kysely<Database>,
-  scope: { userId: string; datasetId: string },
+  scope: { userId: string; datasetIds: string[] },
   chunkIds: string[],
   sampleChars: number,
 ): Promise<ServedChunk[]> {
@@ -26,11 +27,11 @@ export async function servedChunks(
   return db
     .selectFrom('chunks')
     .innerJoin('documents', 'documents.id', 'chunks.document_id')
-    .select(['chunks.chunk_id', 'chunks.document_id', 'chunks.section_path', 'documents.file_name'])
+    .select(['chunks.chunk_id', 'chunks.document_id', 'chunks.dataset_id', 'chunks.section_path', 'documents.file_name'])
     .select(sql<string>`left(chunks.text, ${sampleChars})`.as('text_sample'))
     .where('chunks.chunk_id', 'in', chunkIds)
     .where('chunks.user_id', '=', scope.userId)
-    .where('chunks.dataset_id', '=', scope.datasetId)
+    .where('chunks.dataset_id', 'in', scope.datasetIds)
     .where('documents.lifecycle', '=', 'ACTIVE')
     .whereRef('chunks.generation', '=', 'documents.index_generation')
     .execute();
@@ -42,7 +43,7 @@ export async function servedChunks(
  */
 export async function hitTexts(
   db: Kysely<Database>,
-  scope: { userId: string; datasetId: string },
+  scope: { userId: string; datasetIds: string[] },
   chunkIds: string[],
   maxChars: number,
 ): Promise<Map<string, { text: string; truncated: boolean }>> {
@@ -54,7 +55,33 @@ export async function hitTexts(
     .select(sql<boolean>`length(text) > ${maxChars}`.as('truncated'))
     .where('chunk_id', 'in', chunkIds)
     .where('user_id', '=', scope.userId)
-    .where('dataset_id', '=', scope.datasetId)
+    .where('dataset_id', 'in', scope.datasetIds)
     .execute();
   return new Map(rows.map((r) => [r.chunk_id, { text: r.text, truncated: r.truncated }]));
+}
+
+/**
+ * The parent passage of each given child (the section or window a child was cut from, stored as
+ * answer context), its text cut at `maxChars`; a child without a parent is absent.
+ */
+export async function parentPassages(
+  db: Kysely<Database>,
+  scope: { userId: string; datasetIds: string[] },
+  childIds: string[],
+  maxChars: number,
+): Promise<Map<string, { chunkId: string; text: string; truncated: boolean }>> {
+  if (childIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('chunks as child')
+    .innerJoin('chunks as parent', (join) =>
+      join.onRef('parent.chunk_id', '=', 'child.parent_id').onRef('parent.document_id', '=', 'child.document_id'),
+    )
+    .select(['child.chunk_id as child_id', 'parent.chunk_id as parent_id'])
+    .select(sql<string>`left(parent.text, ${maxChars})`.as('text'))
+    .select(sql<boolean>`length(parent.text) > ${maxChars}`.as('truncated'))
+    .where('child.chunk_id', 'in', childIds)
+    .where('child.user_id', '=', scope.userId)
+    .where('child.dataset_id', 'in', scope.datasetIds)
+    .execute();
+  return new Map(rows.map((r) => [r.child_id, { chunkId: r.parent_id, text: r.text, truncated: r.truncated }]));
 }

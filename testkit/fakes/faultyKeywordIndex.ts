@@ -61,6 +61,7 @@ export function faultyKeywordIndex(
     deleteDocumentExcept: (scope, documentId, keep) => real.deleteDocumentExcept(scope, documentId, keep),
     bulkIndex,
     search: (scope, tokens, limit) => real.search(scope, tokens, limit),
+    setDocumentFields: (scope, documentId, fields) => real.setDocumentFields(scope, documentId, fields),
     countForDocument: (documentId) => real.countForDocument(documentId),
   };
 }
