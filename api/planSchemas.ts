@@ -21,7 +21,7 @@ export const uploadChoiceQuery = z.object({
     .max(16_384)
     .optional()
     .describe(
-      "the document's metadata as JSON (an object of strings, numbers, booleans and lists of strings; docs/search.md, \"Metadata\"); a single upload may send it as a multipart field `metadata` before the file instead",
+      'the document\'s metadata as JSON (an object of strings, numbers, booleans and lists of strings; docs/search.md, "Metadata"); a single upload may send it as a multipart field `metadata` before the file instead',
     ),
 });
 

@@ -42,6 +42,11 @@ export interface RouteSpec<P extends Maybe, Q extends Maybe, B extends Maybe> {
   params?: P;
   querystring?: Q;
   body?: B;
+  /**
+   * The body is checked by its zod schema alone, without Ajv's type coercion: a body whose values
+   * are typed by the caller (metadata, filters) keeps the number 3 apart from the string "3".
+   */
+  exactBody?: boolean;
   /** A request body that is documented but consumed as a stream (multipart uploads). */
   streamedBody?: { contentType: string; schema: Record<string, unknown>; description: string };
   responses: Record<number, ResponseSpec>;
@@ -150,7 +155,7 @@ export function createRouter(app: FastifyInstance, authenticate: (request: Fasti
       schema: {
         ...(spec.params ? { params: ajvSchema(spec.params, 'input') } : {}),
         ...(spec.querystring ? { querystring: ajvSchema(spec.querystring, 'input') } : {}),
-        ...(spec.body ? { body: ajvSchema(spec.body, 'input') } : {}),
+        ...(spec.body ? { body: spec.exactBody ? { type: 'object' } : ajvSchema(spec.body, 'input') } : {}),
         response,
       },
       handler: async (request, reply) => {

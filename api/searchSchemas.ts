@@ -13,7 +13,9 @@ const minScore = z
   .number()
   .min(0)
   .optional()
-  .describe("leave out hits scored below this: the reranker's 0..1 score where it scored the hit, else the fused score");
+  .describe(
+    "leave out hits scored below this: the reranker's 0..1 score where it scored the hit, else the fused score",
+  );
 
 export const searchQuery = z.object({
   q: z.string().min(1).max(1000).describe('search text'),
@@ -53,7 +55,8 @@ export function includesOf(text: string | undefined): (typeof INCLUDES)[number][
   if (!text) return [];
   return text.split(',').map((name) => {
     const trimmed = name.trim();
-    if (!(INCLUDES as readonly string[]).includes(trimmed)) throw new Error(`include: ${trimmed} is not one of ${INCLUDES.join(', ')}`);
+    if (!(INCLUDES as readonly string[]).includes(trimmed))
+      throw new Error(`include: ${trimmed} is not one of ${INCLUDES.join(', ')}`);
     return trimmed as (typeof INCLUDES)[number];
   });
 }

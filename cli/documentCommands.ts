@@ -37,46 +37,48 @@ export function addDocumentCommands(program: Command): void {
       .option(...userHelp),
   )
     .description('store each file, start one workflow per file and show live progress')
-    .action(async (files: string[], opts: { dataset: string; user?: string; meta: string[] } & ChunkingChoiceOptions) => {
-      // The options alone first, so a wrong one is refused before anything connects.
-      let metadata: DocumentMetadata | undefined;
-      try {
-        chunkingChoiceOf(opts, (await config()).chunking);
-        metadata = opts.meta.length > 0 ? checkedMetadata(metadataOfPairs(opts.meta)) : undefined;
-      } catch (error) {
-        console.error((error as Error).message);
-        process.exitCode = 1;
-        return;
-      }
-      const [{ formatIngested, ingestFiles }, { datasetChunkingOf }] = await Promise.all([
-        import('./commands/ingestFiles.js'),
-        import('../db/repositories/datasetSettings.js'),
-      ]);
-      const userId = await userOf(opts);
-      const ok = await withAdapters(async (adapters, cfg) => {
-        let chunkingChoice;
+    .action(
+      async (files: string[], opts: { dataset: string; user?: string; meta: string[] } & ChunkingChoiceOptions) => {
+        // The options alone first, so a wrong one is refused before anything connects.
+        let metadata: DocumentMetadata | undefined;
         try {
-          // Then merged with the dataset's own sizes, which the plan lays the choice over.
-          const dataset = await datasetChunkingOf(adapters.db, { userId, datasetId: opts.dataset });
-          chunkingChoice = chunkingChoiceOf(opts, cfg.chunking, dataset);
+          chunkingChoiceOf(opts, (await config()).chunking);
+          metadata = opts.meta.length > 0 ? checkedMetadata(metadataOfPairs(opts.meta)) : undefined;
         } catch (error) {
           console.error((error as Error).message);
-          return false;
+          process.exitCode = 1;
+          return;
         }
-        return withClient(cfg, async (client) => {
-          const scope = {
-            userId,
-            datasetId: opts.dataset,
-            ...(chunkingChoice ? { chunkingChoice } : {}),
-            ...(metadata ? { metadata } : {}),
-          };
-          const results = await ingestFiles(cfg, adapters, client, files, scope);
-          for (const r of results) console.log(formatIngested(r));
-          return results.every((r) => r.status === 'SUCCESS');
+        const [{ formatIngested, ingestFiles }, { datasetChunkingOf }] = await Promise.all([
+          import('./commands/ingestFiles.js'),
+          import('../db/repositories/datasetSettings.js'),
+        ]);
+        const userId = await userOf(opts);
+        const ok = await withAdapters(async (adapters, cfg) => {
+          let chunkingChoice;
+          try {
+            // Then merged with the dataset's own sizes, which the plan lays the choice over.
+            const dataset = await datasetChunkingOf(adapters.db, { userId, datasetId: opts.dataset });
+            chunkingChoice = chunkingChoiceOf(opts, cfg.chunking, dataset);
+          } catch (error) {
+            console.error((error as Error).message);
+            return false;
+          }
+          return withClient(cfg, async (client) => {
+            const scope = {
+              userId,
+              datasetId: opts.dataset,
+              ...(chunkingChoice ? { chunkingChoice } : {}),
+              ...(metadata ? { metadata } : {}),
+            };
+            const results = await ingestFiles(cfg, adapters, client, files, scope);
+            for (const r of results) console.log(formatIngested(r));
+            return results.every((r) => r.status === 'SUCCESS');
+          });
         });
-      });
-      if (!ok) process.exitCode = 1;
-    });
+        if (!ok) process.exitCode = 1;
+      },
+    );
 
   program
     .command('status')

@@ -74,7 +74,7 @@ export const IngestInputSchema = z
     metadata: documentMetadataSchema
       .optional()
       .describe(
-        "With `source`: the document's metadata (docs/search.md, \"Metadata\"), filterable in search and editable later without re-embedding.",
+        'With `source`: the document\'s metadata (docs/search.md, "Metadata"), filterable in search and editable later without re-embedding.',
       ),
     callerClaim: z
       .string()

@@ -38,7 +38,10 @@ export const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?Z)?
 const scalar = z.union([z.string().max(512), z.number().finite(), z.boolean()]);
 export type FilterScalar = z.infer<typeof scalar>;
 
-const bound = z.union([z.number().finite(), z.string().regex(ISO_DATE, 'an ISO 8601 UTC date, like 2026-12-07T10:00:00Z')]);
+const bound = z.union([
+  z.number().finite(),
+  z.string().regex(ISO_DATE, 'an ISO 8601 UTC date, like 2026-12-07T10:00:00Z'),
+]);
 export type RangeBound = z.infer<typeof bound>;
 
 const field = z
@@ -61,10 +64,7 @@ export type FilterCondition =
   | { field: string; exists: boolean };
 
 export type DocumentFilter =
-  | FilterCondition
-  | { and: DocumentFilter[] }
-  | { or: DocumentFilter[] }
-  | { not: DocumentFilter };
+  FilterCondition | { and: DocumentFilter[] } | { or: DocumentFilter[] } | { not: DocumentFilter };
 
 const condition = z.union([
   z.strictObject({ field, eq: scalar }),
@@ -127,7 +127,9 @@ export function parseDocumentFilter(value: unknown): DocumentFilter {
   const parsed = node.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new FilterInvalid(`filter${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'not valid'}`);
+    throw new FilterInvalid(
+      `filter${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'not valid'}`,
+    );
   }
   const problem = shapeProblem(parsed.data);
   if (problem) throw new FilterInvalid(`filter: ${problem}`);

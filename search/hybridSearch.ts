@@ -6,7 +6,14 @@ import { hitTexts, servedChunks, type ServedChunk } from '../db/repositories/ser
 import type { BgeEmbedders } from '../embedders/bgeEmbedder';
 import type { EmbedderResolver } from '../embedders/embedderResolver';
 import { sparseQueryFromTokens } from '../sparse/sparseVector';
-import type { EmbeddingModelRef, KeywordIndex, SearchHit, SearchScope, TenantScope, VectorStore } from '../stores/ports';
+import type {
+  EmbeddingModelRef,
+  KeywordIndex,
+  SearchHit,
+  SearchScope,
+  TenantScope,
+  VectorStore,
+} from '../stores/ports';
 import { searchedDatasets } from '../stores/searchScope';
 import { textLanguage } from '../tokenizer/textLanguage';
 import { tokenize } from '../tokenizer/tokenize';

@@ -13,7 +13,12 @@ export interface SearchIdentity {
 }
 
 function fingerprint(search: SearchIdentity): string {
-  const canonical = JSON.stringify([search.query, [...search.datasets].sort(), search.filter ?? null, search.minScore ?? null]);
+  const canonical = JSON.stringify([
+    search.query,
+    [...search.datasets].sort(),
+    search.filter ?? null,
+    search.minScore ?? null,
+  ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }
 
@@ -36,6 +41,7 @@ export function decodeSearchCursor(search: SearchIdentity, cursor: string): numb
   const { o, f } = (parsed ?? {}) as { o?: unknown; f?: unknown };
   if (typeof o !== 'number' || !Number.isInteger(o) || o < 0 || typeof f !== 'string')
     throw new CursorInvalid('cursor: not a search cursor');
-  if (f !== fingerprint(search)) throw new CursorInvalid('cursor: it belongs to another search (query, datasets, filter or minScore differ)');
+  if (f !== fingerprint(search))
+    throw new CursorInvalid('cursor: it belongs to another search (query, datasets, filter or minScore differ)');
   return o;
 }

@@ -5,7 +5,13 @@ import type { RerankerResolver } from '../rerank/rerankerResolver';
 import type { SearchScope } from '../stores/ports';
 import { searchedDatasets } from '../stores/searchScope';
 import { highlightPattern, highlightsOf, type Highlight } from './highlights';
-import { HIT_TEXT_MAX_CHARS, MAX_SEARCH_DEPTH, searchWithSettings, type SearchDeps, type SearchResult } from './hybridSearch';
+import {
+  HIT_TEXT_MAX_CHARS,
+  MAX_SEARCH_DEPTH,
+  searchWithSettings,
+  type SearchDeps,
+  type SearchResult,
+} from './hybridSearch';
 import { RERANK_TEXT_MAX_CHARS, rerankHits, type RerankReport } from './rerankHits';
 import type { SearchSettings } from './searchSettings';
 
@@ -104,7 +110,13 @@ export async function searchDataset(
   const ids = kept.map((hit) => hit.chunkId);
   const [parents, fields] = await Promise.all([
     include.parent ? parentPassages(deps.db, datasets, ids, HIT_TEXT_MAX_CHARS) : null,
-    include.metadata ? fieldValuesOfDocuments(deps.db, scope.userId, kept.map((hit) => hit.documentId)) : null,
+    include.metadata
+      ? fieldValuesOfDocuments(
+          deps.db,
+          scope.userId,
+          kept.map((hit) => hit.documentId),
+        )
+      : null,
   ]);
   const pattern = include.highlights ? highlightPattern(request.query) : null;
   const hits = kept.map((hit): RankedResult => {

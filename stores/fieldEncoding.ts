@@ -63,6 +63,8 @@ export function encodedRange(
 export function encodedFields(values: DocumentFieldValues): string[] {
   const terms: string[] = [];
   for (const [key, value] of Object.entries(values.metadata)) {
+    // An empty list still has its key: a term of its own type, which no eq or range ever matches.
+    if (Array.isArray(value) && value.length === 0) terms.push(`${fieldPrefix(`meta.${key}`)}l`);
     for (const item of Array.isArray(value) ? value : [value]) terms.push(encodedTerm(`meta.${key}`, item));
   }
   for (const [field, value] of Object.entries(values.system)) {

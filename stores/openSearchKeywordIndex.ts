@@ -2,7 +2,7 @@ import { Client, errors, type ClientOptions } from '@opensearch-project/opensear
 import { AwsSigv4Signer } from '@opensearch-project/opensearch/aws-v3';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { transientError } from '../contracts/sluiceError';
-import { encodedFields } from './fieldEncoding';
+import { copyFieldsToEntries } from './openSearchFieldsCopy';
 import {
   DOCUMENT_FIELDS_MAPPING,
   KEYWORD_INDEX_BODY,
@@ -199,21 +199,7 @@ export function createOpenSearchKeywordIndex(options: OpenSearchKeywordIndexOpti
 
     async setDocumentFields(scope, documentId, fields) {
       try {
-        // Only entries whose copy is older: a slower, older write never undoes a newer one.
-        await client.updateByQuery({
-          index,
-          refresh: true,
-          conflicts: 'proceed',
-          body: {
-            query: { bool: { filter: [...tenantFilter(scope), { term: { document_id: documentId } }] } },
-            script: {
-              lang: 'painless',
-              source:
-                "if (ctx._source.fields_version == null || ctx._source.fields_version < params.version) { ctx._source.fields = params.fields; ctx._source.fields_version = params.version } else { ctx.op = 'noop' }",
-              params: { fields: encodedFields(fields), version: fields.version },
-            },
-          },
-        });
+        await copyFieldsToEntries(client, index, scope, documentId, fields);
       } catch (err) {
         if (isIndexMissing(err)) return;
         throw transientError(

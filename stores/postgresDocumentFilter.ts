@@ -34,7 +34,8 @@ function metaCondition(key: string, c: FilterCondition): RawBuilder<boolean> {
   const numeric = typeof Object.values(c.range)[0] === 'number';
   const element = numeric ? sql`(e #>> '{}')::numeric` : sql`(e #>> '{}') COLLATE "C"`;
   const bounds = (Object.entries(c.range) as [keyof typeof OPERATORS, RangeBound][]).map(
-    ([op, b]) => sql`${element} ${sql.raw(OPERATORS[op])} ${numeric ? sql`${b}::numeric` : sql`${b}::text COLLATE "C"`}`,
+    ([op, b]) =>
+      sql`${element} ${sql.raw(OPERATORS[op])} ${numeric ? sql`${b}::numeric` : sql`${b}::text COLLATE "C"`}`,
   );
   return sql<boolean>`EXISTS (
     SELECT 1 FROM jsonb_array_elements(CASE jsonb_typeof(${value}) WHEN 'array' THEN ${value}
@@ -50,7 +51,8 @@ function systemCondition(field: SystemField, c: FilterCondition): RawBuilder<boo
       : field === 'createdAt' || field === 'updatedAt'
         ? sql`${v}::timestamptz`
         : sql`${v}::text COLLATE "C"`;
-  const compared = field === 'pageCount' || field === 'createdAt' || field === 'updatedAt' ? column : sql`${column} COLLATE "C"`;
+  const compared =
+    field === 'pageCount' || field === 'createdAt' || field === 'updatedAt' ? column : sql`${column} COLLATE "C"`;
   if ('exists' in c) return c.exists ? sql<boolean>`${column} IS NOT NULL` : sql<boolean>`${column} IS NULL`;
   if ('eq' in c) return sql<boolean>`coalesce(${compared} = ${typed(c.eq)}, false)`;
   if ('in' in c) return sql<boolean>`coalesce(${compared} IN (${sql.join(c.in.map(typed))}), false)`;

@@ -9,7 +9,10 @@ import { orTransient } from '../transient';
  * entries or points (contracts/documentFields.ts). Null when the row is gone: the run is then
  * being deleted and its copies with it.
  */
-export async function currentFields(deps: Pick<ActivityDeps, 'db'>, documentId: string): Promise<DocumentFieldValues | null> {
+export async function currentFields(
+  deps: Pick<ActivityDeps, 'db'>,
+  documentId: string,
+): Promise<DocumentFieldValues | null> {
   return (await documentFieldValues(deps.db, documentId))?.values ?? null;
 }
 

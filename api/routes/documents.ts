@@ -109,6 +109,7 @@ export function documentRoutes(router: Router, ctx: ApiContext): void {
     auth: true,
     params: documentParams,
     body: metadataPatchBody,
+    exactBody: true,
     responses: {
       200: { description: 'the metadata after the change', schema: metadataPatchedSchema },
       400: errors('the result would break the bounds of metadata (METADATA_INVALID)'),

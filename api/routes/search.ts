@@ -63,6 +63,7 @@ export function searchRoutes(router: Router, ctx: ApiContext): void {
     tags: ['search'],
     auth: true,
     body: searchBody,
+    exactBody: true,
     responses,
     handler: async ({ body, principal }) =>
       runSearch(ctx, principal().userId, {

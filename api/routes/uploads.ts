@@ -136,7 +136,9 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
     streamedBody: { contentType: 'multipart/form-data', schema: fileBodySchema(true), description: 'file parts' },
     responses: {
       207: { description: 'one result per file', schema: batchResultSchema },
-      400: errors('a chunking choice outside the bounds (PLAN_VALIDATION_FAILED), or metadata past its bounds (METADATA_INVALID)'),
+      400: errors(
+        'a chunking choice outside the bounds (PLAN_VALIDATION_FAILED), or metadata past its bounds (METADATA_INVALID)',
+      ),
       415: errors('not multipart'),
       429: errors('the caller has too many uploads in flight (TOO_MANY_CONCURRENT_REQUESTS)'),
     },

@@ -17,7 +17,8 @@ function marked(hit: Partial<Pick<RankedResult, 'highlights'>> & { text: string 
 /** What a hit carries beyond its text, on lines of their own. */
 function extras(hit: Partial<RankedResult>): string[] {
   const lines: string[] = [];
-  if (hit.metadata && Object.keys(hit.metadata).length > 0) lines.push(`     metadata: ${JSON.stringify(hit.metadata)}`);
+  if (hit.metadata && Object.keys(hit.metadata).length > 0)
+    lines.push(`     metadata: ${JSON.stringify(hit.metadata)}`);
   if (hit.parent) lines.push(`     parent: ${hit.parent.text.replace(/\s+/g, ' ').slice(0, 240)}`);
   return lines;
 }

@@ -27,7 +27,13 @@ export async function servedChunks(
   return db
     .selectFrom('chunks')
     .innerJoin('documents', 'documents.id', 'chunks.document_id')
-    .select(['chunks.chunk_id', 'chunks.document_id', 'chunks.dataset_id', 'chunks.section_path', 'documents.file_name'])
+    .select([
+      'chunks.chunk_id',
+      'chunks.document_id',
+      'chunks.dataset_id',
+      'chunks.section_path',
+      'documents.file_name',
+    ])
     .select(sql<string>`left(chunks.text, ${sampleChars})`.as('text_sample'))
     .where('chunks.chunk_id', 'in', chunkIds)
     .where('chunks.user_id', '=', scope.userId)

@@ -46,6 +46,8 @@ describe('OpenSearch keyword index, OpenSearch only', () => {
       'chunk_id',
       'dataset_id',
       'document_id',
+      'fields',
+      'fields_version',
       'file_name',
       'tags',
       'text',
