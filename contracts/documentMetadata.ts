@@ -61,6 +61,10 @@ export function applyMetadataPatch(current: DocumentMetadata, patch: MetadataPat
 
 /** The first problem of a metadata value, as one line; null when it is valid. */
 export function metadataProblem(meta: unknown): string | null {
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return 'metadata: an object of keys and values';
+  const badKey = Object.keys(meta).find((key) => !METADATA_KEY.test(key));
+  if (badKey !== undefined)
+    return `${badKey.slice(0, 80)}: a key of letters, digits, _ - . starting with a letter, at most 64`;
   const parsed = documentMetadataSchema.safeParse(meta);
   if (parsed.success) return null;
   const issue = parsed.error.issues[0];
