@@ -22,6 +22,7 @@ function hitOf(h: RankedResult) {
     datasetId: h.datasetId,
     fileName: h.fileName,
     sectionPath: h.sectionPath,
+    pages: h.pages,
     text: h.text,
     textTruncated: h.textTruncated,
     score: h.score,

@@ -84,6 +84,10 @@ export const searchHitSchema = z.object({
   datasetId: z.string(),
   fileName: z.string(),
   sectionPath: z.array(z.string()),
+  pages: z
+    .object({ first: z.number().int(), last: z.number().int() })
+    .nullable()
+    .describe('the first and last PDF page the chunk spans; null where the document has no pages'),
   text: z.string().describe('the chunk text, at most 65,536 characters'),
   textTruncated: z.boolean().describe('the chunk holds more than 65,536 characters and `text` is their start'),
   score: z.number().describe("the reranker's score (0..1) where it scored the hit, else the fused score"),

@@ -2,7 +2,7 @@ import type { ChunkDraft } from '../contracts/chunk';
 import { chunkingParametersProblem, type ChunkingPlan } from '../contracts/chunkingPlan';
 import { permanentError } from '../contracts/sluiceError';
 import { chunkMarkdown } from './chunkMarkdown';
-import { withoutPageMarkers } from './pageMarkers';
+import { stripPageMarkers, withPages } from './chunkPages';
 import { oneChunk } from './strategies/oneChunk';
 import { pageChunks } from './strategies/pageChunks';
 import { qaChunks } from './strategies/qaChunks';
@@ -29,22 +29,35 @@ export function chunkWithPlan(
 ): ChunkDraft[] {
   const problem = chunkingParametersProblem(plan.parameters);
   if (problem) throw permanentError('CHUNKING_FAILED', `invalid chunking parameters: ${problem}`);
+  // Every strategy but `page` cuts the markdown without its markers; each chunk's pages are then
+  // read off where its text lies in it.
+  const { text, starts } = stripPageMarkers(markdown);
+  return withPages(text, starts, cutWithPlan(documentId, markdown, text, plan, limits));
+}
+
+function cutWithPlan(
+  documentId: string,
+  markdown: string,
+  withoutMarkers: string,
+  plan: ChunkingPlan,
+  limits: ChunkingLimits,
+): ChunkDraft[] {
   const { childTokens, overlapTokens, parentTokens } = plan.parameters;
   switch (plan.strategy) {
     case 'general':
-      return chunkMarkdown(documentId, withoutPageMarkers(markdown), {
+      return chunkMarkdown(documentId, withoutMarkers, {
         maxTokens: childTokens,
         overlapTokens,
         parentTokens,
         maxChunks: limits.maxChunks,
       });
     case 'qa':
-      return qaChunks(documentId, withoutPageMarkers(markdown), plan.parameters, limits.maxChunks);
+      return qaChunks(documentId, withoutMarkers, plan.parameters, limits.maxChunks);
     case 'table':
-      return tableChunks(documentId, withoutPageMarkers(markdown), plan.parameters, limits.maxChunks);
+      return tableChunks(documentId, withoutMarkers, plan.parameters, limits.maxChunks);
     case 'page':
       return pageChunks(documentId, markdown, plan.parameters, limits.maxChunks);
     case 'one':
-      return oneChunk(documentId, withoutPageMarkers(markdown), plan.parameters, limits.maxChunks);
+      return oneChunk(documentId, withoutMarkers, plan.parameters, limits.maxChunks);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Page and slide boundaries in parsed markdown: an HTML comment on a line of its own, written by
  * the PDF parser before the first block of each page. Markdown renderers hide comments, and every
- * strategy but `page` removes the lines before chunking (withoutPageMarkers), so the other
+ * strategy but `page` removes the lines before chunking (chunker/chunkPages.ts), so the other
  * strategies cut exactly the markdown they cut before markers existed.
  */
 const PREFIX = '<!-- sluice:page ';
@@ -12,7 +12,7 @@ export function pageMarker(page: number): string {
 }
 
 /** The page number a line marks, or null. Exact match only: no pattern over user text. */
-function markedPage(line: string): number | null {
+export function markedPage(line: string): number | null {
   if (!line.startsWith(PREFIX) || !line.endsWith(SUFFIX)) return null;
   const digits = line.slice(PREFIX.length, line.length - SUFFIX.length);
   if (digits.length === 0 || digits.length > 9) return null;
@@ -60,27 +60,4 @@ export function splitPages(markdown: string): MarkedPage[] {
 
 export function hasPageMarkers(markdown: string): boolean {
   return markdown.includes(PREFIX);
-}
-
-/**
- * The markdown as it was before markers: each marker line goes with the blank line the writer put
- * after it, so "a\n\n<marker>\n\nb" becomes "a\n\nb". Markdown without markers is returned as is.
- */
-export function withoutPageMarkers(markdown: string): string {
-  if (!hasPageMarkers(markdown)) return markdown;
-  const kept: string[] = [];
-  let skipBlank = false;
-  for (let pos = 0; pos <= markdown.length;) {
-    const newline = markdown.indexOf('\n', pos);
-    const end = newline < 0 ? markdown.length : newline;
-    const line = markdown.slice(pos, end);
-    if (markedPage(line) !== null) skipBlank = true;
-    else if (skipBlank && line === '') skipBlank = false;
-    else {
-      skipBlank = false;
-      kept.push(line);
-    }
-    pos = end + 1;
-  }
-  return kept.join('\n');
 }

@@ -15,6 +15,8 @@ export interface ChunkDraft {
   tokenCount: number;
   /** Lowest confidence of the OCR'd pages its text came from (chunker/ocrProvenance.ts); absent or null: a text layer. */
   ocrConfidence?: number | null;
+  /** The pages (PDF), slides (PPTX) or sheets (XLSX) its text spans (chunker/chunkPages.ts); absent: unknown. */
+  pages?: { first: number; last: number };
 }
 
 export interface SparseVector {

@@ -131,6 +131,9 @@ export interface ChunksTable {
   /** SHA-256 of `text`, the embedded text: a rebuild reuses the vector of an old chunk with the same hash. */
   text_sha256: Buffer | null;
   /** The dense vector was copied from an older generation's chunk instead of embedded. */
+  /** The first and last page its text spans (chunker/chunkPages.ts); null without pages. */
+  page_first: ColumnType<number | null, number | null | undefined, number | null>;
+  page_last: ColumnType<number | null, number | null | undefined, number | null>;
   vector_reused: Generated<boolean>;
   created_at: Timestamp;
 }

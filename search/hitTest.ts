@@ -1,6 +1,6 @@
 import type { SearchRetriever, SearchSettingsInput } from '../contracts/searchSettings';
 import { SEARCH_RETRIEVERS } from '../contracts/searchSettings';
-import type { TenantScope } from '../stores/ports';
+import type { SearchScope } from '../stores/ports';
 import { languageWanted, type WantedLanguage } from './languageRouting';
 import { searchSettingsFor } from './hybridSearch';
 import type { RerankReport } from './rerankHits';
@@ -14,6 +14,7 @@ export interface HitTestHit {
   documentId: string;
   fileName: string;
   sectionPath: string[];
+  pages: { first: number; last: number } | null;
   text: string;
   textTruncated: boolean;
   /**
@@ -48,7 +49,7 @@ export interface HitTestResult {
  */
 export async function hitTest(
   deps: RerankingSearchDeps,
-  scope: TenantScope,
+  scope: SearchScope,
   query: string,
   limit: number,
   adjust?: SearchSettingsInput,
@@ -65,6 +66,7 @@ export async function hitTest(
       documentId: r.documentId,
       fileName: r.fileName,
       sectionPath: r.sectionPath,
+      pages: r.pages,
       text: r.text,
       textTruncated: r.textTruncated,
       score: r.score,

@@ -61,6 +61,8 @@ export interface SearchResult {
   datasetId: string;
   fileName: string;
   sectionPath: string[];
+  /** The first and last page the chunk's text spans; null where the document has no pages. */
+  pages: { first: number; last: number } | null;
   /** The chunk's text, at most HIT_TEXT_MAX_CHARS characters. */
   text: string;
   /** The chunk holds more than HIT_TEXT_MAX_CHARS characters and `text` is their start. */
@@ -266,6 +268,7 @@ export async function searchWithSettings(
       datasetId: row.dataset_id,
       fileName: row.file_name,
       sectionPath: row.section_path,
+      pages: row.page_first === null ? null : { first: row.page_first, last: row.page_last ?? row.page_first },
       text: text.text,
       textTruncated: text.truncated,
       score: hit.score,

@@ -13,6 +13,8 @@ import { recordParse } from '../../db/repositories/parsedOutputs';
 import type { StageOutputs, StartedStage } from '../../db/repositories/stageTransitions';
 import { storeEmbeddedImages } from './embeddedImages';
 import { chargeProducedBytes } from './producedBytesQuota';
+import { parseFactsOf } from './parseFacts';
+import { setParseFacts } from '../../db/repositories/documentFields';
 import { parseWithService } from './serviceParse';
 import type { ActivityDeps } from '../deps';
 import { downloadSource, readHead } from './sourceDownload';
@@ -97,6 +99,7 @@ async function parseAndStore(
           imageBytes: 0,
         };
   const key = await storeMarkdown(deps, input, parsed.markdown, parsed.imageBytes);
+  await setParseFacts(deps.db, input.documentId, parseFactsOf(parsed.markdown));
   return {
     document: {
       detectedType: parsed.detectedType,

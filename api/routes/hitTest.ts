@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { DENSE_MODEL_CHOICES, SEARCH_RETRIEVERS, searchSettingsSchema } from '../../contracts/searchSettings';
+import { documentFilterSchema, FilterInvalid, parseDocumentFilter } from '../../contracts/searchFilter';
 import { hitTest } from '../../search/hitTest';
+import { ApiError } from '../errors';
 import type { ApiContext } from '../context';
 import type { Router } from '../router';
 import { datasetParams, errorResponseSchema } from '../schemas';
@@ -15,6 +17,9 @@ const hitTestBody = z
       .describe(
         "weights, rrfK, denseModels, rerank or rerankCandidates for this test only, over the dataset's settings",
       ),
+    filter: documentFilterSchema
+      .optional()
+      .describe('only documents that pass this filter (docs/search.md, "Filters"), as search takes it'),
   })
   .strict();
 
@@ -51,6 +56,7 @@ const hitTestResponse = z.object({
       documentId: z.string(),
       fileName: z.string(),
       sectionPath: z.array(z.string()),
+      pages: z.object({ first: z.number().int(), last: z.number().int() }).nullable(),
       text: z.string(),
       textTruncated: z.boolean(),
       score: z.number(),
@@ -78,14 +84,22 @@ export function hitTestRoutes(router: Router, ctx: ApiContext): void {
     auth: true,
     params: datasetParams,
     body: hitTestBody,
+    exactBody: true,
     responses: {
       200: { description: 'hits, best first, with every list’s rank', schema: hitTestResponse },
-      400: { description: 'an invalid query or adjustment', schema: errorResponseSchema },
+      400: { description: 'an invalid query, adjustment or filter (FILTER_INVALID)', schema: errorResponseSchema },
       429: { description: 'the caller has too many searches in flight', schema: errorResponseSchema },
     },
     handler: async ({ params, body, principal }) => {
       const { userId } = principal();
-      const scope = { userId, datasetId: params.datasetId };
+      let filter;
+      try {
+        filter = body.filter === undefined ? undefined : parseDocumentFilter(body.filter);
+      } catch (error) {
+        if (error instanceof FilterInvalid) throw new ApiError(400, 'FILTER_INVALID', error.message);
+        throw error;
+      }
+      const scope = { userId, datasetId: params.datasetId, ...(filter ? { filter } : {}) };
       const result = await searches.run(userId, () =>
         hitTest(ctx.adapters, scope, body.query, body.limit, body.adjust),
       );

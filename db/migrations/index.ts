@@ -20,6 +20,7 @@ import * as passageWindows from './20261209T0100_passage_windows';
 import * as documentWindowBytes from './20261210T0100_document_window_bytes';
 import * as pgvector from './20261211T0100_pgvector';
 import * as documentMetadata from './20261213T0100_document_metadata';
+import * as chunkPages from './20261213T0200_chunk_pages';
 import * as rerankModelConfigs from './20261212T0100_rerank_model_configs';
 
 /**
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '20261211T0100_pgvector': pgvector,
   '20261212T0100_rerank_model_configs': rerankModelConfigs,
   '20261213T0100_document_metadata': documentMetadata,
+  '20261213T0200_chunk_pages': chunkPages,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -58,6 +58,8 @@ export async function replaceChunks(
       char_count: d.charCount,
       token_count: d.tokenCount,
       ocr_confidence: d.ocrConfidence ?? null,
+      page_first: d.pages?.first ?? null,
+      page_last: d.pages?.last ?? null,
     }));
     // All rows as one JSON parameter, expanded by Postgres: one statement per document, with
     // nothing for the client to compile or bind per row (a 5,000-chunk document was 11 statements
@@ -66,17 +68,21 @@ export async function replaceChunks(
     await sql`
       INSERT INTO chunks (chunk_id, document_id, user_id, dataset_id, chunk_index, kind, parent_id,
                           child_first_index, child_last_index, section_path, text, char_count, token_count,
-                          ocr_confidence, generation, text_sha256)
+                          ocr_confidence, page_first, page_last, generation, text_sha256)
       SELECT chunk_id, document_id, user_id, dataset_id, chunk_index, kind, parent_id,
              child_first_index, child_last_index, section_path, text, char_count, token_count, ocr_confidence,
-             ${scope.generation}::integer, sha256(convert_to(text, 'UTF8'))
+             page_first, page_last, ${scope.generation}::integer, sha256(convert_to(text, 'UTF8'))
         FROM json_to_recordset(${JSON.stringify(rows)}::json) AS r(
                chunk_id text, document_id text, user_id text, dataset_id text, chunk_index integer, kind text,
                parent_id text, child_first_index integer, child_last_index integer, section_path text[],
-               text text, char_count integer, token_count integer, ocr_confidence real)
-      -- A kept row keeps its statuses; only a parent's child range can change (other chunker options).
+               text text, char_count integer, token_count integer, ocr_confidence real,
+               page_first integer, page_last integer)
+      -- A kept row keeps its statuses; only a parent's child range (other chunker options) and the
+      -- pages (a row written before pages were kept) can change.
       ON CONFLICT (chunk_id) DO UPDATE SET child_first_index = excluded.child_first_index,
-                                           child_last_index = excluded.child_last_index`.execute(trx);
+                                           child_last_index = excluded.child_last_index,
+                                           page_first = excluded.page_first,
+                                           page_last = excluded.page_last`.execute(trx);
     return { removedChunkIds };
   });
 }

@@ -125,3 +125,19 @@ export async function patchDocumentMetadata(
     return valuesOf(updated);
   });
 }
+
+/**
+ * What the latest parse found of the document (system fields): its page count and language. The
+ * metadata version is not moved: the stages that write copies run after the parse and copy these.
+ */
+export async function setParseFacts(
+  db: Kysely<Database>,
+  documentId: string,
+  facts: { pageCount: number | null; language: string },
+): Promise<void> {
+  await db
+    .updateTable('documents')
+    .set({ page_count: facts.pageCount, language: facts.language })
+    .where('id', '=', documentId)
+    .execute();
+}

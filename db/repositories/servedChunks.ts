@@ -9,6 +9,8 @@ export interface ServedChunk {
   /** The text's first characters, enough to tell its language: search reads whole texts for its hits only. */
   text_sample: string;
   file_name: string;
+  page_first: number | null;
+  page_last: number | null;
 }
 
 /**
@@ -32,6 +34,8 @@ export async function servedChunks(
       'chunks.document_id',
       'chunks.dataset_id',
       'chunks.section_path',
+      'chunks.page_first',
+      'chunks.page_last',
       'documents.file_name',
     ])
     .select(sql<string>`left(chunks.text, ${sampleChars})`.as('text_sample'))

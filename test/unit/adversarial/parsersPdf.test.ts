@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { pdfTinyPages } from '../../../bench/adversarialInputs';
-import { withoutPageMarkers } from '../../../chunker/pageMarkers';
+import { stripPageMarkers } from '../../../chunker/chunkPages';
+
+const withoutPageMarkers = (markdown: string): string => stripPageMarkers(markdown).text;
 import { inTime } from './inTime';
 
 const repoRoot = path.resolve(__dirname, '../../..');

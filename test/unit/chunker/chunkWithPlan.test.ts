@@ -44,16 +44,55 @@ const TABLE_ROWS = Array.from({ length: 120 }, (_, i) => `| item-${i} | warehous
 const SHEET = ['# Sheet: Stock', '| Item | Location | Quantity |', '| --- | --- | --- |', ...TABLE_ROWS].join('\n');
 
 describe('chunkWithPlan', () => {
-  it('general is chunkMarkdown with the plan parameters, and ignores page markers', () => {
+  it('general is chunkMarkdown with the plan parameters; page markers only add each chunk its pages', () => {
     const markdown = '# A\n\nfirst text\n\n## B\n\nsecond text';
     const marked = `${pageMarker(1)}\n\n# A\n\nfirst text\n\n${pageMarker(2)}\n\n## B\n\nsecond text`;
     const expected = chunkMarkdown('doc', markdown, { maxTokens: 200, overlapTokens: 20 });
     expect(chunkWithPlan('doc', markdown, plan('general', { childTokens: 200, overlapTokens: 20 }), LIMITS)).toEqual(
       expected,
     );
-    expect(chunkWithPlan('doc', marked, plan('general', { childTokens: 200, overlapTokens: 20 }), LIMITS)).toEqual(
-      expected,
+    const paged = chunkWithPlan('doc', marked, plan('general', { childTokens: 200, overlapTokens: 20 }), LIMITS);
+    expect(paged.map(({ pages: _pages, ...rest }) => rest)).toEqual(expected);
+    expect(paged.map((c) => [c.kind, c.text.includes('second') ? 'B' : 'A', c.pages])).toEqual(
+      expected.map((c) => [
+        c.kind,
+        c.text.includes('second') ? 'B' : 'A',
+        c.text.includes('first') && c.text.includes('second')
+          ? { first: 1, last: 2 }
+          : c.text.includes('second')
+            ? { first: 2, last: 2 }
+            : { first: 1, last: 1 },
+      ]),
     );
+  });
+
+  it.each(CHUNKING_STRATEGIES)('%s: every chunk of a paged document knows its pages, in order', (strategy) => {
+    const pages = Array.from({ length: 12 }, (_, p) =>
+      [
+        pageMarker(p + 1),
+        `## Part ${p + 1}`,
+        ...Array.from(
+          { length: 6 },
+          (_, k) => `Q: question ${p}-${k}?\n\nPage ${p + 1} paragraph ${k} says ${'words '.repeat(30)}`,
+        ),
+      ].join('\n\n'),
+    );
+    const chunks = chunkWithPlan(
+      'doc',
+      pages.join('\n\n'),
+      plan(strategy, { childTokens: 120, overlapTokens: 10 }),
+      LIMITS,
+    );
+    const kids = children(chunks);
+    expect(kids.length).toBeGreaterThan(0);
+    for (const child of kids) {
+      const named = [...child.text.matchAll(/Page (\d+) paragraph/g)].map((m) => Number(m[1]));
+      expect(child.pages).toBeDefined();
+      for (const page of named) {
+        expect(page).toBeGreaterThanOrEqual(child.pages?.first ?? Infinity);
+        expect(page).toBeLessThanOrEqual(child.pages?.last ?? -Infinity);
+      }
+    }
   });
 
   it('qa: one child per question holding its whole answer, nested sections included, Q: lines too', () => {

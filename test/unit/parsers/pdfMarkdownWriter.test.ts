@@ -1,4 +1,6 @@
-import { withoutPageMarkers } from '../../../chunker/pageMarkers';
+import { stripPageMarkers } from '../../../chunker/chunkPages';
+
+const withoutPageMarkers = (markdown: string): string => stripPageMarkers(markdown).text;
 import type { LayoutProfile } from '../../../parsers/pdf/layoutProfile';
 import { PdfMarkdownWriter } from '../../../parsers/pdf/markdownWriter';
 import type { PdfLine } from '../../../parsers/pdf/pageLines';

@@ -1,7 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { splitPages, withoutPageMarkers } from '../../../chunker/pageMarkers';
+import { splitPages } from '../../../chunker/pageMarkers';
+import { stripPageMarkers } from '../../../chunker/chunkPages';
+
+const withoutPageMarkers = (markdown: string): string => stripPageMarkers(markdown).text;
 import { DEFAULT_PARSE_LIMITS } from '../../../parsers/parseLimits';
 import { parseToMarkdown } from '../../../parsers/parseToMarkdown';
 import { fixturePdf } from '../../../testkit/fixtures/pdfFixture';

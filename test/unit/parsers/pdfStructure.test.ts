@@ -2,7 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { splitSections } from '../../../chunker/splitSections';
-import { withoutPageMarkers } from '../../../chunker/pageMarkers';
+import { stripPageMarkers } from '../../../chunker/chunkPages';
+
+const withoutPageMarkers = (markdown: string): string => stripPageMarkers(markdown).text;
 import { DEFAULT_PARSE_LIMITS } from '../../../parsers/parseLimits';
 import { parseToMarkdown } from '../../../parsers/parseToMarkdown';
 import {
