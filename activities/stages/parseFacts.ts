@@ -2,8 +2,8 @@ import { stripPageMarkers } from '../../chunker/chunkPages';
 import { textLanguage } from '../../tokenizer/textLanguage';
 
 /**
- * The system fields a parse tells (contracts/searchFilter.ts): the last marked page (a PDF's page
- * count; null for a type without pages) and the language of the text's start, as the second dense
+ * The system fields a parse tells (contracts/searchFilter.ts): the last marked page (a PDF's last
+ * page with text, its page count but for trailing blank pages; null for a type without pages) and the language of the text's start, as the second dense
  * vector's models tell it (`en` or `zh`). One pass over the markdown.
  */
 export function parseFactsOf(markdown: string): { pageCount: number | null; language: string } {

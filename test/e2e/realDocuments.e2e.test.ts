@@ -135,3 +135,33 @@ it('parses the 311-page manual into many sections, with parents recording their 
   // Running headers ("gnuplot 5.4   21") are gone from the text.
   expect(children.filter((child) => /gnuplot 5\.4\s+\d+\s*$/m.test(child.text))).toHaveLength(0);
 });
+
+it("gives the manual's chunks their PDF pages, in document order, within its page count", async () => {
+  const documentId = documents.get('gnuplot.pdf')!;
+  const row = await tw.adapters.db
+    .selectFrom('documents')
+    .select(['page_count', 'language'])
+    .where('id', '=', documentId)
+    .executeTakeFirstOrThrow();
+  // The page count is the last page with text: the manual's last pages are blank.
+  expect(row.language).toBe('en');
+  expect(row.page_count).toBeGreaterThan(300);
+  expect(row.page_count).toBeLessThanOrEqual(311);
+  const paged = await tw.adapters.db
+    .selectFrom('chunks')
+    .select(['chunk_index', 'page_first', 'page_last'])
+    .where('document_id', '=', documentId)
+    .where('kind', '=', 'child')
+    .orderBy('chunk_index')
+    .execute();
+  const withPages = paged.filter((c) => c.page_first !== null);
+  expect(withPages.length / paged.length).toBeGreaterThan(0.99);
+  let before = 1;
+  for (const chunk of withPages) {
+    expect(chunk.page_first).toBeGreaterThanOrEqual(before);
+    expect(chunk.page_last).toBeGreaterThanOrEqual(chunk.page_first as number);
+    expect(chunk.page_last).toBeLessThanOrEqual(311);
+    before = chunk.page_first as number;
+  }
+  expect(withPages[withPages.length - 1]?.page_last).toBe(row.page_count);
+});
