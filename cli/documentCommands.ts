@@ -19,7 +19,7 @@ export function addDocumentCommands(program: Command): void {
     .command('up')
     .description('start the local stack (the services the configured adapters use) and run a worker in the foreground')
     .action(async () => {
-      (await import('./stack.js')).startLocalStack((await config()).stores);
+      (await import('./stack.js')).startLocalStack(await config());
       await (await import('../worker/main.js')).runWorker();
     });
 
@@ -243,7 +243,7 @@ export function addDocumentCommands(program: Command): void {
       'start the local stack (the services the configured adapters use) and a worker, ingest the sample documents and print search hits',
     )
     .action(async () => {
-      (await import('./stack.js')).startLocalStack((await config()).stores);
+      (await import('./stack.js')).startLocalStack(await config());
       const [{ installRuntimeLogging }, { createSluiceWorker }, { runDemo }] = await Promise.all([
         import('../worker/runtimeLogging.js'),
         import('../worker/createWorker.js'),

@@ -7,7 +7,9 @@ import { createDb } from '../../db/connection';
 import { documentFieldValues, patchDocumentMetadata } from '../../db/repositories/documentFields';
 import { insertDocument } from '../../db/repositories/documents';
 import { createOpenSearchKeywordIndex } from '../../stores/openSearchKeywordIndex';
+import { QdrantClient } from '@qdrant/js-client-rest';
 import { createPostgresKeywordIndex } from '../../stores/postgresKeywordIndex';
+import { createQdrantVectorStore } from '../../stores/qdrantVectorStore';
 import { createPostgresVectorStore } from '../../stores/postgresVectorStore';
 import type { SearchHit, SearchScope, TenantScope } from '../../stores/ports';
 import { passesFilter } from '../../testkit/harness/filterReference';
@@ -25,8 +27,18 @@ const openSearch = createOpenSearchKeywordIndex({ node: OPENSEARCH_URL, index })
 const postgresKeywords = createPostgresKeywordIndex(db);
 const vectors = createPostgresVectorStore(db);
 const admin = new Client({ node: OPENSEARCH_URL });
+// Qdrant keeps a copy of each document's fields in its points' payload; its lists join the suite
+// where a server is given.
+const QDRANT_URL = process.env.QDRANT_URL;
+const qdrantBase = `sluice_test_filters_${randomUUID().replaceAll('-', '')}`;
+const qdrant = QDRANT_URL ? createQdrantVectorStore({ url: QDRANT_URL, collection: qdrantBase }) : null;
 afterAll(async () => {
   await admin.indices.delete({ index, ignore_unavailable: true });
+  if (QDRANT_URL) {
+    const client = new QdrantClient({ url: QDRANT_URL, checkCompatibility: false });
+    for (const { name } of (await client.getCollections()).collections)
+      if (name.startsWith(qdrantBase)) await client.deleteCollection(name);
+  }
   await Promise.all([openSearch.close(), admin.close(), db.destroy()]);
 });
 
@@ -74,15 +86,21 @@ async function load(target: TenantScope, ids: string[], metadata: (i: number) =>
     if (!found) throw new Error('no row');
     fields.set(id, found.values);
     const chunkIds = Array.from({ length: CHUNKS }, (_, c) => `${id}-${c}`);
-    await vectors.upsertDense(
-      target,
-      model,
-      chunkIds.map((chunkId) => ({ chunkId, documentId: id, vector: unitVector(Array.from({ length: 16 }, random)) })),
-    );
-    await vectors.upsertSparse(
-      target,
-      chunkIds.map((chunkId, c) => ({ chunkId, documentId: id, sparse: { indices: [1, 100 + c], values: [1, 0.5] } })),
-    );
+    const dense = chunkIds.map((chunkId) => ({
+      chunkId,
+      documentId: id,
+      vector: unitVector(Array.from({ length: 16 }, random)),
+    }));
+    const sparse = chunkIds.map((chunkId, c) => ({
+      chunkId,
+      documentId: id,
+      sparse: { indices: [1, 100 + c], values: [1, 0.5] },
+    }));
+    for (const store of qdrant ? [vectors, qdrant] : [vectors]) {
+      await store.upsertDense(target, model, dense);
+      await store.upsertSparse(target, sparse);
+      await store.setDocumentFields(target, id, found.values);
+    }
     const entries = chunkIds.map((chunkId) => ({
       chunkId,
       documentId: id,
@@ -108,7 +126,21 @@ const LISTS: Record<string, (s: SearchScope, limit: number) => Promise<SearchHit
   'Postgres sparse': (s, limit) => vectors.searchSparse(s, { indices: [1], values: [1] }, limit),
   'Postgres keyword': (s, limit) => postgresKeywords.search(s, ['common'], limit),
   'OpenSearch keyword': (s, limit) => openSearch.search(s, ['common'], limit),
+  ...(qdrant
+    ? {
+        'Qdrant dense': (s: SearchScope, limit: number) => qdrant.searchDense(s, model, query, limit),
+        'Qdrant sparse': (s: SearchScope, limit: number) =>
+          qdrant.searchSparse(s, { indices: [1], values: [1] }, limit),
+      }
+    : {}),
 };
+
+if (!qdrant) {
+  const skipped = 'Qdrant filter lists SKIPPED, Qdrant NOT exercised: QDRANT_URL is not set';
+  // Printed when the suite is collected, so the skip is visible in every run's output.
+  console.warn(skipped);
+  it.skip(skipped, () => undefined);
+}
 
 const documentsOf = (hits: SearchHit[]) => [...new Set(hits.map((h) => h.chunkId.slice(0, 36)))].sort();
 

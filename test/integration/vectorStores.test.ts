@@ -68,7 +68,14 @@ if (QDRANT_URL) {
       await store.ensureCollection();
       await store.upsertDense(scope, model, [{ chunkId: 'c', documentId: 'doc', vector: [1, 0, 0] }]);
       const info = await admin.getCollection(denseCollectionName(base, model));
-      expect(Object.keys(info.payload_schema).sort()).toEqual(['chunk_id', 'dataset_id', 'document_id', 'user_id']);
+      expect(Object.keys(info.payload_schema).sort()).toEqual([
+        'chunk_id',
+        'dataset_id',
+        'document_id',
+        'field_keys',
+        'fields',
+        'user_id',
+      ]);
       expect((await admin.getCollection(base)).config.params.sparse_vectors?.sparse?.modifier).toBe('idf');
     });
 
