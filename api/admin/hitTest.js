@@ -46,6 +46,17 @@
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const body = { query: field('query').value, limit: 20, adjust: adjustment() };
+    const filterText = field('filter').value.trim();
+    if (filterText !== '') {
+      try {
+        body.filter = JSON.parse(filterText);
+      } catch {
+        const status = document.querySelector('#hit-test-settings');
+        status.textContent = 'FILTER_INVALID: the filter is not JSON';
+        status.className = 'error';
+        return;
+      }
+    }
     const response = await fetch(`/v1/datasets/${encodeURIComponent(form.dataset.dataset)}/hit-test`, {
       method: 'POST',
       credentials: 'same-origin',
@@ -80,7 +91,12 @@
       for (const retriever of RETRIEVERS) {
         cell(row, hit.ranks[retriever] === null ? '–' : String(hit.ranks[retriever]), `rank-${retriever}`);
       }
-      cell(row, [hit.fileName, ...hit.sectionPath].join(' › '), 'section-path');
+      const pages = !hit.pages
+        ? ''
+        : hit.pages.first === hit.pages.last
+          ? ` (p. ${hit.pages.first})`
+          : ` (pp. ${hit.pages.first}–${hit.pages.last})`;
+      cell(row, [hit.fileName, ...hit.sectionPath].join(' › ') + pages, 'section-path');
       cell(row, hit.text.length > 200 ? `${hit.text.slice(0, 200)}…` : hit.text, 'hit-text');
       rows.appendChild(row);
     }

@@ -4,8 +4,9 @@ import { esc } from './html';
 /**
  * The retrieval test view of a dataset (api/admin/hitTest.js fills it from POST
  * /v1/datasets/{id}/hit-test): a query, this test's weights, k and dense models (empty = the
- * dataset's own), and a table of every hit with each retriever's rank, the fused score, what language
- * routing multiplied it by, and the chunk's section path. Nothing here changes the dataset's settings.
+ * dataset's own), a filter as JSON (docs/search.md, "Filters"), and a table of every hit with each
+ * retriever's rank, the fused score, what language routing multiplied it by, and the chunk's section
+ * path and pages. Nothing here changes the dataset's settings.
  */
 export function hitTestSection(dataset: string): string {
   const weights = SEARCH_RETRIEVERS.map(
@@ -25,6 +26,7 @@ ${weights}
 <label><input name="dense-user" type="checkbox" checked> user's dense model</label>
 <label><input name="dense-language" type="checkbox" checked> language dense model</label>
 </fieldset>
+<label>filter <input name="filter" type="text" maxlength="65536" size="48" placeholder='{"field": "meta.team", "eq": "search"}' aria-label="hit test filter (JSON)"></label>
 <button type="submit">Test</button>
 </form>
 <p id="hit-test-settings" class="muted" role="status"></p>

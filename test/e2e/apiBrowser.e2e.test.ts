@@ -146,6 +146,15 @@ it("hit-tests the dataset: each retriever's rank, the fused score and the sectio
   await page.locator('#hit-test-settings', { hasText: 'k 40' }).waitFor();
   expect(await page.locator('#hit-test-results tbody tr.hit .rank-keyword').first().textContent()).toBe('–');
   await shot('06b-hit-test');
+  // A filter no document passes leaves no hit; one that is not valid says why.
+  await page.fill('#hit-test-form input[name="filter"]', '{"field": "meta.team", "eq": "nobody"}');
+  await page.click('#hit-test-form button');
+  await page.locator('#hit-test-settings', { hasText: '· 0 hits' }).waitFor();
+  expect(await page.locator('#hit-test-results tbody tr.hit').count()).toBe(0);
+  await page.fill('#hit-test-form input[name="filter"]', '{"field": "pageCount", "eq": "ten"}');
+  await page.click('#hit-test-form button');
+  await page.locator('#hit-test-settings.error', { hasText: 'FILTER_INVALID' }).waitFor();
+  await page.fill('#hit-test-form input[name="filter"]', '');
 });
 
 it('reviews a waiting plan: sees its preview, changes the strategy, confirms, and the document is chunked by it', async () => {
