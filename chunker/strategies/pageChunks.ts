@@ -5,10 +5,11 @@ import { hasPageMarkers, splitPages } from '../pageMarkers';
 import { splitSections } from '../splitSections';
 
 /**
- * `page`: one parent per PDF page or slide, for decks and forms, where the page is the unit a
- * reader means. Pages come from the PDF parser's markers (pageMarkers.ts); markdown without them
- * (a PPTX, whose parser starts every slide with a top-level "# Slide N" heading) is cut at its
- * top-level headings. Children split the page's text to childTokens, led by the page's name.
+ * `page`: one parent per PDF page, slide or sheet, for decks and forms, where the page is the unit
+ * a reader means. Pages come from the parsers' markers (pageMarkers.ts); a page is named by the
+ * top-level heading it starts with (a slide's "# Slide 3: Title", a sheet's name), else "Page N".
+ * Markdown without markers is cut at its top-level headings. Children split the page's text to
+ * childTokens, led by the page's name.
  */
 export function pageChunks(
   documentId: string,
@@ -29,7 +30,7 @@ interface Page {
 
 function pagesOf(markdown: string): Page[] {
   if (hasPageMarkers(markdown))
-    return splitPages(markdown).map(({ page, text }) => ({ path: page === null ? [] : [`Page ${page}`], text }));
+    return splitPages(markdown).map(({ page, text }) => ({ path: page === null ? [] : [pageName(page, text)], text }));
   const pages: Page[] = [];
   let current: { title: string; parts: string[] } | null = null;
   const close = (): void => {
@@ -47,4 +48,12 @@ function pagesOf(markdown: string): Page[] {
   }
   close();
   return pages;
+}
+
+/** The top-level heading a page starts with, else "Page N". */
+function pageName(page: number, text: string): string {
+  if (!text.startsWith('# ')) return `Page ${page}`;
+  const end = text.indexOf('\n');
+  const title = text.slice(2, end < 0 ? undefined : end).trim();
+  return title === '' ? `Page ${page}` : title;
 }

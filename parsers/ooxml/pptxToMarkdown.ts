@@ -1,3 +1,4 @@
+import { pageMarker } from '../../chunker/pageMarkers';
 import { tableCell, toPipeTable } from '../markdownTable';
 import { readRelationships, relationshipKind, type Relationship } from './relationships';
 import { UNLIMITED_MARKDOWN, type MarkdownBudget } from '../markdownBudget';
@@ -53,7 +54,8 @@ export async function pptxToMarkdown(
     const heading = `# Slide ${index + 1}${slide.title ? `: ${slide.title}` : ''}`;
     const tables = slide.tables.map((rows) => toPipeTable(rows.map((row) => row.map(tableCell))));
     const body = [...slide.paragraphs, ...tables, ...(notes.length > 0 ? [`Notes: ${notes.join(' ')}`] : [])];
-    blocks.push([heading, ...body].join('\n\n'));
+    // Each slide is a page (chunker/pageMarkers.ts), so a chunk says which slide it came from.
+    blocks.push([pageMarker(index + 1), heading, ...body].join('\n\n'));
   }
   return blocks.join('\n\n');
 }

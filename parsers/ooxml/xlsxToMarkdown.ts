@@ -1,3 +1,4 @@
+import { pageMarker } from '../../chunker/pageMarkers';
 import { permanentError } from '../../contracts/sluiceError';
 import { UNLIMITED_MARKDOWN, type MarkdownBudget } from '../markdownBudget';
 import { tableCell, toPipeTable } from '../markdownTable';
@@ -30,10 +31,11 @@ export async function xlsxToMarkdown(
   const sharedStrings = await readSharedStrings(archive);
   const budget = new SheetLayoutBudget(markdown);
   const blocks: string[] = [];
-  for (const sheet of sheets) {
+  for (const [index, sheet] of sheets.entries()) {
     const part = relationships.get(sheet.id)?.part;
     const rows = part ? await readSheet(archive, part, sharedStrings, budget) : [];
-    if (rows.length > 0) blocks.push(`# ${sheet.name}\n\n${toPipeTable(rows)}`);
+    // Each sheet is a page (chunker/pageMarkers.ts), so a chunk says which sheet it came from.
+    if (rows.length > 0) blocks.push(`${pageMarker(index + 1)}\n\n# ${sheet.name}\n\n${toPipeTable(rows)}`);
   }
   return blocks.join('\n\n');
 }

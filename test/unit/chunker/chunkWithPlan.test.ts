@@ -145,12 +145,12 @@ describe('chunkWithPlan', () => {
     }
   });
 
-  it('page: one parent per marked PDF page, or per top-level slide heading without markers', () => {
+  it('page: one parent per marked page, named by the top-level heading it starts with; per top-level heading without markers', () => {
     const pdf = `${pageMarker(1)}\n\n# Form A\n\nName and address.\n\n${pageMarker(2)}\n\nSignature and date.\n\n${pageMarker(3)}\n\n## Notes\n\nKeep a copy.`;
     const chunks = chunkWithPlan('doc', pdf, plan('page'), LIMITS);
     expectWellFormed(chunks);
     expect(parents(chunks).map((p) => [p.sectionPath, p.text])).toEqual([
-      [['Page 1'], '# Form A\n\nName and address.'],
+      [['Form A'], '# Form A\n\nName and address.'],
       [['Page 2'], 'Signature and date.'],
       [['Page 3'], '## Notes\n\nKeep a copy.'],
     ]);
@@ -159,6 +159,12 @@ describe('chunkWithPlan', () => {
     expect(parents(chunkWithPlan('doc', deck, plan('page'), LIMITS)).map((p) => p.sectionPath)).toEqual([
       ['Slide 1: Intro'],
       ['Slide 2: Results'],
+    ]);
+    // A deck as the PPTX parser writes it: each slide marked as a page.
+    const marked = `${pageMarker(1)}\n\n# Slide 1: Intro\n\nWelcome.\n\n${pageMarker(2)}\n\n# Slide 2: Results\n\nUp 5 %.`;
+    expect(parents(chunkWithPlan('doc', marked, plan('page'), LIMITS)).map((p) => [p.sectionPath, p.pages])).toEqual([
+      [['Slide 1: Intro'], { first: 1, last: 1 }],
+      [['Slide 2: Results'], { first: 2, last: 2 }],
     ]);
   });
 

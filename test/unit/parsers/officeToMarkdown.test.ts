@@ -1,6 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { stripPageMarkers } from '../../../chunker/chunkPages';
+import { splitPages } from '../../../chunker/pageMarkers';
 import { convertFile } from '../../../parsers/convertFile';
 import type { SourceFileType } from '../../../parsers/detectFileType';
 import { DEFAULT_PARSE_LIMITS } from '../../../parsers/parseLimits';
@@ -13,10 +15,19 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-async function convert(bytes: Buffer | string, type: SourceFileType, limits = DEFAULT_PARSE_LIMITS): Promise<string> {
+async function convertMarked(
+  bytes: Buffer | string,
+  type: SourceFileType,
+  limits = DEFAULT_PARSE_LIMITS,
+): Promise<string> {
   const file = path.join(dir, `${Math.random().toString(36).slice(2)}.${type}`);
   await writeFile(file, bytes);
   return convertFile(file, type, limits);
+}
+
+/** The markdown without its page markers: what the tests of content compare. */
+async function convert(bytes: Buffer | string, type: SourceFileType, limits = DEFAULT_PARSE_LIMITS): Promise<string> {
+  return stripPageMarkers(await convertMarked(bytes, type, limits)).text;
 }
 
 describe('DOCX', () => {
@@ -109,6 +120,24 @@ describe('PPTX', () => {
     expect(markdown).toBe(
       '# Slide 1: Quarterly review\n\n- Revenue up\n\nNotes: Mention the new region.\n\n# Slide 2: Next steps\n\n- Hire two engineers',
     );
+  });
+
+  it('marks each slide as a page, so every chunk says which slides it came from', async () => {
+    const marked = await convertMarked(
+      pptxFixture([
+        { title: 'One', bullets: ['a'] },
+        { title: 'Two', bullets: ['b'] },
+        { title: 'Three', bullets: ['c'] },
+      ]),
+      'pptx',
+    );
+    const { starts } = stripPageMarkers(marked);
+    expect(starts.map((s) => s.page)).toEqual([1, 2, 3]);
+    expect(splitPages(marked).map((p) => p.text.split('\n')[0])).toEqual([
+      '# Slide 1: One',
+      '# Slide 2: Two',
+      '# Slide 3: Three',
+    ]);
   });
 });
 
