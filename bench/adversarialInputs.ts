@@ -1,6 +1,8 @@
 import type { SourceFileType } from '../parsers/detectFileType';
 import {
   docxCellOfManyParagraphs,
+  epubManyChapters,
+  epubRepeatedSpine,
   docxDeepNesting,
   docxManyEntries,
   docxManyParagraphs,
@@ -136,4 +138,6 @@ export const ADVERSARIAL_PARSER_INPUTS: readonly AdversarialInput[] = [
   { name: 'pptx: many tables', path: 'pptx', make: pptxManyTables, n: 20_000 },
   { name: 'pptx: long title', path: 'pptx', make: pptxLongTitle, n: 100_000 },
   { name: 'pdf: tiny pages', path: 'pdf', make: pdfTinyPages, n: 1_000 },
+  { name: 'epub: many chapters', path: 'epub', make: epubManyChapters, n: 2_000 },
+  { name: 'epub: repeated spine and missing items', path: 'epub', make: epubRepeatedSpine, n: 50_000 },
 ];

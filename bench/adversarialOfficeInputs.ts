@@ -144,3 +144,41 @@ export function pdfTinyPages(n: number): Buffer {
     ]),
   );
 }
+
+const EPUB_CONTAINER =
+  '<container><rootfiles><rootfile full-path="OPS/book.opf" media-type="application/oebps-package+xml"/></rootfiles></container>';
+
+function epub(items: string, spine: string, chapters: ZipFixtureEntry[]): Buffer {
+  return zipFixture([
+    { name: 'mimetype', data: 'application/epub+zip' },
+    { name: 'META-INF/container.xml', data: EPUB_CONTAINER },
+    { name: 'OPS/book.opf', data: `<package><manifest>${items}</manifest><spine>${spine}</spine></package>` },
+    ...chapters,
+  ]);
+}
+
+/** n chapters of one paragraph each, in the spine in order. */
+export function epubManyChapters(n: number): Buffer {
+  const ids = Array.from({ length: n }, (_, i) => i);
+  return epub(
+    ids.map((i) => `<item id="c${i}" href="c${i}.xhtml" media-type="application/xhtml+xml"/>`).join(''),
+    ids.map((i) => `<itemref idref="c${i}"/>`).join(''),
+    ids.map((i) => ({
+      name: `OPS/c${i}.xhtml`,
+      data: `<html><body><h1>Chapter ${i}</h1><p>text ${i}</p></body></html>`,
+    })),
+  );
+}
+
+/** One chapter listed n times in the spine (read once) and n manifest items that do not exist. */
+export function epubRepeatedSpine(n: number): Buffer {
+  const ghosts = Array.from(
+    { length: n },
+    (_, i) => `<item id="g${i}" href="g${i}.xhtml" media-type="application/xhtml+xml"/>`,
+  );
+  return epub(
+    `<item id="c" href="c.xhtml" media-type="application/xhtml+xml"/>${ghosts.join('')}`,
+    '<itemref idref="c"/>'.repeat(n) + ghosts.map((_, i) => `<itemref idref="g${i}"/>`).join(''),
+    [{ name: 'OPS/c.xhtml', data: '<html><body><p>the only chapter</p></body></html>' }],
+  );
+}

@@ -7,6 +7,7 @@ import { DocumentOcr, type OcrPageListener, type OcrPageReport } from './documen
 import { htmlToMarkdown } from './htmlToMarkdown';
 import { imageToMarkdown } from './image/imageToMarkdown';
 import { EmbeddedImages, type EmbeddedImage } from './ooxml/embeddedImages';
+import { epubToMarkdown } from './epub/epubToMarkdown';
 import { ooxmlToMarkdown } from './ooxml/ooxmlToMarkdown';
 import { MarkdownBudget } from './markdownBudget';
 import { markdownLimit, type ParseLimits } from './parseLimits';
@@ -86,6 +87,8 @@ async function convert(
     case 'pptx':
     case 'xlsx':
       return ooxmlToMarkdown(filePath, limits.maxUncompressedBytes, budget, images);
+    case 'epub':
+      return epubToMarkdown(filePath, limits.maxUncompressedBytes, budget);
     case 'csv':
       return csvToMarkdown(await readFile(filePath));
     case 'md':

@@ -4,7 +4,7 @@ import { detectBinaryKind } from './fileSignatures';
 import { startsAsHtmlDocument } from './htmlDocumentStart';
 import { detectEncoding, encodingFromBom } from './textEncoding';
 
-export type SourceFileType = 'md' | 'txt' | 'html' | 'csv' | 'pdf' | 'docx' | 'pptx' | 'xlsx' | ImageType;
+export type SourceFileType = 'md' | 'txt' | 'html' | 'csv' | 'pdf' | 'docx' | 'pptx' | 'xlsx' | 'epub' | ImageType;
 
 /** Image uploads, read by OCR (parsers/image/). */
 export type ImageType = 'png' | 'jpeg' | 'tiff' | 'webp';
@@ -18,7 +18,7 @@ export function isImageType(type: SourceFileType): type is ImageType {
 export const DETECTION_HEAD_BYTES = 8192;
 
 const SUPPORTED =
-  'supported types are PDF, DOCX, PPTX, XLSX, CSV, HTML, markdown, plain text and PNG, JPEG, TIFF and WebP images';
+  'supported types are PDF, DOCX, PPTX, XLSX, EPUB, CSV, HTML, markdown, plain text and PNG, JPEG, TIFF and WebP images';
 
 const MARKDOWN_EXTENSIONS = new Set(['.md', '.markdown', '.mdown', '.mkd']);
 const HTML_EXTENSIONS = new Set(['.html', '.htm', '.xhtml']);
@@ -32,7 +32,7 @@ const OOXML_BY_EXTENSION: Record<string, SourceFileType> = {
   '.xlsm': 'xlsx',
 };
 /** Extensions of binary formats: text behind one of them is a damaged or mislabelled upload. */
-const BINARY_EXTENSIONS = new Set(['.pdf', '.doc', '.xls', '.ppt', ...Object.keys(OOXML_BY_EXTENSION)]);
+const BINARY_EXTENSIONS = new Set(['.pdf', '.doc', '.xls', '.ppt', '.epub', ...Object.keys(OOXML_BY_EXTENSION)]);
 
 /**
  * Other C0 controls are legitimate in the odd text file (form feeds, ANSI colour escapes in logs),
@@ -80,20 +80,27 @@ export function detectFileType(head: Buffer, fileName: string): SourceFileType {
   return startsAsHtmlDocument(text) ? 'html' : 'txt';
 }
 
+/** An EPUB's first entry is an uncompressed `mimetype` holding `application/epub+zip` (OCF). */
+function isEpubPackage(names: string): boolean {
+  return names.startsWith('mimetype', 30) && names.slice(38, 200).includes('application/epub+zip');
+}
+
 /**
  * OOXML packages are ZIPs whose first entries usually include the main part's folder name
- * (word/, xl/, ppt/) within the first kilobytes, which covers uploads without an extension.
+ * (word/, xl/, ppt/) within the first kilobytes, which covers uploads without an extension; an
+ * EPUB says what it is in its first entry.
  */
 function officeFlavour(head: Buffer, extension: string, fileName: string): SourceFileType {
+  const names = head.toString('latin1');
+  if (isEpubPackage(names) || extension === '.epub') return 'epub';
   const byExtension = OOXML_BY_EXTENSION[extension];
   if (byExtension) return byExtension;
-  const names = head.toString('latin1');
   if (names.includes('word/')) return 'docx';
   if (names.includes('xl/')) return 'xlsx';
   if (names.includes('ppt/')) return 'pptx';
   throw permanentError(
     'UNSUPPORTED_FILE_TYPE',
-    `${fileName}: a ZIP archive that is not a DOCX, PPTX or XLSX document; ${SUPPORTED}`,
+    `${fileName}: a ZIP archive that is not a DOCX, PPTX, XLSX or EPUB document; ${SUPPORTED}`,
   );
 }
 
