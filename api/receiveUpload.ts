@@ -89,7 +89,11 @@ function refuse(httpStatus: number, error: ApiError, unread: boolean): FileOutco
 function statusOf(refusal: UploadRefusal): number {
   if (refusal.reason === 'size') return 413;
   if (refusal.reason === 'quota') return 403;
-  return refusal.code === 'UNSUPPORTED_FILE_TYPE' || refusal.code === 'INVALID_TEXT_ENCODING' ? 415 : 422;
+  return refusal.code === 'UNSUPPORTED_FILE_TYPE' ||
+    refusal.code === 'LEGACY_OFFICE_FORMAT' ||
+    refusal.code === 'INVALID_TEXT_ENCODING'
+    ? 415
+    : 422;
 }
 
 const REFUSED_OUTCOME = { type: 'refused_type', size: 'refused_size', quota: 'refused_quota' } as const;

@@ -31,6 +31,11 @@ export const FAILURE_CODES = [
   'ENCRYPTED_DOCUMENT',
   /** The file is damaged: truncated, or its structure cannot be read. */
   'CORRUPT_DOCUMENT',
+  /**
+   * A legacy binary Office file (Word 97–2003 DOC, Excel XLS, PowerPoint PPT): not read; saved
+   * again as DOCX, XLSX or PPTX it is. Named apart from UNSUPPORTED_FILE_TYPE so a caller can say so.
+   */
+  'LEGACY_OFFICE_FORMAT',
   /** Text whose bytes are not valid in any encoding we detect (e.g. broken UTF-16). */
   'INVALID_TEXT_ENCODING',
   /** Parsing took longer than the per-document limit (SLUICE_PARSE_TIMEOUT). */

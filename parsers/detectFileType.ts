@@ -58,6 +58,8 @@ export function detectFileType(head: Buffer, fileName: string): SourceFileType {
   if (binary?.kind === 'ole2' && OOXML_BY_EXTENSION[extension]) {
     throw permanentError('ENCRYPTED_DOCUMENT', `${fileName}: a password-protected Office document`);
   }
+  if (binary?.kind === 'ole2')
+    throw permanentError('LEGACY_OFFICE_FORMAT', `${fileName}: ${legacyOfficeKind(head, extension)}`);
   if (binary) throw permanentError('UNSUPPORTED_FILE_TYPE', `${fileName}: detected ${binary.label}; ${SUPPORTED}`);
 
   const text = decodeHead(head, fileName);
@@ -138,4 +140,29 @@ function looksBinary(text: string): boolean {
 /** Tab, LF, VT, FF, CR and ESC. */
 function isTextControl(code: number): boolean {
   return (code >= 0x09 && code <= 0x0d) || code === 0x1b;
+}
+
+/** The stream names of the binary Office formats, as OLE2 directory entries write them (UTF-16LE). */
+const LEGACY_STREAMS: [string, string][] = [
+  ['WordDocument', 'a Word 97–2003 document (DOC); save it as DOCX'],
+  ['Workbook', 'an Excel 97–2003 workbook (XLS); save it as XLSX'],
+  ['Book', 'an Excel 5 workbook (XLS); save it as XLSX'],
+  ['PowerPoint Document', 'a PowerPoint 97–2003 presentation (PPT); save it as PPTX'],
+];
+const LEGACY_BY_EXTENSION: Record<string, string> = {
+  '.doc': 'a Word 97–2003 document (DOC); save it as DOCX',
+  '.xls': 'an Excel 97–2003 workbook (XLS); save it as XLSX',
+  '.ppt': 'a PowerPoint 97–2003 presentation (PPT); save it as PPTX',
+};
+
+/**
+ * Which legacy Office format an OLE2 file is: its directory's stream names where the head holds
+ * them, else its extension, else all three named.
+ */
+function legacyOfficeKind(head: Buffer, extension: string): string {
+  for (const [stream, kind] of LEGACY_STREAMS) if (head.includes(Buffer.from(`${stream}\0`, 'utf16le'))) return kind;
+  return (
+    LEGACY_BY_EXTENSION[extension] ??
+    'a legacy Office document (Word DOC, Excel XLS or PowerPoint PPT); save it as DOCX, XLSX or PPTX'
+  );
 }

@@ -87,7 +87,7 @@ export function uploadRoutes(router: Router, ctx: ApiContext): void {
       ),
       403: errors('per-user quota exceeded (QUOTA_EXCEEDED)'),
       413: errors('file over the upload limit (FILE_TOO_LARGE)'),
-      415: errors('type not allowed (UNSUPPORTED_FILE_TYPE) or not multipart'),
+      415: errors('type not allowed (UNSUPPORTED_FILE_TYPE, LEGACY_OFFICE_FORMAT) or not multipart'),
       422: errors('empty file (EMPTY_DOCUMENT)'),
       429: errors('the caller has too many uploads in flight (TOO_MANY_CONCURRENT_REQUESTS)'),
       503: errors('the workflow engine is unavailable; nothing was kept'),

@@ -35,7 +35,12 @@ describe('detectFileType', () => {
   it('names a password-protected Office file (an OLE2 container) as ENCRYPTED_DOCUMENT', () => {
     const ole2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]);
     expect(thrownBy(() => detectFileType(ole2, 'salary.xlsx')).code).toBe('ENCRYPTED_DOCUMENT');
-    expect(thrownBy(() => detectFileType(ole2, 'legacy.doc')).code).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(thrownBy(() => detectFileType(ole2, 'legacy.doc')).code).toBe('LEGACY_OFFICE_FORMAT');
+    expect(thrownBy(() => detectFileType(ole2, 'legacy.doc')).message).toMatch(
+      /Word 97–2003 document \(DOC\); save it as DOCX/,
+    );
+    const workbook = Buffer.concat([ole2, Buffer.alloc(600), Buffer.from('Workbook\0', 'utf16le')]);
+    expect(thrownBy(() => detectFileType(workbook, 'upload.bin')).message).toMatch(/Excel 97–2003 workbook \(XLS\)/);
   });
 
   it('reports UTF-16 whose bytes break their byte-order mark as INVALID_TEXT_ENCODING', () => {
