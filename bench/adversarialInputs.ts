@@ -3,6 +3,9 @@ import {
   docxCellOfManyParagraphs,
   epubManyChapters,
   epubRepeatedSpine,
+  odpManySlides,
+  odsRepeatedValues,
+  odtManyParagraphs,
   docxDeepNesting,
   docxManyEntries,
   docxManyParagraphs,
@@ -140,4 +143,7 @@ export const ADVERSARIAL_PARSER_INPUTS: readonly AdversarialInput[] = [
   { name: 'pdf: tiny pages', path: 'pdf', make: pdfTinyPages, n: 1_000 },
   { name: 'epub: many chapters', path: 'epub', make: epubManyChapters, n: 2_000 },
   { name: 'epub: repeated spine and missing items', path: 'epub', make: epubRepeatedSpine, n: 50_000 },
+  { name: 'odt: paragraphs with notes and comments', path: 'odt', make: odtManyParagraphs, n: 50_000 },
+  { name: 'ods: values repeated over rows and columns', path: 'ods', make: odsRepeatedValues, n: 20 },
+  { name: 'odp: many slides', path: 'odp', make: odpManySlides, n: 5_000 },
 ];

@@ -182,3 +182,43 @@ export function epubRepeatedSpine(n: number): Buffer {
     [{ name: 'OPS/c.xhtml', data: '<html><body><p>the only chapter</p></body></html>' }],
   );
 }
+
+const ODF_NS =
+  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"';
+
+function odf(kind: 'text' | 'spreadsheet' | 'presentation', body: string): Buffer {
+  return zipFixture([
+    { name: 'mimetype', data: `application/vnd.oasis.opendocument.${kind}`, stored: true },
+    {
+      name: 'content.xml',
+      data: `<office:document-content ${ODF_NS}><office:body>${body}</office:body></office:document-content>`,
+    },
+  ]);
+}
+
+/** n paragraphs, each with a footnote and a comment. */
+export function odtManyParagraphs(n: number): Buffer {
+  const p = (i: number) =>
+    `<text:p>line ${i}<text:note><text:note-citation>${i}</text:note-citation><text:note-body><text:p>note ${i}</text:p></text:note-body></text:note><office:annotation><text:p>c</text:p></office:annotation></text:p>`;
+  return odf('text', `<office:text>${Array.from({ length: n }, (_, i) => p(i)).join('')}</office:text>`);
+}
+
+/** n rows, each a value repeated across a thousand columns and the row repeated a thousand times. */
+export function odsRepeatedValues(n: number): Buffer {
+  const row =
+    '<table:table-row table:number-rows-repeated="1000"><table:table-cell table:number-columns-repeated="1000"><text:p>v</text:p></table:table-cell></table:table-row>';
+  return odf(
+    'spreadsheet',
+    `<office:spreadsheet><table:table table:name="S">${row.repeat(n)}</table:table></office:spreadsheet>`,
+  );
+}
+
+/** n slides of a title and a list item each. */
+export function odpManySlides(n: number): Buffer {
+  const slide = (i: number) =>
+    `<draw:page><draw:frame presentation:class="title" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"><draw:text-box><text:p>Slide ${i}</text:p></draw:text-box></draw:frame><draw:frame><draw:text-box><text:list><text:list-item><text:p>point ${i}</text:p></text:list-item></text:list></draw:text-box></draw:frame></draw:page>`;
+  return odf(
+    'presentation',
+    `<office:presentation>${Array.from({ length: n }, (_, i) => slide(i)).join('')}</office:presentation>`,
+  );
+}

@@ -38,14 +38,15 @@ export function recommendPlan(profile: DocumentProfile): ChunkingPlan {
     reason,
   });
   const percent = Math.round(profile.tableShare * 100);
-  if (profile.fileType === 'xlsx' || profile.fileType === 'csv')
+  if (profile.fileType === 'xlsx' || profile.fileType === 'ods' || profile.fileType === 'csv')
     return pick('table', `a ${profile.fileType.toUpperCase()} spreadsheet of ${profile.tableRows} table rows`);
   if (profile.tableShare >= 0.6 && profile.tableRows >= 20)
     return pick('table', `${percent} % of the text is tables (${profile.tableRows} rows)`);
   const questionShare = profile.headings === 0 ? 0 : profile.questions / profile.headings;
   if (profile.questions >= 3 && (questionShare >= 0.4 || profile.headings === 0))
     return pick('qa', `FAQ-shaped: ${profile.questions} questions among ${profile.headings} headings`);
-  if (profile.fileType === 'pptx') return pick('page', `a slide deck of ${profile.headings} slides`);
+  if (profile.fileType === 'pptx' || profile.fileType === 'odp')
+    return pick('page', `a slide deck of ${profile.headings} slides`);
   if (profile.pages >= 2 && profile.chars / profile.pages < SPARSE_PAGE_CHARS)
     return pick('page', `${profile.pages} sparse pages (${Math.round(profile.chars / profile.pages)} characters each)`);
   if (profile.chars < SHORT_CHARS && profile.headingDepth <= 1)

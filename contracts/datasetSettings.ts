@@ -55,7 +55,20 @@ export const chunkingChoiceSchema = z
   .strict() satisfies z.ZodType<ChunkingChoice>;
 
 /** The file types a parser backend is chosen for (the detected type recorded at registration). */
-export const PARSED_FILE_TYPES = ['pdf', 'docx', 'pptx', 'xlsx', 'epub', 'html', 'csv', 'txt', 'md'] as const;
+export const PARSED_FILE_TYPES = [
+  'pdf',
+  'docx',
+  'pptx',
+  'xlsx',
+  'odt',
+  'ods',
+  'odp',
+  'epub',
+  'html',
+  'csv',
+  'txt',
+  'md',
+] as const;
 export type ParsedFileType = (typeof PARSED_FILE_TYPES)[number];
 
 /** `builtin`: sluice's own parsers (parsers/). `service`: the external parsing service (SLUICE_PARSER_SERVICE_URL). */

@@ -8,6 +8,7 @@ import { htmlToMarkdown } from './htmlToMarkdown';
 import { imageToMarkdown } from './image/imageToMarkdown';
 import { EmbeddedImages, type EmbeddedImage } from './ooxml/embeddedImages';
 import { epubToMarkdown } from './epub/epubToMarkdown';
+import { odfToMarkdown } from './odf/odfToMarkdown';
 import { ooxmlToMarkdown } from './ooxml/ooxmlToMarkdown';
 import { MarkdownBudget } from './markdownBudget';
 import { markdownLimit, type ParseLimits } from './parseLimits';
@@ -89,6 +90,10 @@ async function convert(
       return ooxmlToMarkdown(filePath, limits.maxUncompressedBytes, budget, images);
     case 'epub':
       return epubToMarkdown(filePath, limits.maxUncompressedBytes, budget);
+    case 'odt':
+    case 'ods':
+    case 'odp':
+      return odfToMarkdown(filePath, limits.maxUncompressedBytes, budget);
     case 'csv':
       return csvToMarkdown(await readFile(filePath));
     case 'md':

@@ -4,7 +4,8 @@ import { detectBinaryKind } from './fileSignatures';
 import { startsAsHtmlDocument } from './htmlDocumentStart';
 import { detectEncoding, encodingFromBom } from './textEncoding';
 
-export type SourceFileType = 'md' | 'txt' | 'html' | 'csv' | 'pdf' | 'docx' | 'pptx' | 'xlsx' | 'epub' | ImageType;
+export type SourceFileType =
+  'md' | 'txt' | 'html' | 'csv' | 'pdf' | 'docx' | 'pptx' | 'xlsx' | 'epub' | 'odt' | 'ods' | 'odp' | ImageType;
 
 /** Image uploads, read by OCR (parsers/image/). */
 export type ImageType = 'png' | 'jpeg' | 'tiff' | 'webp';
@@ -18,7 +19,7 @@ export function isImageType(type: SourceFileType): type is ImageType {
 export const DETECTION_HEAD_BYTES = 8192;
 
 const SUPPORTED =
-  'supported types are PDF, DOCX, PPTX, XLSX, EPUB, CSV, HTML, markdown, plain text and PNG, JPEG, TIFF and WebP images';
+  'supported types are PDF, DOCX, PPTX, XLSX, ODT, ODS, ODP, EPUB, CSV, HTML, markdown, plain text and PNG, JPEG, TIFF and WebP images';
 
 const MARKDOWN_EXTENSIONS = new Set(['.md', '.markdown', '.mdown', '.mkd']);
 const HTML_EXTENSIONS = new Set(['.html', '.htm', '.xhtml']);
@@ -31,8 +32,17 @@ const OOXML_BY_EXTENSION: Record<string, SourceFileType> = {
   '.xlsx': 'xlsx',
   '.xlsm': 'xlsx',
 };
+const ODF_BY_EXTENSION: Record<string, SourceFileType> = { '.odt': 'odt', '.ods': 'ods', '.odp': 'odp' };
 /** Extensions of binary formats: text behind one of them is a damaged or mislabelled upload. */
-const BINARY_EXTENSIONS = new Set(['.pdf', '.doc', '.xls', '.ppt', '.epub', ...Object.keys(OOXML_BY_EXTENSION)]);
+const BINARY_EXTENSIONS = new Set([
+  '.pdf',
+  '.doc',
+  '.xls',
+  '.ppt',
+  '.epub',
+  ...Object.keys(OOXML_BY_EXTENSION),
+  ...Object.keys(ODF_BY_EXTENSION),
+]);
 
 /**
  * Other C0 controls are legitimate in the odd text file (form feeds, ANSI colour escapes in logs),
@@ -82,9 +92,18 @@ export function detectFileType(head: Buffer, fileName: string): SourceFileType {
   return startsAsHtmlDocument(text) ? 'html' : 'txt';
 }
 
-/** An EPUB's first entry is an uncompressed `mimetype` holding `application/epub+zip` (OCF). */
-function isEpubPackage(names: string): boolean {
-  return names.startsWith('mimetype', 30) && names.slice(38, 200).includes('application/epub+zip');
+/**
+ * EPUB and OpenDocument packages start with an uncompressed `mimetype` entry naming what they are
+ * (`application/epub+zip`, `application/vnd.oasis.opendocument.text`…); null when there is none.
+ */
+function packageMimetype(names: string): SourceFileType | null {
+  if (!names.startsWith('mimetype', 30)) return null;
+  const declared = names.slice(38, 200);
+  if (declared.includes('application/epub+zip')) return 'epub';
+  if (declared.includes('application/vnd.oasis.opendocument.text')) return 'odt';
+  if (declared.includes('application/vnd.oasis.opendocument.spreadsheet')) return 'ods';
+  if (declared.includes('application/vnd.oasis.opendocument.presentation')) return 'odp';
+  return null;
 }
 
 /**
@@ -94,15 +113,17 @@ function isEpubPackage(names: string): boolean {
  */
 function officeFlavour(head: Buffer, extension: string, fileName: string): SourceFileType {
   const names = head.toString('latin1');
-  if (isEpubPackage(names) || extension === '.epub') return 'epub';
-  const byExtension = OOXML_BY_EXTENSION[extension];
+  const declared = packageMimetype(names);
+  if (declared) return declared;
+  if (extension === '.epub') return 'epub';
+  const byExtension = OOXML_BY_EXTENSION[extension] ?? ODF_BY_EXTENSION[extension];
   if (byExtension) return byExtension;
   if (names.includes('word/')) return 'docx';
   if (names.includes('xl/')) return 'xlsx';
   if (names.includes('ppt/')) return 'pptx';
   throw permanentError(
     'UNSUPPORTED_FILE_TYPE',
-    `${fileName}: a ZIP archive that is not a DOCX, PPTX, XLSX or EPUB document; ${SUPPORTED}`,
+    `${fileName}: a ZIP archive that is not a DOCX, PPTX, XLSX, ODT, ODS, ODP or EPUB document; ${SUPPORTED}`,
   );
 }
 

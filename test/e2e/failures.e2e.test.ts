@@ -15,11 +15,13 @@ afterAll(() => tw.shutdown());
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(256, 7)]);
 const GIF = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.alloc(256, 7)]);
 const ELF = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(512, 0)]);
+const OLE2 = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512, 0)]);
 
 it.each([
   ['a GIF image', GIF, 'diagram.gif', 'UNSUPPORTED_FILE_TYPE'],
   ['a PNG whose pixels cannot be decoded', PNG, 'diagram.png', 'CORRUPT_DOCUMENT'],
   ['an executable named .txt', ELF, 'notes.txt', 'UNSUPPORTED_FILE_TYPE'],
+  ['a Word 97–2003 document', OLE2, 'minutes.doc', 'LEGACY_OFFICE_FORMAT'],
   ['an empty file', Buffer.alloc(0), 'empty.md', 'EMPTY_DOCUMENT'],
   ['a file of only whitespace', Buffer.from('\n\n   \n\t\n'), 'blank.txt', 'EMPTY_DOCUMENT'],
 ])(

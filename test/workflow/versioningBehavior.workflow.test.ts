@@ -30,6 +30,7 @@ const runs = [
   { type: 'sweepStuckTasks', id: () => `sweep-stuck-${randomUUID()}` },
   { type: 'sweepOrphanedObjects', id: () => `sweep-orphans-${randomUUID()}` },
   { type: 'rebuildDataset', id: () => `rebuild-dataset:${randomUUID()}` },
+  { type: 'copyDocumentFields', id: () => `fields:${randomUUID()}:1` },
 ] as const;
 
 function argsOf(type: (typeof runs)[number]['type'], workflowId: string): unknown[] {
@@ -44,6 +45,8 @@ function argsOf(type: (typeof runs)[number]['type'], workflowId: string): unknow
       return [{ graceMs: 60_000 }];
     case 'rebuildDataset':
       return [{ userId: 'u', datasetId: 'ds', maxOpen: 1, retryWait: '1h' }];
+    case 'copyDocumentFields':
+      return [randomUUID()];
   }
 }
 
@@ -69,6 +72,9 @@ function stubs(): Partial<IngestActivities> {
     },
     async listRebuildPage() {
       return { candidates: [], skipped: 0, lastDocumentId: null };
+    },
+    async copyDocumentFields() {
+      return null;
     },
   } as Partial<IngestActivities>;
 }
