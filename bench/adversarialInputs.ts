@@ -6,6 +6,8 @@ import {
   odpManySlides,
   odsRepeatedValues,
   odtManyParagraphs,
+  rtfBigPicture,
+  rtfNestedParagraphs,
   docxDeepNesting,
   docxManyEntries,
   docxManyParagraphs,
@@ -146,4 +148,6 @@ export const ADVERSARIAL_PARSER_INPUTS: readonly AdversarialInput[] = [
   { name: 'odt: paragraphs with notes and comments', path: 'odt', make: odtManyParagraphs, n: 50_000 },
   { name: 'ods: values repeated over rows and columns', path: 'ods', make: odsRepeatedValues, n: 20 },
   { name: 'odp: many slides', path: 'odp', make: odpManySlides, n: 5_000 },
+  { name: 'rtf: nested paragraphs of escaped characters', path: 'rtf', make: rtfNestedParagraphs, n: 5_000 },
+  { name: 'rtf: big picture destination', path: 'rtf', make: rtfBigPicture, n: 2_000_000 },
 ];

@@ -222,3 +222,14 @@ export function odpManySlides(n: number): Buffer {
     `<office:presentation>${Array.from({ length: n }, (_, i) => slide(i)).join('')}</office:presentation>`,
   );
 }
+
+/** n paragraphs of escaped characters, each in a group nested a hundred deep. */
+export function rtfNestedParagraphs(n: number): Buffer {
+  const p = `${'{'.repeat(100)}\\pard caf\\'e9 \\u20013?\\u25991? \\{x\\}\\par${'}'.repeat(100)}`;
+  return Buffer.from(`{\\rtf1\\ansi${p.repeat(n)}}`, 'latin1');
+}
+
+/** A picture destination of n hex digits before one paragraph: skipped, but every byte is walked. */
+export function rtfBigPicture(n: number): Buffer {
+  return Buffer.from(`{\\rtf1\\ansi{\\pict\\pngblip ${'0a'.repeat(n)}}\\pard after\\par}`, 'latin1');
+}

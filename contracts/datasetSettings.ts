@@ -64,6 +64,7 @@ export const PARSED_FILE_TYPES = [
   'ods',
   'odp',
   'epub',
+  'rtf',
   'html',
   'csv',
   'txt',

@@ -9,6 +9,7 @@ import { imageToMarkdown } from './image/imageToMarkdown';
 import { EmbeddedImages, type EmbeddedImage } from './ooxml/embeddedImages';
 import { epubToMarkdown } from './epub/epubToMarkdown';
 import { odfToMarkdown } from './odf/odfToMarkdown';
+import { rtfToMarkdown } from './rtfToMarkdown';
 import { ooxmlToMarkdown } from './ooxml/ooxmlToMarkdown';
 import { MarkdownBudget } from './markdownBudget';
 import { markdownLimit, type ParseLimits } from './parseLimits';
@@ -90,6 +91,8 @@ async function convert(
       return ooxmlToMarkdown(filePath, limits.maxUncompressedBytes, budget, images);
     case 'epub':
       return epubToMarkdown(filePath, limits.maxUncompressedBytes, budget);
+    case 'rtf':
+      return rtfToMarkdown(await readFile(filePath), budget);
     case 'odt':
     case 'ods':
     case 'odp':

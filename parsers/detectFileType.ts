@@ -5,7 +5,7 @@ import { startsAsHtmlDocument } from './htmlDocumentStart';
 import { detectEncoding, encodingFromBom } from './textEncoding';
 
 export type SourceFileType =
-  'md' | 'txt' | 'html' | 'csv' | 'pdf' | 'docx' | 'pptx' | 'xlsx' | 'epub' | 'odt' | 'ods' | 'odp' | ImageType;
+  'md' | 'txt' | 'html' | 'csv' | 'pdf' | 'docx' | 'pptx' | 'xlsx' | 'epub' | 'rtf' | 'odt' | 'ods' | 'odp' | ImageType;
 
 /** Image uploads, read by OCR (parsers/image/). */
 export type ImageType = 'png' | 'jpeg' | 'tiff' | 'webp';
@@ -19,7 +19,7 @@ export function isImageType(type: SourceFileType): type is ImageType {
 export const DETECTION_HEAD_BYTES = 8192;
 
 const SUPPORTED =
-  'supported types are PDF, DOCX, PPTX, XLSX, ODT, ODS, ODP, EPUB, CSV, HTML, markdown, plain text and PNG, JPEG, TIFF and WebP images';
+  'supported types are PDF, DOCX, PPTX, XLSX, ODT, ODS, ODP, EPUB, RTF, CSV, HTML, markdown, plain text and PNG, JPEG, TIFF and WebP images';
 
 const MARKDOWN_EXTENSIONS = new Set(['.md', '.markdown', '.mdown', '.mkd']);
 const HTML_EXTENSIONS = new Set(['.html', '.htm', '.xhtml']);
@@ -40,6 +40,7 @@ const BINARY_EXTENSIONS = new Set([
   '.xls',
   '.ppt',
   '.epub',
+  '.rtf',
   ...Object.keys(OOXML_BY_EXTENSION),
   ...Object.keys(ODF_BY_EXTENSION),
 ]);
@@ -61,6 +62,7 @@ export function detectFileType(head: Buffer, fileName: string): SourceFileType {
 
   const binary = detectBinaryKind(head);
   if (binary?.kind === 'pdf') return 'pdf';
+  if (binary?.kind === 'rtf') return 'rtf';
   // Scans, photos and screenshots of pages: their text is read by OCR.
   if (binary && IMAGE_KINDS.has(binary.kind)) return binary.kind as ImageType;
   if (binary?.kind === 'zip') return officeFlavour(head, extension, fileName);
