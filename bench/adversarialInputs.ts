@@ -150,4 +150,19 @@ export const ADVERSARIAL_PARSER_INPUTS: readonly AdversarialInput[] = [
   { name: 'odp: many slides', path: 'odp', make: odpManySlides, n: 5_000 },
   { name: 'rtf: nested paragraphs of escaped characters', path: 'rtf', make: rtfNestedParagraphs, n: 5_000 },
   { name: 'rtf: big picture destination', path: 'rtf', make: rtfBigPicture, n: 2_000_000 },
+  { name: 'json: many records', path: 'json', make: jsonRecords, n: 100_000 },
+  { name: 'json: objects nested 400 deep', path: 'json', make: jsonDeepObjects, n: 2_000 },
 ];
+
+/** An array of n records of three keys: one table row each. */
+export function jsonRecords(n: number): Buffer {
+  return Buffer.from(
+    JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: i, name: `item ${i}`, ok: i % 2 === 0 }))),
+  );
+}
+
+/** n objects each nested 400 deep (under the bound), side by side in an array. */
+export function jsonDeepObjects(n: number): Buffer {
+  const one = `${'{"k":'.repeat(400)}"leaf"${'}'.repeat(400)}`;
+  return Buffer.from(`[${Array.from({ length: n }, () => one).join(',')}]`);
+}

@@ -65,6 +65,7 @@ export const PARSED_FILE_TYPES = [
   'odp',
   'epub',
   'rtf',
+  'json',
   'html',
   'csv',
   'txt',

@@ -9,6 +9,7 @@ import { imageToMarkdown } from './image/imageToMarkdown';
 import { EmbeddedImages, type EmbeddedImage } from './ooxml/embeddedImages';
 import { epubToMarkdown } from './epub/epubToMarkdown';
 import { odfToMarkdown } from './odf/odfToMarkdown';
+import { jsonToMarkdown } from './jsonToMarkdown';
 import { rtfToMarkdown } from './rtfToMarkdown';
 import { ooxmlToMarkdown } from './ooxml/ooxmlToMarkdown';
 import { MarkdownBudget } from './markdownBudget';
@@ -93,6 +94,8 @@ async function convert(
       return epubToMarkdown(filePath, limits.maxUncompressedBytes, budget);
     case 'rtf':
       return rtfToMarkdown(await readFile(filePath), budget);
+    case 'json':
+      return jsonToMarkdown(decodeDetected(await readFile(filePath)), budget);
     case 'odt':
     case 'ods':
     case 'odp':

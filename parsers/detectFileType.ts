@@ -5,7 +5,21 @@ import { startsAsHtmlDocument } from './htmlDocumentStart';
 import { detectEncoding, encodingFromBom } from './textEncoding';
 
 export type SourceFileType =
-  'md' | 'txt' | 'html' | 'csv' | 'pdf' | 'docx' | 'pptx' | 'xlsx' | 'epub' | 'rtf' | 'odt' | 'ods' | 'odp' | ImageType;
+  | 'md'
+  | 'txt'
+  | 'html'
+  | 'csv'
+  | 'pdf'
+  | 'docx'
+  | 'pptx'
+  | 'xlsx'
+  | 'epub'
+  | 'rtf'
+  | 'json'
+  | 'odt'
+  | 'ods'
+  | 'odp'
+  | ImageType;
 
 /** Image uploads, read by OCR (parsers/image/). */
 export type ImageType = 'png' | 'jpeg' | 'tiff' | 'webp';
@@ -19,7 +33,7 @@ export function isImageType(type: SourceFileType): type is ImageType {
 export const DETECTION_HEAD_BYTES = 8192;
 
 const SUPPORTED =
-  'supported types are PDF, DOCX, PPTX, XLSX, ODT, ODS, ODP, EPUB, RTF, CSV, HTML, markdown, plain text and PNG, JPEG, TIFF and WebP images';
+  'supported types are PDF, DOCX, PPTX, XLSX, ODT, ODS, ODP, EPUB, RTF, JSON, CSV, HTML, markdown, plain text and PNG, JPEG, TIFF and WebP images';
 
 const MARKDOWN_EXTENSIONS = new Set(['.md', '.markdown', '.mdown', '.mkd']);
 const HTML_EXTENSIONS = new Set(['.html', '.htm', '.xhtml']);
@@ -91,6 +105,8 @@ export function detectFileType(head: Buffer, fileName: string): SourceFileType {
   // Markdown may embed raw HTML, and is passed through untouched, so its extension is trusted.
   if (MARKDOWN_EXTENSIONS.has(extension)) return 'md';
   if (CSV_EXTENSIONS.has(extension)) return 'csv';
+  // JSON by its extension, or by a start no prose has: an object whose first member is a string key.
+  if (extension === '.json' || /^\uFEFF?\s*\{\s*"/.test(text)) return 'json';
   return startsAsHtmlDocument(text) ? 'html' : 'txt';
 }
 
