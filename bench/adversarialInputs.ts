@@ -152,6 +152,8 @@ export const ADVERSARIAL_PARSER_INPUTS: readonly AdversarialInput[] = [
   { name: 'rtf: big picture destination', path: 'rtf', make: rtfBigPicture, n: 2_000_000 },
   { name: 'json: many records', path: 'json', make: jsonRecords, n: 100_000 },
   { name: 'json: objects nested 400 deep', path: 'json', make: jsonDeepObjects, n: 2_000 },
+  { name: 'xml: many records', path: 'xml', make: xmlRecords, n: 50_000 },
+  { name: 'xml: deep inline text with tails', path: 'xml', make: xmlDeepInline, n: 500 },
 ];
 
 /** An array of n records of three keys: one table row each. */
@@ -165,4 +167,17 @@ export function jsonRecords(n: number): Buffer {
 export function jsonDeepObjects(n: number): Buffer {
   const one = `${'{"k":'.repeat(400)}"leaf"${'}'.repeat(400)}`;
   return Buffer.from(`[${Array.from({ length: n }, () => one).join(',')}]`);
+}
+
+/** n records of a few leaf values each, under one root. */
+export function xmlRecords(n: number): Buffer {
+  const record = (i: number) =>
+    `<item id="${i}"><name>item ${i}</name><qty>${i}</qty><note>a <b>bold</b> note</note></item>`;
+  return Buffer.from(`<?xml version="1.0"?><items>${Array.from({ length: n }, (_, i) => record(i)).join('')}</items>`);
+}
+
+/** n paragraphs whose text sits under 250 levels of inline elements, with text after each level. */
+export function xmlDeepInline(n: number): Buffer {
+  const p = `<p>${'<i>'.repeat(250)}deep${'</i> tail'.repeat(250)}</p>`;
+  return Buffer.from(`<?xml version="1.0"?><doc>${p.repeat(n)}</doc>`);
 }

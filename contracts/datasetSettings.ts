@@ -66,6 +66,7 @@ export const PARSED_FILE_TYPES = [
   'epub',
   'rtf',
   'json',
+  'xml',
   'html',
   'csv',
   'txt',

@@ -11,6 +11,7 @@ import { epubToMarkdown } from './epub/epubToMarkdown';
 import { odfToMarkdown } from './odf/odfToMarkdown';
 import { jsonToMarkdown } from './jsonToMarkdown';
 import { rtfToMarkdown } from './rtfToMarkdown';
+import { xmlToMarkdown } from './xmlToMarkdown';
 import { ooxmlToMarkdown } from './ooxml/ooxmlToMarkdown';
 import { MarkdownBudget } from './markdownBudget';
 import { markdownLimit, type ParseLimits } from './parseLimits';
@@ -96,6 +97,8 @@ async function convert(
       return rtfToMarkdown(await readFile(filePath), budget);
     case 'json':
       return jsonToMarkdown(decodeDetected(await readFile(filePath)), budget);
+    case 'xml':
+      return xmlToMarkdown(decodeDetected(await readFile(filePath)), budget);
     case 'odt':
     case 'ods':
     case 'odp':

@@ -16,6 +16,7 @@ export type SourceFileType =
   | 'epub'
   | 'rtf'
   | 'json'
+  | 'xml'
   | 'odt'
   | 'ods'
   | 'odp'
@@ -33,7 +34,7 @@ export function isImageType(type: SourceFileType): type is ImageType {
 export const DETECTION_HEAD_BYTES = 8192;
 
 const SUPPORTED =
-  'supported types are PDF, DOCX, PPTX, XLSX, ODT, ODS, ODP, EPUB, RTF, JSON, CSV, HTML, markdown, plain text and PNG, JPEG, TIFF and WebP images';
+  'supported types are PDF, DOCX, PPTX, XLSX, ODT, ODS, ODP, EPUB, RTF, JSON, XML, CSV, HTML, markdown, plain text and PNG, JPEG, TIFF and WebP images';
 
 const MARKDOWN_EXTENSIONS = new Set(['.md', '.markdown', '.mdown', '.mkd']);
 const HTML_EXTENSIONS = new Set(['.html', '.htm', '.xhtml']);
@@ -107,7 +108,9 @@ export function detectFileType(head: Buffer, fileName: string): SourceFileType {
   if (CSV_EXTENSIONS.has(extension)) return 'csv';
   // JSON by its extension, or by a start no prose has: an object whose first member is a string key.
   if (extension === '.json' || /^\uFEFF?\s*\{\s*"/.test(text)) return 'json';
-  return startsAsHtmlDocument(text) ? 'html' : 'txt';
+  if (startsAsHtmlDocument(text)) return 'html';
+  // XML that is not XHTML: by its extension or its declaration.
+  return extension === '.xml' || /^\uFEFF?\s*<\?xml[\s?]/.test(text) ? 'xml' : 'txt';
 }
 
 /**

@@ -57,7 +57,8 @@ export class OdfParagraphs {
       };
       const outer = this.open_[this.open_.length - 1];
       if (outer) {
-        outer.nested.push(paragraph, ...done.nested);
+        outer.nested.push(paragraph);
+        for (const note of done.nested) outer.nested.push(note);
         return;
       }
       this.emit(paragraph);

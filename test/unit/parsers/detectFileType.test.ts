@@ -97,7 +97,8 @@ describe('detectFileType', () => {
     expect(detectFileType(utf8('<headline>'), 'page')).toBe('txt');
     expect(detectFileType(utf8('<!doctype htmlx>'), 'page')).toBe('txt');
     expect(detectFileType(utf8('<!-- never closed <html>'), 'page')).toBe('txt');
-    expect(detectFileType(utf8('<?xml never closed <html>'), 'page')).toBe('txt');
+    // Not an HTML page: an XML declaration that never closes starts XML, read as such.
+    expect(detectFileType(utf8('<?xml never closed <html>'), 'page')).toBe('xml');
     expect(detectFileType(utf8('<html'), 'page')).toBe('txt');
   });
 
