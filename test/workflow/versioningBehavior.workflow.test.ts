@@ -146,6 +146,7 @@ it('runs every type on an unversioned worker, declaring no behaviour', async () 
     sweepStuckTasks: 0,
     sweepOrphanedObjects: 0,
     rebuildDataset: 0,
+    copyDocumentFields: 0,
   });
 });
 
@@ -183,5 +184,6 @@ it("gives each run on a versioned worker its type's declared behaviour, not the 
     sweepStuckTasks: PINNED,
     sweepOrphanedObjects: PINNED,
     rebuildDataset: PINNED,
+    copyDocumentFields: PINNED,
   });
 });
