@@ -154,6 +154,8 @@ export const ADVERSARIAL_PARSER_INPUTS: readonly AdversarialInput[] = [
   { name: 'json: objects nested 400 deep', path: 'json', make: jsonDeepObjects, n: 2_000 },
   { name: 'xml: many records', path: 'xml', make: xmlRecords, n: 50_000 },
   { name: 'xml: deep inline text with tails', path: 'xml', make: xmlDeepInline, n: 500 },
+  { name: 'mbox: many messages', path: 'mbox', make: mboxMessages, n: 5_000 },
+  { name: 'eml: many attachments', path: 'eml', make: emlAttachments, n: 5_000 },
 ];
 
 /** An array of n records of three keys: one table row each. */
@@ -180,4 +182,20 @@ export function xmlRecords(n: number): Buffer {
 export function xmlDeepInline(n: number): Buffer {
   const p = `<p>${'<i>'.repeat(250)}deep${'</i> tail'.repeat(250)}</p>`;
   return Buffer.from(`<?xml version="1.0"?><doc>${p.repeat(n)}</doc>`);
+}
+
+/** A mailbox of n short messages. */
+export function mboxMessages(n: number): Buffer {
+  const message = (i: number) =>
+    `From a@example.org Tue Dec  8 09:00:00 2026\nFrom: a@example.org\nSubject: message ${i}\n\nbody ${i}\n>From quoted\n`;
+  return Buffer.from(Array.from({ length: n }, (_, i) => message(i)).join(''));
+}
+
+/** One message of n small text attachments. */
+export function emlAttachments(n: number): Buffer {
+  const part = (i: number) =>
+    `--b\r\nContent-Type: text/plain\r\nContent-Disposition: attachment; filename="a${i}.txt"\r\n\r\nattachment ${i}\r\n`;
+  return Buffer.from(
+    `From: a@example.org\r\nMIME-Version: 1.0\r\nSubject: many\r\nContent-Type: multipart/mixed; boundary="b"\r\n\r\n${Array.from({ length: n }, (_, i) => part(i)).join('')}--b--\r\n`,
+  );
 }

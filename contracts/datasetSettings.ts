@@ -67,6 +67,8 @@ export const PARSED_FILE_TYPES = [
   'rtf',
   'json',
   'xml',
+  'eml',
+  'mbox',
   'html',
   'csv',
   'txt',

@@ -10,6 +10,7 @@ import { EmbeddedImages, type EmbeddedImage } from './ooxml/embeddedImages';
 import { epubToMarkdown } from './epub/epubToMarkdown';
 import { odfToMarkdown } from './odf/odfToMarkdown';
 import { jsonToMarkdown } from './jsonToMarkdown';
+import { mboxToMarkdown, messageToMarkdown } from './mail/emailToMarkdown';
 import { rtfToMarkdown } from './rtfToMarkdown';
 import { xmlToMarkdown } from './xmlToMarkdown';
 import { ooxmlToMarkdown } from './ooxml/ooxmlToMarkdown';
@@ -97,6 +98,10 @@ async function convert(
       return rtfToMarkdown(await readFile(filePath), budget);
     case 'json':
       return jsonToMarkdown(decodeDetected(await readFile(filePath)), budget);
+    case 'eml':
+      return messageToMarkdown(await readFile(filePath), budget);
+    case 'mbox':
+      return mboxToMarkdown(await readFile(filePath), budget);
     case 'xml':
       return xmlToMarkdown(decodeDetected(await readFile(filePath)), budget);
     case 'odt':

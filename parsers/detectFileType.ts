@@ -16,6 +16,8 @@ export type SourceFileType =
   | 'epub'
   | 'rtf'
   | 'json'
+  | 'eml'
+  | 'mbox'
   | 'xml'
   | 'odt'
   | 'ods'
@@ -34,7 +36,7 @@ export function isImageType(type: SourceFileType): type is ImageType {
 export const DETECTION_HEAD_BYTES = 8192;
 
 const SUPPORTED =
-  'supported types are PDF, DOCX, PPTX, XLSX, ODT, ODS, ODP, EPUB, RTF, JSON, XML, CSV, HTML, markdown, plain text and PNG, JPEG, TIFF and WebP images';
+  'supported types are PDF, DOCX, PPTX, XLSX, ODT, ODS, ODP, EPUB, RTF, JSON, XML, EML, MBOX, CSV, HTML, markdown, plain text and PNG, JPEG, TIFF and WebP images';
 
 const MARKDOWN_EXTENSIONS = new Set(['.md', '.markdown', '.mdown', '.mkd']);
 const HTML_EXTENSIONS = new Set(['.html', '.htm', '.xhtml']);
@@ -106,6 +108,8 @@ export function detectFileType(head: Buffer, fileName: string): SourceFileType {
   // Markdown may embed raw HTML, and is passed through untouched, so its extension is trusted.
   if (MARKDOWN_EXTENSIONS.has(extension)) return 'md';
   if (CSV_EXTENSIONS.has(extension)) return 'csv';
+  const mail = mailKind(text, extension);
+  if (mail) return mail;
   // JSON by its extension, or by a start no prose has: an object whose first member is a string key.
   if (extension === '.json' || /^\uFEFF?\s*\{\s*"/.test(text)) return 'json';
   if (startsAsHtmlDocument(text)) return 'html';
@@ -207,4 +211,23 @@ function legacyOfficeKind(head: Buffer, extension: string): string {
     LEGACY_BY_EXTENSION[extension] ??
     'a legacy Office document (Word DOC, Excel XLS or PowerPoint PPT); save it as DOCX, XLSX or PPTX'
   );
+}
+
+/** A header line of a message (RFC 5322): a field name, a colon; what mail starts with. */
+const HEADER_LINE = /^[A-Za-z][A-Za-z0-9-]{0,60}:/;
+
+/**
+ * An email (.eml) or a mailbox (.mbox) by its extension, or by its start: a mailbox's first line is
+ * a `From ` separator followed by a header line; a message starts with two header lines.
+ */
+function mailKind(text: string, extension: string): 'eml' | 'mbox' | null {
+  if (extension === '.eml') return 'eml';
+  if (extension === '.mbox') return 'mbox';
+  const [first = '', second = ''] = text.replace(/^\uFEFF/, '').split('\n', 2);
+  if (first.startsWith('From ') && HEADER_LINE.test(second)) return 'mbox';
+  return HEADER_LINE.test(first) &&
+    HEADER_LINE.test(second) &&
+    /^(Return-Path|Received|Delivered-To|From|Message-ID|MIME-Version|Date):/i.test(first)
+    ? 'eml'
+    : null;
 }
