@@ -60,9 +60,11 @@ it('ingests an upload through the API to SUCCESS on the mTLS cluster', async () 
   h.tw.track(upload.body.documentId);
   const document = await waitForDocument(h, user, upload.body.documentId);
   expect(document.pipelineStatus).toBe('SUCCESS');
-  // The run is on the cluster's namespace, not the dev server's.
-  const described = await h.tw.client.workflow.getHandle(`ingest:${upload.body.documentId}`).describe();
-  expect(described.status.name).toBe('COMPLETED');
+  // The run is on the cluster's namespace, not the dev server's. The pipeline row says SUCCESS a
+  // moment before the run closes (its result notification comes after), so the run is awaited.
+  const handle = h.tw.client.workflow.getHandle(`ingest:${upload.body.documentId}`);
+  await handle.result();
+  expect((await handle.describe()).status.name).toBe('COMPLETED');
 });
 
 it('ingests a file with the CLI, in its own process, through mTLS', async () => {
