@@ -86,7 +86,7 @@ function refuse(httpStatus: number, error: ApiError, unread: boolean): FileOutco
 }
 
 /** The HTTP status of a refusal: the type ones 415, the content ones (empty, encrypted) 422. */
-function statusOf(refusal: UploadRefusal): number {
+export function statusOfRefusal(refusal: UploadRefusal): number {
   if (refusal.reason === 'size') return 413;
   if (refusal.reason === 'quota') return 403;
   return refusal.code === 'UNSUPPORTED_FILE_TYPE' ||
@@ -151,7 +151,7 @@ export async function receiveFile(
   if (registered.kind === 'refused') {
     const { refusal } = registered;
     deps.metrics.uploads.inc({ outcome: REFUSED_OUTCOME[refusal.reason] });
-    const status = statusOf(refusal);
+    const status = statusOfRefusal(refusal);
     return refuse(status, new ApiError(status, refusal.code, refusal.message), refusal.unread);
   }
   deps.metrics.uploadBytes.inc(registered.bytes);

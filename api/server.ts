@@ -19,6 +19,7 @@ import { datasetRoutes } from './routes/datasets';
 import { embeddingRoutes } from './routes/embedding';
 import { modelConfigRoutes } from './routes/modelConfigs';
 import { rebuildRoutes } from './routes/rebuild';
+import { replaceContentRoutes } from './routes/replaceContent';
 import { planRoutes } from './routes/plan';
 import { eventRoutes } from './routes/events';
 import { hitTestRoutes } from './routes/hitTest';
@@ -145,6 +146,7 @@ export async function buildApiServer(
   modelConfigRoutes(router, ctx);
   datasetRoutes(router, ctx);
   rebuildRoutes(router, ctx);
+  replaceContentRoutes(router, ctx);
   planRoutes(router, ctx);
   adminRoutes(router, ctx, sessions);
 

@@ -13,6 +13,21 @@ function checkedMetadata(meta: DocumentMetadata): DocumentMetadata {
   return meta;
 }
 
+/** `ingest --replace`: one file in place of a document's content. */
+async function replaceOne(documentId: string, files: string[], opts: { dataset: string; user?: string }) {
+  if (files.length !== 1) {
+    console.error('--replace takes exactly one file');
+    return false;
+  }
+  const { replaceFile } = await import('./commands/replaceFile.js');
+  const userId = await userOf(opts);
+  return withAdapters((adapters, cfg) =>
+    withClient(cfg, (client) =>
+      replaceFile(cfg, adapters, client, { userId, datasetId: opts.dataset }, documentId, files[0] as string),
+    ),
+  );
+}
+
 /** The document commands: run the stack and a worker, ingest, inspect, search, retry, delete, re-embed. */
 export function addDocumentCommands(program: Command): void {
   program
@@ -34,11 +49,19 @@ export function addDocumentCommands(program: Command): void {
         (pair: string, pairs: string[]) => [...pairs, pair],
         [] as string[],
       )
+      .option('--replace <documentId>', "replace this document's content with the one file given, keeping its id")
       .option(...userHelp),
   )
     .description('store each file, start one workflow per file and show live progress')
     .action(
-      async (files: string[], opts: { dataset: string; user?: string; meta: string[] } & ChunkingChoiceOptions) => {
+      async (
+        files: string[],
+        opts: { dataset: string; user?: string; meta: string[]; replace?: string } & ChunkingChoiceOptions,
+      ) => {
+        if (opts.replace !== undefined) {
+          process.exitCode = (await replaceOne(opts.replace, files, opts)) ? 0 : 1;
+          return;
+        }
         // The options alone first, so a wrong one is refused before anything connects.
         let metadata: DocumentMetadata | undefined;
         try {

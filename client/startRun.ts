@@ -22,6 +22,10 @@ export interface IngestRun {
   reembedOfTaskId?: string;
   /** A take-over of this succeeded task that re-chunks its stored markdown (a rebuild). */
   rebuildOfTaskId?: string;
+  /** A take-over of this finished task that ingests new content for the document (a replace). */
+  replaceOfTaskId?: string;
+  /** The replace's new content, stored under the run's task id (objectKeys.version). */
+  replacement?: { sha256: string; sizeBytes: number; fileName: string };
   /** The rebuild's plan; absent → the deployment's chunker settings. */
   chunkingPlan?: ChunkingPlan;
   /** Shown in the Web UI; absent when the caller has only the ids. */
@@ -48,6 +52,7 @@ function oneLine(text: string, max = 120): string {
 function whatOf(run: IngestRun): string {
   if (run.reembedOfTaskId) return 're-embed';
   if (run.rebuildOfTaskId) return 'rebuild';
+  if (run.replaceOfTaskId) return 'replace';
   return run.retryOfTaskId ? 'retry' : 'ingest';
 }
 
@@ -63,6 +68,7 @@ export function runDescription(run: IngestRun): { staticSummary: string; staticD
     ...(run.retryOfTaskId ? [`**Retry of task:** ${run.retryOfTaskId}`] : []),
     ...(run.reembedOfTaskId ? [`**Re-embed of task:** ${run.reembedOfTaskId}`] : []),
     ...(run.rebuildOfTaskId ? [`**Rebuild of task:** ${run.rebuildOfTaskId}`] : []),
+    ...(run.replaceOfTaskId ? [`**Replaces the content of task:** ${run.replaceOfTaskId}`] : []),
     ...(run.chunkingPlan ? [`**Plan:** ${oneLine(planLine(run.chunkingPlan), 300)}`] : []),
   ];
   return { staticSummary: `${whatOf(run)} ${subject} in ${oneLine(run.datasetId)}`, staticDetails: details.join('\n') };
@@ -87,6 +93,8 @@ export async function startIngestRun(
     ...(run.retryOfTaskId ? { retryOfTaskId: run.retryOfTaskId } : {}),
     ...(run.reembedOfTaskId ? { reembedOfTaskId: run.reembedOfTaskId } : {}),
     ...(run.rebuildOfTaskId ? { rebuildOfTaskId: run.rebuildOfTaskId } : {}),
+    ...(run.replaceOfTaskId ? { replaceOfTaskId: run.replaceOfTaskId } : {}),
+    ...(run.replacement ? { replacement: run.replacement } : {}),
     ...(run.chunkingPlan ? { chunkingPlan: run.chunkingPlan } : {}),
     ...callerClaimFor(config, run.userId),
     retryWait: config.retryWait,

@@ -63,6 +63,21 @@ export const IngestInputSchema = z
     rebuildOfTaskId: uuid
       .optional()
       .describe('Internal: set by a rebuild run (re-chunks the stored markdown of this succeeded task).'),
+    replaceOfTaskId: uuid
+      .optional()
+      .describe(
+        "Internal: set by a replacement of the document's content (takes over this finished task; needs `replacement` and `taskId`).",
+      ),
+    replacement: z
+      .strictObject({
+        sha256: z.string().regex(/^[0-9a-f]{64}$/, 'a lower-case hex SHA-256'),
+        sizeBytes: z.number().int().nonnegative(),
+        fileName: z.string().min(1).max(1024),
+      })
+      .optional()
+      .describe(
+        "Internal: with replaceOfTaskId, the new content stored under the run's task id (objectKeys.version): its hash, size and name.",
+      ),
     chunkingPlan: ChunkingPlanSchema.optional().describe(
       'With rebuildOfTaskId: the plan to re-chunk with; left out → the deployment chunker settings.',
     ),
@@ -96,6 +111,12 @@ export const IngestInputSchema = z
     message: 'source needs fileName',
     path: ['fileName'],
   })
+  .refine(
+    (input) =>
+      (input.replaceOfTaskId === undefined) === (input.replacement === undefined) &&
+      (input.replaceOfTaskId === undefined || (input.taskId !== undefined && input.documentId !== undefined)),
+    { message: 'replaceOfTaskId and replacement go together, with documentId and taskId', path: ['replacement'] },
+  )
   // A registered document got its choice at upload; a run cannot change it afterwards.
   .refine((input) => input.chunkingChoice === undefined || input.source !== undefined, {
     message: 'chunkingChoice needs source',

@@ -75,6 +75,13 @@ export interface ParseTasksTable {
   /** The external parsing service's task for this task's CLEANING, so a new attempt resumes it; null for built-in parsing. */
   remote_parse_task_id: ColumnType<string | null, string | null | undefined, string | null>;
   remote_parse_started_at: NullableTimestamp;
+  /** A replacement's new source (db/migrations/20261214T0100_content_versions.ts); null: the document's own. */
+  source_object_key: ColumnType<string | null, string | null | undefined, string | null>;
+  source_sha256: ColumnType<string | null, string | null | undefined, string | null>;
+  source_size_bytes: ColumnType<string | null, number | null | undefined, number | null>;
+  source_file_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The document's source before this task's success switched to the task's own: removed by the clean-up. */
+  replaced_source_object_key: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 
@@ -130,11 +137,13 @@ export interface ChunksTable {
   generation: Generated<number>;
   /** SHA-256 of `text`, the embedded text: a rebuild reuses the vector of an old chunk with the same hash. */
   text_sha256: Buffer | null;
-  /** The dense vector was copied from an older generation's chunk instead of embedded. */
   /** The first and last page its text spans (chunker/chunkPages.ts); null without pages. */
   page_first: ColumnType<number | null, number | null | undefined, number | null>;
   page_last: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The dense vector was copied from an older generation's chunk instead of embedded. */
   vector_reused: Generated<boolean>;
+  /** The second dense vector and its windows were copied from an older generation's chunk. */
+  language_vector_reused: Generated<boolean>;
   created_at: Timestamp;
 }
 

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { SluiceConfig } from '../config/config';
 import type { ChunkingChoice } from '../contracts/chunkingPlan';
 import type { DocumentMetadata } from '../contracts/documentMetadata';
 import type { FailureCode } from '../contracts/failureCodes';
-import { permanentError, SluiceError } from '../contracts/sluiceError';
+import { permanentError } from '../contracts/sluiceError';
 import type { Database, DocumentRow } from '../db/database';
 import {
   insertWithinQuota,
@@ -13,10 +12,10 @@ import {
   type UploadInsert,
   type UserQuota,
 } from '../db/repositories/documentUploads';
-import { DETECTION_HEAD_BYTES, detectFileType } from '../parsers/detectFileType';
 import { objectKeys } from '../stores/objectKeys';
 import type { ObjectStore } from '../stores/ports';
-import { LimitExceeded, meteredBody, readHead, UploadInterrupted, type UploadBudget } from './streams';
+import { bytesLeftExceeded, storeSource } from './storeSource';
+import { UploadInterrupted, type UploadBudget } from './streams';
 
 /**
  * The one way a file becomes a document, whoever brings it: the API's upload, a workflow started
@@ -72,10 +71,6 @@ function documentsUsedUp(limits: UploadLimits): string {
   return `the per-user quota of ${limits.quota.maxDocuments} documents is used up`;
 }
 
-function bytesLeftExceeded(bytesLeft: number): string {
-  return `the file exceeds what is left of the per-user quota (${bytesLeft} bytes)`;
-}
-
 /** The budget for the next file, or the quota refusal when the user has nothing left. */
 export function budgetOrRefusal(
   limits: UploadLimits,
@@ -95,17 +90,6 @@ export function budgetOrRefusal(
     : { maxBytes: limits.maxFileBytes, limitedBy: 'file' };
 }
 
-function limitRefusal(budget: UploadBudget): UploadRefusal {
-  return budget.limitedBy === 'file'
-    ? {
-        code: 'FILE_TOO_LARGE',
-        message: `the file exceeds the upload limit of ${budget.maxBytes} bytes`,
-        reason: 'size',
-        unread: true,
-      }
-    : { code: 'QUOTA_EXCEEDED', message: bytesLeftExceeded(budget.maxBytes), reason: 'quota', unread: true };
-}
-
 /**
  * Stores the file and records its row. Refusals (type, size, quota) are returned; infrastructure
  * failures and a broken body (UploadInterrupted) are thrown. Whatever is refused or fails leaves
@@ -117,20 +101,10 @@ export async function registerUpload(
   file: UploadFile,
   budget: UploadBudget,
 ): Promise<UploadRegistration> {
-  const { chunks, head, ended } = await readHead(file.body, DETECTION_HEAD_BYTES);
-  let fileType: string;
-  try {
-    fileType = detectFileType(head, file.fileName);
-  } catch (error) {
-    if (!(error instanceof SluiceError) || !error.permanent) throw error;
-    return { kind: 'refused', refusal: { code: error.code, message: error.message, reason: 'type', unread: !ended } };
-  }
-
   const key =
     file.attemptId === undefined
       ? objectKeys.source(file.userId, file.documentId)
       : objectKeys.sourceOfAttempt(file.userId, file.documentId, file.attemptId);
-  const meter = { hash: createHash('sha256'), bytes: 0 };
   // Only the key this call wrote, and only while no row names it: a caller-chosen id never
   // reaches another document's objects, and a registered document never loses its source.
   const removeObject = async () => {
@@ -140,16 +114,9 @@ export async function registerUpload(
       deps.onCleanupError?.(error);
     }
   };
-  try {
-    await deps.objects.putStream(
-      key,
-      Readable.from(meteredBody(chunks, ended ? null : file.body, budget, meter), { objectMode: false }),
-    );
-  } catch (error) {
-    await removeObject();
-    if (error instanceof LimitExceeded) return { kind: 'refused', refusal: limitRefusal(error.budget) };
-    throw error;
-  }
+  const stored = await storeSource(deps.objects, key, file, budget, removeObject);
+  if (stored.kind === 'refused') return stored;
+  const { fileType, meter } = stored;
 
   let inserted: UploadInsert;
   try {
@@ -162,7 +129,7 @@ export async function registerUpload(
         file_name: file.fileName,
         file_type: fileType,
         size_bytes: meter.bytes,
-        content_sha256: meter.hash.digest('hex'),
+        content_sha256: meter.sha256,
         source_object_key: key,
         chunking_choice: file.chunkingChoice ? JSON.stringify(file.chunkingChoice) : null,
         metadata: JSON.stringify(file.metadata ?? {}),

@@ -7,6 +7,9 @@ export const objectKeys = {
    */
   sourceOfAttempt: (userId: string, documentId: string, attemptId: string) =>
     `documents/${encodeId(userId)}/${documentId}/sources/${attemptId}`,
+  /** The new content of a replacement, stored under the id of the task that ingests it. */
+  version: (userId: string, documentId: string, taskId: string) =>
+    `documents/${encodeId(userId)}/${documentId}/versions/${taskId}`,
   markdown: (userId: string, documentId: string, taskId: string) =>
     `documents/${encodeId(userId)}/${documentId}/markdown/${taskId}.md`,
   /** An image the parsing service returned, in its task's images folder (parsedImagesOf). */

@@ -134,6 +134,11 @@ export interface VectorStore {
    * that got a vector; a source without one of this model is skipped, and its target is embedded.
    */
   copyDense(scope: TenantScope, model: EmbeddingModelRef, copies: DenseCopy[]): Promise<string[]>;
+  /**
+   * The same for the second dense vector that `model` made, with the source chunk's passage
+   * windows (in place of any the target had). Returns the target ids that got a vector.
+   */
+  copyLanguageDense(scope: TenantScope, model: EmbeddingModelRef, copies: DenseCopy[]): Promise<string[]>;
   /** Removes the document's dense vectors of every model (both dense vectors and the windows) and its sparse vectors. */
   deleteDocument(scope: TenantScope, documentId: string): Promise<void>;
   /** Removes the vectors (of every model) of chunks that a rebuild dropped. */

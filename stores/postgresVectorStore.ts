@@ -4,6 +4,7 @@ import type { Database } from '../db/database';
 import { ensureHnswIndex } from '../db/pgvector';
 import { searchDenseRows, upsertDenseRows } from './postgresDenseTable';
 import { scoreWindowRows, upsertWindowRows } from './postgresWindowTable';
+import { copyDenseRows, copyWindowRows } from './postgresVectorCopy';
 import { searchCondition } from './postgresDocumentFilter';
 import { ownerColumns } from './vectorOwner';
 import type { TenantScope, VectorStore } from './ports';
@@ -63,22 +64,19 @@ export function createPostgresVectorStore(
 
     async copyDense(scope, model, copies) {
       await ensureHnswIndex(db, ensured, 'dense_vectors', model);
-      const copied: string[] = [];
-      for (const batch of inBatches(copies)) {
-        // One statement per batch: the vectors never leave Postgres.
-        const { rows } = await sql<{ chunk_id: string }>`
-          INSERT INTO dense_vectors (chunk_id, document_id, user_id, dataset_id, model, dimension, vector)
-          SELECT c.to_id, c.document_id, v.user_id, v.dataset_id, v.model, v.dimension, v.vector
-            FROM unnest(${batch.map((c) => c.fromChunkId)}::text[], ${batch.map((c) => c.toChunkId)}::text[],
-                        ${batch.map((c) => c.documentId)}::text[]) AS c(from_id, to_id, document_id)
-            JOIN dense_vectors v ON v.chunk_id = c.from_id
-           WHERE v.user_id = ${scope.userId} AND v.dataset_id = ${scope.datasetId}
-             AND v.model = ${model.model} AND v.dimension = ${model.dimension}
-          ON CONFLICT (chunk_id) DO UPDATE SET vector = excluded.vector, model = excluded.model,
-                                               dimension = excluded.dimension, updated_at = now()
-          RETURNING chunk_id`.execute(db);
-        copied.push(...rows.map((r) => r.chunk_id));
-      }
+      return copyDenseRows(db, 'dense_vectors', scope, model, copies);
+    },
+
+    async copyLanguageDense(scope, model, copies) {
+      await ensureHnswIndex(db, ensured, 'language_dense_vectors', model);
+      const copied = await copyDenseRows(db, 'language_dense_vectors', scope, model, copies);
+      const done = new Set(copied);
+      await copyWindowRows(
+        db,
+        scope,
+        model,
+        copies.filter((c) => done.has(c.toChunkId)),
+      );
       return copied;
     },
 

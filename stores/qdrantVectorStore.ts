@@ -23,6 +23,7 @@ import {
   tenantFilter,
 } from './qdrantSupport';
 import { ownerColumns } from './vectorOwner';
+import { copyPoints, copyWindowPoints } from './qdrantCopy';
 import { ofChunks, scoreWindowPoints, upsertWindowPoints, type WindowCollections } from './qdrantWindows';
 
 /** Points per write request: 128 dense vectors of 3072 floats stay well under Qdrant's 32 MB body limit. */
@@ -187,42 +188,20 @@ export function createQdrantVectorStore(options: QdrantVectorStoreOptions): Qdra
 
     async copyDense(scope, model, copies) {
       if (copies.length === 0) return [];
-      const collection = await denseCollection(model, DENSE_INFIX);
-      const copied: string[] = [];
-      for (const batch of inBatches(copies, WRITE_BATCH)) {
-        // Only the tenant's own points of this model are read: an id from elsewhere copies nothing.
-        const sources = await client.retrieve(collection, {
-          ids: batch.map((c) => pointIdForChunk(c.fromChunkId)),
-          with_vector: [DENSE_VECTOR],
-          with_payload: true,
-        });
-        const vectorOf = new Map<string, number[]>();
-        for (const point of sources) {
-          const owner = point.payload;
-          const vector = (point.vector as Record<string, unknown> | undefined)?.[DENSE_VECTOR];
-          if (owner?.user_id !== scope.userId || owner.dataset_id !== scope.datasetId) continue;
-          if (typeof owner.chunk_id === 'string' && Array.isArray(vector))
-            vectorOf.set(owner.chunk_id, vector as number[]);
-        }
-        const points = batch.flatMap((c) => {
-          const vector = vectorOf.get(c.fromChunkId);
-          if (!vector) return [];
-          copied.push(c.toChunkId);
-          return [
-            {
-              id: pointIdForChunk(c.toChunkId),
-              vector: { [DENSE_VECTOR]: vector },
-              payload: {
-                ...ownerColumns(scope, { chunkId: c.toChunkId, documentId: c.documentId }),
-                model: model.model,
-                dimension: model.dimension,
-              },
-            },
-          ];
-        });
-        if (points.length > 0) await client.upsert(collection, { wait: true, points });
-      }
-      return copied;
+      return copyPoints(client, await denseCollection(model, DENSE_INFIX), scope, model, copies);
+    },
+
+    async copyLanguageDense(scope, model, copies) {
+      if (copies.length === 0) return [];
+      const collection = await denseCollection(model, LANGUAGE_DENSE_INFIX);
+      const copied = new Set(await copyPoints(client, collection, scope, model, copies));
+      await copyWindowPoints(
+        windows,
+        scope,
+        model,
+        copies.filter((c) => copied.has(c.toChunkId)),
+      );
+      return [...copied];
     },
 
     async upsertSparse(scope, records) {

@@ -205,6 +205,8 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
     retryOfTaskId: retry.retryOfTaskId,
     reembedOfTaskId: undefined,
     rebuildOfTaskId: undefined,
+    replaceOfTaskId: undefined,
+    replacement: undefined,
     chunkingPlan: undefined,
   });
 }

@@ -1,5 +1,6 @@
 import type { StageInput } from '../../contracts/ingest';
 import { deleteRetiredChunks, retiredChunkIds, servedChunkIds } from '../../db/repositories/chunkGenerations';
+import { staleSourceKeys } from '../../db/repositories/servedIndex';
 import type { TenantScope } from '../../stores/ports';
 import type { ActivityDeps } from '../deps';
 import { mappingFailures } from '../toApplicationFailure';
@@ -26,9 +27,26 @@ export async function retireOldChunkSets(
   return deleteRetiredChunks(deps.db, owner.documentId);
 }
 
-/** The clean-up a rebuild run ends with, after its success switched the document's index. */
+/**
+ * Removes the source objects a replacement of the document's content left behind
+ * (servedIndex.ts staleSourceKeys). Run before the chunk sets are retired: the sweep finds a
+ * document by its retired chunks, so a crash in between still has its sources removed.
+ */
+export async function removeStaleSources(
+  deps: Pick<ActivityDeps, 'db' | 'objects'>,
+  documentId: string,
+): Promise<number> {
+  let removed = 0;
+  for (const key of await staleSourceKeys(deps.db, documentId)) {
+    removed += await deps.objects.deletePrefix(key);
+  }
+  return removed;
+}
+
+/** The clean-up a rebuild or replacement run ends with, after its success switched the document's index. */
 export function createRetireChunkSetsActivity(deps: ActivityDeps) {
   return mappingFailures(async function retireChunkSets(input: StageInput): Promise<number> {
+    await removeStaleSources(deps, input.documentId);
     return retireOldChunkSets(deps, input);
   });
 }

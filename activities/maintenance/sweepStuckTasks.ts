@@ -1,7 +1,7 @@
 import { documentsWithRetiredChunks } from '../../db/repositories/chunkGenerations';
 import { listStuckTasks, markTaskFailed } from '../../db/repositories/pipelines';
 import type { ActivityDeps } from '../deps';
-import { retireOldChunkSets } from './retireChunkSets';
+import { removeStaleSources, retireOldChunkSets } from './retireChunkSets';
 import { mappingFailures } from '../toApplicationFailure';
 
 /** Documents whose left-over retired chunk sets one sweep removes; the next tick takes the rest. */
@@ -34,6 +34,7 @@ export function createSweepStuckTasksActivity(deps: ActivityDeps) {
     for (const owner of await documentsWithRetiredChunks(deps.db, RETIRE_PER_SWEEP)) {
       // An open run retires its own old set when it succeeds: left to it.
       if (await deps.runs.isOpen(owner.documentId)) continue;
+      await removeStaleSources(deps, owner.documentId);
       await retireOldChunkSets(deps, owner);
       retired.push(owner.documentId);
     }

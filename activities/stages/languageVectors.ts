@@ -1,4 +1,5 @@
-import type { ChunkText } from '../../db/repositories/chunks';
+import type { ChunkSet, ChunkText } from '../../db/repositories/chunks';
+import { markLanguageDenseReused, reusableVectors } from '../../db/repositories/reusableVectors';
 import { markLanguageDenseEmbedded } from '../../db/repositories/languageDenseChunks';
 import type { BgeEmbedders } from '../../embedders/bgeEmbedder';
 import { BGE_LANGUAGES } from '../../embedders/bgeModelFiles';
@@ -57,4 +58,30 @@ export async function embedLanguageBatch(
       embedder.model,
     );
   }
+}
+
+/**
+ * Copies the second dense vector, with its passage windows, of the set's chunks whose text an
+ * older generation of the document embedded by the same model (a rebuild, a replaced content),
+ * and marks them (language_vector_reused). Returns how many got a copy.
+ */
+export async function reuseLanguageVectors(
+  deps: ActivityDeps,
+  embedders: BgeEmbedders,
+  scope: { userId: string; datasetId: string },
+  set: ChunkSet,
+): Promise<number> {
+  let reused = 0;
+  for (const language of BGE_LANGUAGES) {
+    const embedder = embedders.of(language);
+    const model = { model: embedder.model, dimension: embedder.dimension };
+    const reusable = await reusableVectors(deps.db, set, model, 'language');
+    if (reusable.length === 0) continue;
+    const copies = reusable.map((r) => ({ ...r, documentId: set.documentId }));
+    const copied = await orTransient('VECTORIZING_FAILED', 'copying reused second vectors', () =>
+      deps.vectors.copyLanguageDense(scope, model, copies),
+    );
+    reused += await markLanguageDenseReused(deps.db, copied, model);
+  }
+  return reused;
 }

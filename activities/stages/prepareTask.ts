@@ -96,8 +96,9 @@ async function prepareIn(
     throw permanentError('DOCUMENT_DELETING', `document ${input.documentId} is being deleted`);
   return {
     result: await routeTask(trx, input, doc),
-    sourceBytes: Number(doc.size_bytes),
-    fileName: doc.file_name,
+    // A replacement is parsed from its new source (the document's row keeps the served one's).
+    sourceBytes: input.replacement?.sizeBytes ?? Number(doc.size_bytes),
+    fileName: input.replacement?.fileName ?? doc.file_name,
     fileType: doc.file_type ?? '',
   };
 }
@@ -116,6 +117,8 @@ async function routeTask(trx: Transaction<Database>, input: PrepareInput, doc: D
     return takeOver(trx, input, { oldTaskId: input.reembedOfTaskId, kind: 'reembed' }, doc.last_task_id);
   if (input.rebuildOfTaskId)
     return takeOver(trx, input, { oldTaskId: input.rebuildOfTaskId, kind: 'rebuild' }, doc.last_task_id);
+  if (input.replaceOfTaskId)
+    return takeOver(trx, input, { oldTaskId: input.replaceOfTaskId, kind: 'replace' }, doc.last_task_id);
 
   if (doc.last_task_id) await interruptIfOrphaned(trx, doc.last_task_id);
   const pipeline = await insertTaskWithPipeline(trx, {
@@ -173,7 +176,7 @@ async function interruptIfOrphaned(trx: Transaction<Database>, taskId: string): 
   }
 }
 
-/** A retry, re-embed or rebuild: refused as RETRY_VALIDATION_FAILED, changing nothing, when it cannot go ahead. */
+/** A retry, re-embed, rebuild or replace: refused as RETRY_VALIDATION_FAILED, changing nothing, when it cannot go ahead. */
 function isTakeOver(input: PrepareInput): boolean {
-  return Boolean(input.retryOfTaskId ?? input.reembedOfTaskId ?? input.rebuildOfTaskId);
+  return Boolean(input.retryOfTaskId ?? input.reembedOfTaskId ?? input.rebuildOfTaskId ?? input.replaceOfTaskId);
 }

@@ -2,7 +2,9 @@ import type { Transaction } from 'kysely';
 import type { PrepareResult } from '../../contracts/ingest';
 import { permanentError } from '../../contracts/sluiceError';
 import { STAGES, type Stage } from '../../contracts/stages';
-import type { Database, PipelineRow } from '../../db/database';
+import type { ChunkingPlan } from '../../contracts/chunkingPlan';
+import type { Database, ParseTaskRow, PipelineRow } from '../../db/database';
+import { objectKeys } from '../../stores/objectKeys';
 import { nextGeneration } from '../../db/repositories/chunkGenerations';
 import { countChunks, resetChunkStatus } from '../../db/repositories/chunks';
 import { insertTaskWithPipeline } from '../../db/repositories/newTask';
@@ -12,12 +14,21 @@ import { getTask } from '../../db/repositories/tasks';
 import type { PrepareInput } from './prepareInput';
 
 /**
- * What is taken over: a failed task (retry), or a succeeded one whose vectors must be redone
- * (reembed) or whose chunks are rebuilt from its markdown under a new plan (rebuild).
+ * What is taken over: a failed task (retry), a succeeded one whose vectors must be redone
+ * (reembed) or whose chunks are rebuilt from its markdown under a new plan (rebuild), or the
+ * document's latest finished task when its content is replaced by a new source (replace).
  */
 export interface TakeOver {
   oldTaskId: string;
-  kind: 'retry' | 'reembed' | 'rebuild';
+  kind: 'retry' | 'reembed' | 'rebuild' | 'replace';
+}
+
+/** A replacement's source, as parse_tasks holds it; null for a task that reads the document's own. */
+interface TaskSource {
+  sourceObjectKey: string | null;
+  sourceSha256: string | null;
+  sourceSizeBytes: number | null;
+  sourceFileName: string | null;
 }
 
 // A re-embedding keeps the parse, the chunks and the keyword entries; only vectors are redone.
@@ -27,6 +38,8 @@ const KEPT_BY_REBUILD: readonly Stage[] = ['CLEANING'];
 
 function kept(kind: TakeOver['kind'], stage: Stage): boolean {
   if (kind === 'retry') return true;
+  // A new source is parsed from the start; its chunks reuse the vectors of unchanged texts.
+  if (kind === 'replace') return false;
   return (kind === 'reembed' ? KEPT_BY_REEMBED : KEPT_BY_REBUILD).includes(stage);
 }
 
@@ -48,7 +61,8 @@ export async function takeOver(
   const old = await findPipeline(trx, oldTaskId);
   if (!old || old.document_id !== input.documentId)
     throw refuse(`task ${oldTaskId} does not belong to document ${input.documentId}`);
-  if (takeover.kind === 'retry' && (old.pipeline_status === 'PENDING' || old.pipeline_status === 'PROCESSING')) {
+  const mayInterrupt = takeover.kind === 'retry' || takeover.kind === 'replace';
+  if (mayInterrupt && (old.pipeline_status === 'PENDING' || old.pipeline_status === 'PROCESSING')) {
     // This run holds the document's workflow id, so the run that left the task unfinished is gone.
     await markTaskFailedIn(trx, oldTaskId, {
       stage: null,
@@ -57,7 +71,7 @@ export async function takeOver(
     });
     return takeOver(trx, input, takeover, lastTaskId);
   }
-  const expected = takeover.kind === 'retry' ? 'FAILED' : 'SUCCESS';
+  const expected = expectedStatus(takeover.kind, old);
   if (old.pipeline_status !== expected) throw refuse(`task ${oldTaskId} is ${old.pipeline_status}, not ${expected}`);
   if (!(await supersedePipeline(trx, oldTaskId, input.taskId, expected)))
     throw refuse(`task ${oldTaskId} was already taken over`);
@@ -67,8 +81,8 @@ export async function takeOver(
   const oldTask = await getTask(trx, oldTaskId);
   if (takeover.kind === 'rebuild' && (!inherited.includes('CLEANING') || !oldTask.markdown_object_key))
     throw refuse(`task ${oldTaskId} has no stored markdown to rebuild from`);
-  const chunkGeneration =
-    takeover.kind === 'rebuild' ? await nextGeneration(trx, input.documentId) : oldTask.chunk_generation;
+  const newSet = takeover.kind === 'rebuild' || takeover.kind === 'replace';
+  const chunkGeneration = newSet ? await nextGeneration(trx, input.documentId) : oldTask.chunk_generation;
   const set = { documentId: input.documentId, generation: chunkGeneration };
   if (takeover.kind === 'reembed') {
     await resetChunkStatus(trx, set, 'dense_status');
@@ -88,10 +102,50 @@ export async function takeOver(
     parseMs: cleaned ? oldTask.parse_ms : null,
     ocrPages: cleaned ? oldTask.ocr_pages : null,
     chunkGeneration,
-    chunkingPlan: takeover.kind === 'rebuild' ? (input.chunkingPlan ?? null) : oldTask.chunking_plan,
+    chunkingPlan: chunkingPlanOf(takeover.kind, input, oldTask.chunking_plan),
     inherited: durations,
+    ...taskSourceOf(takeover.kind, input, oldTask),
   });
   return runResult(trx, input, { pipeline, chunkGeneration }, inherited);
+}
+
+/** A retry takes over a FAILED task and a re-embed or rebuild a SUCCESS one; a replace either. */
+function expectedStatus(kind: TakeOver['kind'], old: PipelineRow): 'FAILED' | 'SUCCESS' {
+  if (kind === 'replace') return old.pipeline_status === 'FAILED' ? 'FAILED' : 'SUCCESS';
+  return kind === 'retry' ? 'FAILED' : 'SUCCESS';
+}
+
+function chunkingPlanOf(
+  kind: TakeOver['kind'],
+  input: PrepareInput,
+  oldPlan: ChunkingPlan | null,
+): ChunkingPlan | null {
+  if (kind === 'rebuild') return input.chunkingPlan ?? null;
+  // New content is chunked as the document's first content was: its own choice, or the dataset's.
+  return kind === 'replace' ? null : oldPlan;
+}
+
+/**
+ * The source the task's CLEANING reads: a replace's new one (stored at the key its task id names,
+ * objectKeys.version), a retry's that of the task it retries, else the document's own.
+ */
+function taskSourceOf(kind: TakeOver['kind'], input: PrepareInput, oldTask: ParseTaskRow): TaskSource {
+  if (kind === 'replace' && input.replacement) {
+    return {
+      sourceObjectKey: objectKeys.version(input.userId, input.documentId, input.taskId),
+      sourceSha256: input.replacement.sha256,
+      sourceSizeBytes: input.replacement.sizeBytes,
+      sourceFileName: input.replacement.fileName,
+    };
+  }
+  if (kind !== 'retry')
+    return { sourceObjectKey: null, sourceSha256: null, sourceSizeBytes: null, sourceFileName: null };
+  return {
+    sourceObjectKey: oldTask.source_object_key,
+    sourceSha256: oldTask.source_sha256,
+    sourceSizeBytes: oldTask.source_size_bytes === null ? null : Number(oldTask.source_size_bytes),
+    sourceFileName: oldTask.source_file_name,
+  };
 }
 
 /**

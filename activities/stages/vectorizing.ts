@@ -1,5 +1,5 @@
 import type { StageInput, StageResult } from '../../contracts/ingest';
-import { markDenseReused, reusableVectors } from '../../db/repositories/chunkGenerations';
+import { markDenseReused, reusableVectors } from '../../db/repositories/reusableVectors';
 import { chargePassageWindows } from './windowQuota';
 import { windowsPerChild } from '../../chunker/passageWindows';
 import {
@@ -14,7 +14,7 @@ import type { Embedder } from '../../embedders/embedder';
 import { dimensionMismatch, namingStore } from '../../stores/dimensionMismatch';
 import type { ActivityDeps } from '../deps';
 import { refreshCopiedFields } from './copyFields';
-import { embedLanguageBatch } from './languageVectors';
+import { embedLanguageBatch, reuseLanguageVectors } from './languageVectors';
 import { forEachPendingBatch } from './pendingBatches';
 import { runStage } from './stageTemplate';
 import { orTransient } from '../transient';
@@ -25,7 +25,8 @@ import { orTransient } from '../transient';
  * not SUCCESS as well. Each batch is upserted and marked before the next starts, so a crash loses at
  * most one batch of work and no chunk that succeeded is embedded again. A rebuild first copies
  * the vectors of chunks whose text an older generation already embedded with the same model
- * (reuseVectors): only changed text reaches the embedder.
+ * (reuseVectors, and reuseLanguageVectors for the second vector and its windows): only changed
+ * text reaches the embedder.
  */
 const PAGE = 512;
 
@@ -85,10 +86,12 @@ export function createVectorizingActivity(deps: ActivityDeps) {
       const scope = { userId: input.userId, datasetId: input.datasetId };
       const set = { documentId: input.documentId, generation: started.chunkGeneration };
       const model = { model: embedder.model, dimension: embedder.dimension };
-      const reused = await reuseVectors(deps, scope, set, model);
+      const { languageEmbedders } = deps;
+      const reused =
+        (await reuseVectors(deps, scope, set, model)) +
+        (languageEmbedders ? await reuseLanguageVectors(deps, languageEmbedders, scope, set) : 0);
       // Chunks are read a page at a time and embedded a batch at a time: one query per page,
       // while every batch is still upserted and marked before the next one is embedded.
-      const { languageEmbedders } = deps;
       const pageSize = Math.max(PAGE, deps.settings.embedBatchSize);
       const batchSize = deps.settings.embedBatchSize;
       // The document's windows are capped as a whole: each child's share, fixed for the whole stage.

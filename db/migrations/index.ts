@@ -21,6 +21,7 @@ import * as documentWindowBytes from './20261210T0100_document_window_bytes';
 import * as pgvector from './20261211T0100_pgvector';
 import * as documentMetadata from './20261213T0100_document_metadata';
 import * as chunkPages from './20261213T0200_chunk_pages';
+import * as contentVersions from './20261214T0100_content_versions';
 import * as rerankModelConfigs from './20261212T0100_rerank_model_configs';
 
 /**
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '20261212T0100_rerank_model_configs': rerankModelConfigs,
   '20261213T0100_document_metadata': documentMetadata,
   '20261213T0200_chunk_pages': chunkPages,
+  '20261214T0100_content_versions': contentVersions,
 };
 
 export const migrationProvider: MigrationProvider = {

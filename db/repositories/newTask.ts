@@ -22,6 +22,11 @@ export interface NewTask {
   chunkingPlan?: ChunkingPlan | null;
   /** Stages taken over from an older task: they start as SUCCESS with the durations they took. */
   inherited?: Partial<Record<Stage, number | null>>;
+  /** A replacement's new source (and a retry of one): absent → the document's own. */
+  sourceObjectKey?: string | null;
+  sourceSha256?: string | null;
+  sourceSizeBytes?: number | null;
+  sourceFileName?: string | null;
 }
 
 /**
@@ -50,6 +55,10 @@ export async function insertTaskWithPipeline(db: Kysely<Database>, task: NewTask
         ocr_pages: task.ocrPages && task.ocrPages.length > 0 ? JSON.stringify(task.ocrPages) : null,
         chunk_generation: task.chunkGeneration ?? 0,
         chunking_plan: task.chunkingPlan ? JSON.stringify(task.chunkingPlan) : null,
+        source_object_key: task.sourceObjectKey ?? null,
+        source_sha256: task.sourceSha256 ?? null,
+        source_size_bytes: task.sourceSizeBytes ?? null,
+        source_file_name: task.sourceFileName ?? null,
       }),
     )
     .with('latest_task', (q) =>

@@ -74,10 +74,11 @@ export async function tryStartStage(
       't.token_plan_object_key',
       't.chunk_generation',
       't.chunking_plan',
-      'd.file_name',
+      // A replacement's stages read its new source; every other task the document's own.
+      sql<string>`coalesce(t.source_file_name, d.file_name)`.as('file_name'),
       'd.file_type',
-      'd.size_bytes',
-      'd.source_object_key',
+      sql<string>`coalesce(t.source_size_bytes, d.size_bytes)`.as('size_bytes'),
+      sql<string>`coalesce(t.source_object_key, d.source_object_key)`.as('source_object_key'),
     ])
     .executeTakeFirst();
   if (!row) return undefined;

@@ -118,6 +118,7 @@ describe('system routes', () => {
         'POST /v1/datasets/{datasetId}/documents',
         'POST /v1/datasets/{datasetId}/documents:batch',
         'POST /v1/documents/{id}/retry',
+        'PUT /v1/documents/{id}/content',
       ].sort(),
     );
     const list = r.body.paths['/v1/datasets/{datasetId}/documents']?.get;
@@ -210,6 +211,57 @@ describe('authentication and limits', () => {
     } finally {
       await broken.close();
     }
+  });
+});
+
+describe('replace content', () => {
+  it('PUT /v1/documents/{id}/content keeps the id, serves the new text, answers unchanged content with 200 and refuses others’ documents', async () => {
+    const r = await upload('replaced', 'field.md', markdown('amber kingfisher'));
+    expect((await waitForDocument(h, alice, r.body.documentId)).pipelineStatus).toBe('SUCCESS');
+    const path = `/v1/documents/${r.body.documentId}/content`;
+    const next = markdown('violet heron');
+    // The first run closes just after its SUCCESS is visible: a replace meanwhile is DOCUMENT_BUSY.
+    const put = await eventually(
+      () =>
+        call<{ taskId: string; unchanged: boolean } & ErrorBody>(h.baseUrl, 'PUT', path, {
+          user: alice,
+          body: fileForm([{ name: 'field-v2.md', content: next }]),
+        }),
+      (res) => res.status !== 409,
+    );
+    expect(put.status).toBe(202);
+    expect(put.body.unchanged).toBe(false);
+    const doc = await waitForDocument(h, alice, r.body.documentId, put.body.taskId);
+    expect(doc.pipelineStatus).toBe('SUCCESS');
+    expect(doc.fileName).toBe('field-v2.md');
+    const search = await eventually(
+      () =>
+        call<{ hits: { documentId: string; text: string }[] }>(
+          h.baseUrl,
+          'GET',
+          '/v1/datasets/replaced/search?q=violet%20heron&limit=3',
+          { user: alice },
+        ),
+      (res) => res.status === 200 && res.body.hits.length > 0,
+    );
+    expect(search.body.hits[0]?.text).toContain('violet heron');
+    expect(search.body.hits.some((hit) => hit.text.includes('amber kingfisher'))).toBe(false);
+    const again = await eventually(
+      () =>
+        call<{ unchanged: boolean; taskId: string }>(h.baseUrl, 'PUT', path, {
+          user: alice,
+          body: fileForm([{ name: 'field-v2.md', content: next }]),
+        }),
+      (res) => res.status !== 409,
+    );
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ unchanged: true, taskId: put.body.taskId });
+    const bob = await newUser(h, 'bob');
+    const foreign = await call<ErrorBody>(h.baseUrl, 'PUT', path, {
+      user: bob,
+      body: fileForm([{ name: 'x.md', content: next }]),
+    });
+    expect(foreign.status).toBe(404);
   });
 });
 

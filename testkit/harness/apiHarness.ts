@@ -104,6 +104,7 @@ export async function call<T = Record<string, unknown>>(
 
 export type DocumentBody = {
   documentId: string;
+  fileName: string;
   pipelineStatus: string;
   taskId: string | null;
   stages: { stage: string; status: string; ms: number | null }[];

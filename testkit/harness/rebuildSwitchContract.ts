@@ -6,7 +6,7 @@ import { inGeneration } from '../../chunker/chunkGeneration';
 import type { ChunkDraft } from '../../contracts/chunk';
 import type { Database } from '../../db/database';
 import { saveChunkEnrichments } from '../../db/repositories/chunkEnrichments';
-import { markDenseReused, reusableVectors } from '../../db/repositories/chunkGenerations';
+import { markDenseReused, reusableVectors } from '../../db/repositories/reusableVectors';
 import { replaceChunks } from '../../db/repositories/chunks';
 import { deleteDocumentRows, insertDocument } from '../../db/repositories/documents';
 import { insertTaskWithPipeline } from '../../db/repositories/newTask';
