@@ -10,6 +10,8 @@ import type { ParserServiceClient } from '../parserService/parserServiceClient';
 import type { OutboundPolicy } from '../outbound/outboundHttp';
 import type { IngestionRuns } from './ingestionRuns';
 import type { CallerClaims } from '../crypto/callerClaim';
+import type { SourceRow } from '../db/repositories/sources';
+import type { SourceReader } from '../stores/sources/sourceReader';
 
 /** The external parsing service (config/parserServiceConfig.ts) and how long to wait on it. */
 export interface ParserServiceDeps {
@@ -47,6 +49,8 @@ export interface ActivityDeps {
     /** SLUICE_SECRET_KEY, then SLUICE_SECRET_KEY_PREVIOUS; empty when none is set (a stored key then cannot be read). */
     secretKeys: Buffer[];
   };
+  /** The readers of synced sources (docs/sources.md): a row's folder or S3 prefix, its credentials opened. */
+  sources: { readerOf(row: SourceRow): SourceReader };
   settings: {
     tmpDir: string;
     maxFileBytes: number;

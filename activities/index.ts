@@ -21,6 +21,7 @@ import { createRebuildDatasetActivities } from './maintenance/rebuildDataset';
 import { createRetireChunkSetsActivity } from './maintenance/retireChunkSets';
 import { createRegisterSourceActivity } from './stages/sourceRegistration';
 import { createSparseVectorizingActivity } from './stages/sparseVectorizing';
+import { createSourceSyncActivities } from './sources/sourceSyncActivities';
 import { createVectorizingActivity } from './stages/vectorizing';
 
 export type { ActivityDeps } from './deps';
@@ -52,6 +53,7 @@ export function createStageActivities(deps: ActivityDeps) {
     ...createRebuildDatasetActivities(deps),
     sweepStuckTasks: createSweepStuckTasksActivity(deps),
     sweepOrphanedObjects: createSweepOrphanedObjectsActivity(deps),
+    ...createSourceSyncActivities(deps),
   };
 }
 

@@ -60,7 +60,7 @@ export interface EmbeddingConfigInputView {
 }
 
 /** Whose API keys a missing SLUICE_SECRET_KEY leaves unsealable: named in the refusal. */
-export type SealedKeyOwner = 'embedding configs' | 'model configs' | 'stored configs';
+export type SealedKeyOwner = 'embedding configs' | 'model configs' | 'stored configs' | 'sources';
 
 /** Sealed keys use SLUICE_SECRET_KEY, the key the user-config embedder decrypts with. */
 export function encryptionKeyOf(config: Readonly<SluiceConfig>, owner: SealedKeyOwner = 'embedding configs'): Buffer {

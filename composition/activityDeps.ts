@@ -8,6 +8,7 @@ import { createWebhookNotifier } from '../stores/webhookNotifier';
 import type { Adapters } from './adapters';
 import { createParserServiceClient } from '../parserService/parserServiceClient';
 import { parseEncryptionKey } from '../crypto/secretBox';
+import { sourceReaderOf } from '../stores/sources/sourceReaderOf';
 
 /** config + adapters → what the activities run on (the services the worker composes). */
 export function activityDepsFrom(
@@ -47,6 +48,7 @@ export function activityDepsFrom(
       outbound: config.outbound,
       secretKeys: secretKeysOf(config),
     },
+    sources: { readerOf: (row) => sourceReaderOf(row, config.sources.folderRoots, secretKeysOf(config)) },
     settings: {
       tmpDir: config.tmpDir,
       maxFileBytes: config.maxFileBytes,

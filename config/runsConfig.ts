@@ -24,6 +24,19 @@ export const runsEnv = {
     .max(1000)
     .default(4)
     .describe('Runs a dataset rebuild keeps open at once (docs/rebuild.md).'),
+  SLUICE_SOURCE_FOLDER_ROOTS: z
+    .string()
+    .default('')
+    .describe(
+      'Comma-separated folders under which a `folder` source may be added (docs/sources.md); empty: no folder sources.',
+    ),
+  SLUICE_SOURCE_SYNC_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(4)
+    .describe("Document runs one source's sync keeps open at once (docs/sources.md)."),
 };
 
 export interface RunsSettings {
@@ -44,6 +57,8 @@ export interface RunsSettings {
    * open at once; the next starts as one settles (docs/rebuild.md).
    */
   rebuildMaxOpen: number;
+  /** Synced sources (docs/sources.md): the folders a folder source may be under, and a sync's open runs. */
+  sources: { folderRoots: string[]; syncConcurrency: number };
 }
 
 export function runsSettings(e: EnvOf<typeof runsEnv>): RunsSettings {
@@ -56,5 +71,11 @@ export function runsSettings(e: EnvOf<typeof runsEnv>): RunsSettings {
       graceMs: durationMs(e.SLUICE_ORPHAN_GRACE),
     },
     rebuildMaxOpen: e.SLUICE_REBUILD_MAX_OPEN,
+    sources: {
+      folderRoots: e.SLUICE_SOURCE_FOLDER_ROOTS.split(',')
+        .map((r) => r.trim())
+        .filter((r) => r.length > 0),
+      syncConcurrency: e.SLUICE_SOURCE_SYNC_CONCURRENCY,
+    },
   };
 }

@@ -61,6 +61,15 @@ export const FAILURE_CODES = [
    * none, or one that is not the named user's. Refused, nothing changed.
    */
   'CALLER_CLAIM_INVALID',
+  // Synced sources (docs/sources.md).
+  /**
+   * A source's listing or a file of it could not be read: retryable while the source is down
+   * (within the outage budget), permanent when waiting will not help (a folder outside the allowed
+   * roots, a bucket that does not exist, credentials refused).
+   */
+  'SOURCE_UNAVAILABLE',
+  /** A run was working on the document when the sync had new content for it: the next sync tries again. */
+  'DOCUMENT_BUSY',
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];

@@ -1,3 +1,4 @@
+import type { SourceKind, SourceSettings, SyncReport } from '../contracts/sources';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { PipelineStatus, StageStatus, Stage } from '../contracts/stages';
 import type {
@@ -311,7 +312,41 @@ export interface ChunkingPlansTable {
   executed_at: NullableTimestamp;
 }
 
+/** A source a dataset follows (contracts/sources.ts): its kind's settings, sealed credentials, schedule and last sync. */
+export interface SourcesTable {
+  id: string;
+  user_id: string;
+  dataset_id: string;
+  kind: SourceKind;
+  config: ColumnType<SourceSettings, string, string>;
+  /** The kind's credentials (an S3 secret key), sealed with SLUICE_SECRET_KEY; null without any. */
+  sealed_secret: string | null;
+  every_seconds: number | null;
+  cron: string | null;
+  paused: Generated<boolean>;
+  last_sync: ColumnType<SyncReport | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A source's ledger: what its last sync saw at a path, and the document holding that content. */
+export interface SourceEntriesTable {
+  source_id: string;
+  path: string;
+  document_id: string | null;
+  etag: string | null;
+  mtime: NullableTimestamp;
+  size_bytes: ColumnType<string | null, number | null | undefined, number | null>;
+  content_sha256: string | null;
+  /** The code the content was refused with (a type, a size): not read again until it changes. */
+  failure_code: string | null;
+  seen_sync_id: string;
+  updated_at: Timestamp;
+}
+
 export interface Database {
+  sources: SourcesTable;
+  source_entries: SourceEntriesTable;
   documents: DocumentsTable;
   parse_tasks: ParseTasksTable;
   pipelines: PipelinesTable;

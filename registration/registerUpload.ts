@@ -65,6 +65,8 @@ export interface UploadFile {
   chunkingChoice?: ChunkingChoice;
   /** The document's metadata (contracts/documentMetadata.ts, already validated). */
   metadata?: DocumentMetadata;
+  /** The synced source that keeps the document (documents.source); absent: an upload. */
+  sourceId?: string;
 }
 
 function documentsUsedUp(limits: UploadLimits): string {
@@ -133,6 +135,7 @@ export async function registerUpload(
         source_object_key: key,
         chunking_choice: file.chunkingChoice ? JSON.stringify(file.chunkingChoice) : null,
         metadata: JSON.stringify(file.metadata ?? {}),
+        ...(file.sourceId !== undefined ? { source: file.sourceId } : {}),
       },
       deps.limits.quota,
     );

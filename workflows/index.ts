@@ -4,3 +4,4 @@ export { rebuildDataset } from './rebuildDataset';
 export { sweepStuckTasks } from './sweepStuckTasks';
 export { sweepOrphanedObjects } from './sweepOrphanedObjects';
 export { copyDocumentFields } from './copyDocumentFields';
+export { syncSource } from './syncSource';

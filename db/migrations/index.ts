@@ -22,6 +22,7 @@ import * as pgvector from './20261211T0100_pgvector';
 import * as documentMetadata from './20261213T0100_document_metadata';
 import * as chunkPages from './20261213T0200_chunk_pages';
 import * as contentVersions from './20261214T0100_content_versions';
+import * as sources from './20261214T0200_sources';
 import * as rerankModelConfigs from './20261212T0100_rerank_model_configs';
 
 /**
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '20261213T0100_document_metadata': documentMetadata,
   '20261213T0200_chunk_pages': chunkPages,
   '20261214T0100_content_versions': contentVersions,
+  '20261214T0200_sources': sources,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -31,6 +31,7 @@ const runs = [
   { type: 'sweepOrphanedObjects', id: () => `sweep-orphans-${randomUUID()}` },
   { type: 'rebuildDataset', id: () => `rebuild-dataset:${randomUUID()}` },
   { type: 'copyDocumentFields', id: () => `fields:${randomUUID()}:1` },
+  { type: 'syncSource', id: () => `sync:${randomUUID()}` },
 ] as const;
 
 function argsOf(type: (typeof runs)[number]['type'], workflowId: string): unknown[] {
@@ -47,6 +48,8 @@ function argsOf(type: (typeof runs)[number]['type'], workflowId: string): unknow
       return [{ userId: 'u', datasetId: 'ds', maxOpen: 1, retryWait: '1h' }];
     case 'copyDocumentFields':
       return [randomUUID()];
+    case 'syncSource':
+      return [{ sourceId: randomUUID(), userId: 'u', datasetId: 'ds', retryWait: '1h' }];
   }
 }
 
@@ -76,6 +79,13 @@ function stubs(): Partial<IngestActivities> {
     async copyDocumentFields() {
       return null;
     },
+    async diffSourcePage() {
+      return { fetch: [], unchanged: 0, listed: 0, next: null };
+    },
+    async listVanishedEntries() {
+      return [];
+    },
+    async recordSyncReport() {},
   } as Partial<IngestActivities>;
 }
 
@@ -147,6 +157,7 @@ it('runs every type on an unversioned worker, declaring no behaviour', async () 
     sweepOrphanedObjects: 0,
     rebuildDataset: 0,
     copyDocumentFields: 0,
+    syncSource: 0,
   });
 });
 
@@ -185,5 +196,6 @@ it("gives each run on a versioned worker its type's declared behaviour, not the 
     sweepOrphanedObjects: PINNED,
     rebuildDataset: PINNED,
     copyDocumentFields: PINNED,
+    syncSource: PINNED,
   });
 });
