@@ -4,9 +4,8 @@ import type { Kysely } from 'kysely';
 import type { SluiceConfig } from '../config/config';
 import { deleteWorkflowId, DELETE_WORKFLOW_TYPE, type DeleteInput } from '../contracts/deletion';
 import {
-  folderSettingsSchema,
-  s3SettingsSchema,
   scheduleSchema,
+  SOURCE_SETTINGS_SCHEMAS,
   sourceScheduleId,
   syncWorkflowId,
   SYNC_SOURCE_WORKFLOW_TYPE,
@@ -53,7 +52,7 @@ function problems(issues: { path: PropertyKey[]; message: string }[]): string {
 }
 
 async function checkedSettings(config: Readonly<SluiceConfig>, request: NewSourceRequest) {
-  const parsed = (request.kind === 'folder' ? folderSettingsSchema : s3SettingsSchema).safeParse(request.settings);
+  const parsed = SOURCE_SETTINGS_SCHEMAS[request.kind].safeParse(request.settings);
   if (!parsed.success) throw new InvalidSourceError(problems(parsed.error.issues));
   if (
     request.kind === 'folder' &&

@@ -4,7 +4,7 @@ import { z } from 'zod';
  * Sources a dataset follows (docs/sources.md): where the documents live, synced on a Temporal
  * Schedule by the `syncSource` workflow. Pure: the workflow imports the types and ids.
  */
-export const SOURCE_KINDS = ['folder', 's3'] as const;
+export const SOURCE_KINDS = ['folder', 's3', 'git', 'web'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 const relativeGlobs = z.array(z.string().min(1).max(200)).max(20);
@@ -26,9 +26,41 @@ export const s3SettingsSchema = z.strictObject({
   include: relativeGlobs.optional(),
 });
 
+/** A git repository: a branch's files (optionally some globs of them), read from a local mirror the worker fetches. */
+export const gitSettingsSchema = z.strictObject({
+  url: z
+    .string()
+    .min(1)
+    .max(1000)
+    .describe('https://… (through the outbound policy) or file:// under an allowed folder root'),
+  branch: z.string().min(1).max(200).default('main'),
+  include: relativeGlobs.optional(),
+});
+
+/** A website: the pages a sitemap lists, or a crawl from a start URL within a URL prefix, robots.txt respected. */
+export const webSettingsSchema = z
+  .strictObject({
+    sitemap: z.string().url().max(1000).optional(),
+    startUrl: z.string().url().max(1000).optional(),
+    prefix: z.string().url().max(1000).describe('only URLs under this prefix are read'),
+    maxPages: z.number().int().min(1).max(100_000).default(1000),
+    maxBytes: z.number().int().min(1).max(1_000_000_000_000).default(1_000_000_000),
+  })
+  .refine((w) => (w.sitemap === undefined) !== (w.startUrl === undefined), 'give sitemap or startUrl');
+
 export type FolderSettings = z.infer<typeof folderSettingsSchema>;
 export type S3Settings = z.infer<typeof s3SettingsSchema>;
-export type SourceSettings = FolderSettings | S3Settings;
+export type GitSettings = z.infer<typeof gitSettingsSchema>;
+export type WebSettings = z.infer<typeof webSettingsSchema>;
+export type SourceSettings = FolderSettings | S3Settings | GitSettings | WebSettings;
+
+/** Each kind's settings schema. */
+export const SOURCE_SETTINGS_SCHEMAS = {
+  folder: folderSettingsSchema,
+  s3: s3SettingsSchema,
+  git: gitSettingsSchema,
+  web: webSettingsSchema,
+} as const;
 
 /** How often a source syncs: every N seconds (at least a minute) or a cron expression. */
 export const scheduleSchema = z
