@@ -20,6 +20,7 @@ import { embeddingRoutes } from './routes/embedding';
 import { modelConfigRoutes } from './routes/modelConfigs';
 import { rebuildRoutes } from './routes/rebuild';
 import { replaceContentRoutes } from './routes/replaceContent';
+import { sourceRoutes } from './routes/sources';
 import { planRoutes } from './routes/plan';
 import { eventRoutes } from './routes/events';
 import { hitTestRoutes } from './routes/hitTest';
@@ -147,6 +148,7 @@ export async function buildApiServer(
   datasetRoutes(router, ctx);
   rebuildRoutes(router, ctx);
   replaceContentRoutes(router, ctx);
+  sourceRoutes(router, ctx);
   planRoutes(router, ctx);
   adminRoutes(router, ctx, sessions);
 

@@ -7,6 +7,7 @@ import { addEmbeddingCommands } from './embeddingCommands';
 import { addModelCommands } from './modelCommands';
 import { addRebuildCommands } from './rebuildCommands';
 import { addSecretsCommands } from './secretsCommands';
+import { addSourceCommands } from './sourceCommands';
 
 // The command modules register commander definitions only; each action loads what it needs when
 // it runs (cli/session.ts), so `sluice --help` stays fast.
@@ -20,6 +21,7 @@ addDatasetCommands(program);
 addPlanCommands(program);
 addAccessCommands(program);
 addSecretsCommands(program);
+addSourceCommands(program);
 
 program.parseAsync().catch((error: unknown) => {
   console.error(`sluice: ${error instanceof Error ? error.message : String(error)}`);

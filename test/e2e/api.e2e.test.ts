@@ -119,6 +119,11 @@ describe('system routes', () => {
         'POST /v1/datasets/{datasetId}/documents:batch',
         'POST /v1/documents/{id}/retry',
         'PUT /v1/documents/{id}/content',
+        'POST /v1/datasets/{datasetId}/sources',
+        'GET /v1/datasets/{datasetId}/sources',
+        'PATCH /v1/sources/{id}',
+        'POST /v1/sources/{id}/sync',
+        'DELETE /v1/sources/{id}',
       ].sort(),
     );
     const list = r.body.paths['/v1/datasets/{datasetId}/documents']?.get;
