@@ -226,7 +226,9 @@ export function addDocumentCommands(program: Command): void {
         const failed = await listFailedDocuments(client, opts.dataset);
         if (failed.length === 0) console.log('no failed documents');
         for (const f of failed)
-          console.log(`${f.documentId}  ${padToWidth(f.datasetId, 16)} ${f.stage.padEnd(20)} ${f.failureCode}`);
+          console.log(
+            `${f.documentId}  ${padToWidth(f.datasetId, 16)} ${f.stage.padEnd(20)} ${f.failureCode.padEnd(24)} ${f.sourceId || 'upload'}`,
+          );
       });
     });
 

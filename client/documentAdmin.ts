@@ -117,6 +117,8 @@ export interface FailedDocument {
   datasetId: string;
   stage: string;
   failureCode: string;
+  /** The synced source that started the run; empty for an upload's. */
+  sourceId: string;
   workflowId: string;
   runId: string;
 }
@@ -138,6 +140,7 @@ export async function listFailedDocuments(client: Client, datasetId?: string): P
       datasetId: first('DatasetId'),
       stage: first('PipelineStage'),
       failureCode: first('FailureCode'),
+      sourceId: first('SourceId'),
       workflowId: execution.workflowId,
       runId: execution.runId,
     });

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ScheduleNotFoundError, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { TypedSearchAttributes } from '@temporalio/common';
 import type { Kysely } from 'kysely';
+import { DatasetIdKey, SourceIdKey } from '../contracts/searchAttributes';
 import type { SluiceConfig } from '../config/config';
 import { deleteWorkflowId, DELETE_WORKFLOW_TYPE, type DeleteInput } from '../contracts/deletion';
 import {
@@ -115,6 +117,10 @@ export async function addSource(
         workflowId: syncWorkflowId(id),
         taskQueue: deps.config.temporal.taskQueue,
         args: [args],
+        typedSearchAttributes: new TypedSearchAttributes([
+          { key: SourceIdKey, value: id },
+          { key: DatasetIdKey, value: scope.datasetId },
+        ]),
         staticSummary: `sync ${request.kind} source ${id} into ${scope.datasetId}`.slice(0, 200),
       },
       state: { triggerImmediately: true, note: `dataset ${scope.datasetId}` },

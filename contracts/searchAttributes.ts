@@ -15,3 +15,5 @@ export const FailureCodeKey = defineSearchAttributeKey('FailureCode', SearchAttr
  * riding out an outage, which are PROCESSING, not FAILED.
  */
 export const WaitingForKey = defineSearchAttributeKey('WaitingFor', SearchAttributeType.KEYWORD);
+/** The synced source a sync run, and the document runs and deletions it started, work for (docs/sources.md). */
+export const SourceIdKey = defineSearchAttributeKey('SourceId', SearchAttributeType.KEYWORD);

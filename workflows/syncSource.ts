@@ -12,7 +12,7 @@ import type { ListedEntry } from '../activities/sources/diffSourcePage';
 import { deleteWorkflowId, DELETE_WORKFLOW_TYPE, type DeleteInput } from '../contracts/deletion';
 import { ingestWorkflowId, INGEST_WORKFLOW_TYPE, type IngestInput } from '../contracts/ingest';
 import { markdownLiteral } from '../contracts/markdownText';
-import { DatasetIdKey, DocumentIdKey, PipelineStatusKey } from '../contracts/searchAttributes';
+import { DatasetIdKey, DocumentIdKey, PipelineStatusKey, SourceIdKey } from '../contracts/searchAttributes';
 import { emptyCounts, type FetchedEntry, type SyncCounts, type SyncSourceInput } from '../contracts/sources';
 import type { deleteDocument } from './deleteDocument';
 import type { ingestDocument } from './ingestDocument';
@@ -151,6 +151,7 @@ async function startDocumentRun(
         { key: DocumentIdKey, value: fetched.documentId },
         { key: DatasetIdKey, value: input.datasetId },
         { key: PipelineStatusKey, value: 'PENDING' },
+        { key: SourceIdKey, value: input.sourceId },
       ],
       staticSummary: `${fetched.kind === 'ingest' ? 'ingest' : 'replace'} ${markdownLiteral(entry.path, 120)} from source ${input.sourceId}`,
     });
@@ -178,6 +179,10 @@ async function removeEntry(input: Carry, path: string): Promise<void> {
       args: [args],
       parentClosePolicy: ParentClosePolicy.ABANDON,
       cancellationType: ChildWorkflowCancellationType.ABANDON,
+      typedSearchAttributes: [
+        { key: DocumentIdKey, value: documentId },
+        { key: SourceIdKey, value: input.sourceId },
+      ],
       staticSummary: `delete ${markdownLiteral(path, 120)}: gone from source ${input.sourceId}`,
     });
   } catch (error) {

@@ -14,6 +14,8 @@ export interface DocumentStatusReport {
   documentId: string;
   fileName: string;
   datasetId: string;
+  /** `upload`, or the synced source that keeps the document. */
+  source: string;
   lifecycle: string;
   taskId: string | null;
   pipelineStatus: string | null;
@@ -39,6 +41,7 @@ export async function documentStatus(db: Kysely<Database>, documentId: string): 
     documentId: doc.id,
     fileName: doc.file_name,
     datasetId: doc.dataset_id,
+    source: doc.source,
     lifecycle: doc.lifecycle,
     taskId: doc.last_task_id,
     pipelineStatus: pipeline?.pipeline_status ?? null,
@@ -61,6 +64,7 @@ export async function documentStatus(db: Kysely<Database>, documentId: string): 
 export function formatStatus(report: DocumentStatusReport, runUrl: string): string {
   const lines = [
     `document  ${report.documentId}  (${report.fileName}, dataset ${report.datasetId}, ${report.lifecycle})`,
+    `source    ${report.source === 'upload' ? 'upload' : `synced source ${report.source}`}`,
     `task      ${report.taskId ?? '-'}  pipeline ${report.pipelineStatus ?? '-'}`,
     ...report.stages.map((s) => `  ${s.stage.padEnd(20)} ${s.status.padEnd(10)} ${s.ms === null ? '' : `${s.ms} ms`}`),
     `chunks    ${report.chunks.active} active (dense ${report.chunks.dense}, sparse ${report.chunks.sparse}, keyword ${report.chunks.keyword})`,

@@ -18,7 +18,7 @@ TEMPORAL_GO_PACKAGE="github.com/temporalio/cli/cmd/temporal"
 TEMPORAL_GO_VERSION="v1.5.1"
 
 # Custom search attributes (all Keyword); keep in sync with contracts/searchAttributes.ts.
-TEMPORAL_SEARCH_ATTRIBUTES=(DocumentId DatasetId PipelineStage PipelineStatus FailureCode WaitingFor)
+TEMPORAL_SEARCH_ATTRIBUTES=(DocumentId DatasetId PipelineStage PipelineStatus FailureCode WaitingFor SourceId)
 
 TEMPORAL_VENV="$STACK_VENV"
 TEMPORAL_GOBIN="$SLUICE_DATA_DIR/bin"

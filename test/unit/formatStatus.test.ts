@@ -7,6 +7,7 @@ const report: DocumentStatusReport = {
   documentId: '0b5c4d1e-2f3a-4b5c-8d9e-0f1a2b3c4d5e',
   fileName: 'report.pdf',
   datasetId: 'manuals',
+  source: 'upload',
   lifecycle: 'ACTIVE',
   taskId: 't1',
   pipelineStatus: 'SUCCESS',
@@ -51,4 +52,12 @@ it("shows the plan's state, strategy and reason, and who confirmed it; no plan l
   );
   const confirmed = { ...waiting, plan: { ...waiting.plan, state: 'EXECUTED' as const, confirmedBy: 'alice' } };
   expect(formatStatus(confirmed, url)).toMatch(/^plan {6}EXECUTED qa: questions with answers \(confirmed by alice\)$/m);
+});
+
+it('says where the document came from: an upload, or the synced source that keeps it', () => {
+  expect(formatStatus(report, 'http://ui/x')).toMatch(/^source {4}upload$/m);
+  const synced = { ...report, source: '5f0c2a52-1b7e-4c38-9d59-2d8f1e3a4b6c' };
+  expect(formatStatus(synced, 'http://ui/x')).toMatch(
+    /^source {4}synced source 5f0c2a52-1b7e-4c38-9d59-2d8f1e3a4b6c$/m,
+  );
 });

@@ -15,7 +15,15 @@ export interface PrivateTemporal {
 }
 
 // As scripts/stack/temporal.sh registers them (contracts/searchAttributes.ts).
-const SEARCH_ATTRIBUTES = ['DocumentId', 'DatasetId', 'PipelineStage', 'PipelineStatus', 'FailureCode', 'WaitingFor'];
+const SEARCH_ATTRIBUTES = [
+  'DocumentId',
+  'DatasetId',
+  'PipelineStage',
+  'PipelineStatus',
+  'FailureCode',
+  'WaitingFor',
+  'SourceId',
+];
 
 /** The stack's CLI: SLUICE_TEMPORAL_BIN (`stack.sh env` exports it), else the stack venv's. */
 function temporalBin(): string {
