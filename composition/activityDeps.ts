@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { log } from '@temporalio/activity';
 import type { ActivityDeps, IngestionRuns } from '../activities';
 import type { CallerClaims } from '../crypto/callerClaim';
@@ -48,7 +49,15 @@ export function activityDepsFrom(
       outbound: config.outbound,
       secretKeys: secretKeysOf(config),
     },
-    sources: { readerOf: (row) => sourceReaderOf(row, config.sources.folderRoots, secretKeysOf(config)) },
+    sources: {
+      readerOf: (row) =>
+        sourceReaderOf(row, {
+          folderRoots: config.sources.folderRoots,
+          keys: secretKeysOf(config),
+          outbound: config.outbound,
+          mirrorDir: path.join(config.dataDir, 'source-mirrors'),
+        }),
+    },
     settings: {
       tmpDir: config.tmpDir,
       maxFileBytes: config.maxFileBytes,
