@@ -10,7 +10,10 @@ import { mappingFailures } from '../toApplicationFailure';
 import { diffSourcePage, type ListedEntry } from './diffSourcePage';
 import { fetchSourceEntry } from './fetchSourceEntry';
 
-const POLL_MS = 1000;
+// A sync's slot is held while its run is watched: a short poll keeps the slot from idling after the
+// run settles; the run's liveness (a call to Temporal) is checked only every IS_OPEN_EVERY polls.
+const POLL_MS = 200;
+const IS_OPEN_EVERY = 10;
 
 /** How a document's run for a synced file ended: its status, and its failure code when it failed. */
 export interface SyncedRunOutcome {
@@ -77,12 +80,12 @@ export function createSourceSyncActivities(deps: ActivityDeps) {
      */
     awaitSyncedRun: mappingFailures(
       async (input: { documentId: string; taskId: string }): Promise<SyncedRunOutcome> => {
-        for (;;) {
+        for (let poll = 1; ; poll++) {
           const pipeline = await findPipeline(deps.db, input.taskId);
           const status = pipeline?.pipeline_status;
           if (status === 'SUCCESS' || status === 'FAILED')
             return { status, failureCode: pipeline?.failure_code ?? null };
-          if (!(await deps.runs.isOpen(input.documentId))) {
+          if (poll % IS_OPEN_EVERY === 0 && !(await deps.runs.isOpen(input.documentId))) {
             const last = await findPipeline(deps.db, input.taskId);
             const settled = last?.pipeline_status;
             return settled === 'SUCCESS' || settled === 'FAILED'
