@@ -3,10 +3,11 @@ import { decryptSecret, encryptSecret, keyId, sealedKeyId } from '../crypto/secr
 import type { Database } from '../db/database';
 import { listSealedApiKeys, resealApiKey } from '../db/repositories/embeddingConfigs';
 import { listSealedModelKeys, resealModelKey } from '../db/repositories/modelConfigs';
+import { listSealedSourceSecrets, resealSourceSecret } from '../db/repositories/sources';
 
 /**
  * `sluice secrets rotate`: re-seals every stored secret (the API keys of embedding configs and of
- * CHAT and VISION model configs) under the current SLUICE_SECRET_KEY. A value is read with the key its key id names —
+ * CHAT and VISION model configs, and S3 sources' secret keys) under the current SLUICE_SECRET_KEY. A value is read with the key its key id names —
  * the current key or SLUICE_SECRET_KEY_PREVIOUS — or, sealed before key ids, with whichever of
  * the two opens it. Running it again is harmless: values already under the current key are left
  * alone. A value neither key opens is counted and left as it is, never overwritten, so a
@@ -23,6 +24,8 @@ export interface RotationReport {
   unreadable: number[];
   /** Model configs (`<user>/<purpose>`) whose value neither key opens. */
   unreadableModels: string[];
+  /** Sources (their ids) whose S3 secret neither key opens. */
+  unreadableSources: string[];
 }
 
 /** What happened to one sealed value. */
@@ -42,6 +45,7 @@ export async function rotateSecrets(
     changedMeanwhile: 0,
     unreadable: [],
     unreadableModels: [],
+    unreadableSources: [],
   };
   /** One value: left alone when current or unreadable, else re-sealed by `write` (false: changed meanwhile). */
   const rotate = async (sealed: string, write: (resealed: string) => Promise<boolean>): Promise<Outcome> => {
@@ -63,6 +67,11 @@ export async function rotateSecrets(
   for (const row of await listSealedModelKeys(db)) {
     const outcome = await rotate(row.sealed, (resealed) => resealModelKey(db, row, row.sealed, resealed));
     if (outcome === 'unreadable') report.unreadableModels.push(`${row.userId}/${row.purpose}`);
+    else count(outcome);
+  }
+  for (const { id, sealed } of await listSealedSourceSecrets(db)) {
+    const outcome = await rotate(sealed, (resealed) => resealSourceSecret(db, id, sealed, resealed));
+    if (outcome === 'unreadable') report.unreadableSources.push(id);
     else count(outcome);
   }
   return report;

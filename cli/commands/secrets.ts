@@ -29,11 +29,12 @@ export async function secretsRotate(deps: EmbeddingConfigDeps, io: SecretsIo): P
     `secrets under key id ${report.keyId}: ${report.resealed} re-sealed, ${report.alreadyCurrent} already current` +
       (report.changedMeanwhile > 0 ? `, ${report.changedMeanwhile} replaced meanwhile` : ''),
   );
-  const unreadable = report.unreadable.length + report.unreadableModels.length;
+  const unreadable = report.unreadable.length + report.unreadableModels.length + report.unreadableSources.length;
   if (unreadable === 0) return 0;
   const named = [
     ...(report.unreadable.length > 0 ? [`embedding config ids ${report.unreadable.join(', ')}`] : []),
     ...(report.unreadableModels.length > 0 ? [`model configs ${report.unreadableModels.join(', ')}`] : []),
+    ...(report.unreadableSources.length > 0 ? [`sources ${report.unreadableSources.join(', ')}`] : []),
   ];
   io.err(
     `${unreadable} secret(s) could be opened with neither SLUICE_SECRET_KEY nor SLUICE_SECRET_KEY_PREVIOUS ` +

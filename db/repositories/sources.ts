@@ -58,3 +58,29 @@ export async function recordSync(db: Kysely<Database>, id: string, report: SyncR
 export async function deleteSource(db: Kysely<Database>, id: string): Promise<void> {
   await db.deleteFrom('sources').where('id', '=', id).execute();
 }
+
+/** Every source's sealed secret, for `sluice secrets rotate`. */
+export async function listSealedSourceSecrets(db: Kysely<Database>): Promise<{ id: string; sealed: string }[]> {
+  const rows = await db
+    .selectFrom('sources')
+    .select(['id', 'sealed_secret'])
+    .where('sealed_secret', 'is not', null)
+    .execute();
+  return rows.map((r) => ({ id: r.id, sealed: r.sealed_secret as string }));
+}
+
+/** The secret re-sealed, only while it is still the value that was read (compare-and-set). */
+export async function resealSourceSecret(
+  db: Kysely<Database>,
+  id: string,
+  expected: string,
+  resealed: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('sources')
+    .set({ sealed_secret: resealed })
+    .where('id', '=', id)
+    .where('sealed_secret', '=', expected)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
