@@ -4,6 +4,7 @@ import { documentTable } from './documentRows';
 import { hitTestSection } from './hitTestSection';
 import { planDialog } from './planDialog';
 import { modelSection } from './modelSection';
+import { sourceSection } from './sourceSection';
 import { esc, formatBytes } from './html';
 
 export { renderDocumentRow } from './documentRows';
@@ -28,6 +29,7 @@ function layout(title: string, body: string): string {
 <script src="/admin/hitTest.js" defer></script>
 <script src="/admin/planReview.js" defer></script>
 <script src="/admin/modelConfigs.js" defer></script>
+<script src="/admin/sources.js" defer></script>
 </head>
 <body>
 ${body}
@@ -114,6 +116,7 @@ ${m.nextCursor ? `<p>${datasetLink(m.dataset, m.status, 'older documents →', f
 <ol id="search-results" class="search-results"></ol>
 </section>
 ${hitTestSection(m.dataset)}
+${sourceSection(m.dataset)}
 ${planDialog()}`
     : '';
 

@@ -62,6 +62,7 @@ export function adminRoutes(router: Router, ctx: ApiContext, sessions: AdminSess
     'hitTest.js': loadAsset('hitTest.js'),
     'planReview.js': loadAsset('planReview.js'),
     'modelConfigs.js': loadAsset('modelConfigs.js'),
+    'sources.js': loadAsset('sources.js'),
     'app.css': loadAsset('app.css'),
   };
 
@@ -188,6 +189,7 @@ export function adminRoutes(router: Router, ctx: ApiContext, sessions: AdminSess
     ['hitTest.js', 'text/javascript; charset=utf-8'],
     ['planReview.js', 'text/javascript; charset=utf-8'],
     ['modelConfigs.js', 'text/javascript; charset=utf-8'],
+    ['sources.js', 'text/javascript; charset=utf-8'],
     ['app.css', 'text/css; charset=utf-8'],
   ] as const) {
     router.route({

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_SEARCH_SETTINGS } from '../../search/searchSettings';
@@ -12,6 +13,8 @@ import { eventually } from '../../testkit/harness/ingestHelpers';
 const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts', 'api-browser');
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures');
 const DATASET = 'browser-manuals';
+// A folder the page adds as a source (SLUICE_SOURCE_FOLDER_ROOTS allows it).
+const SOURCE_ROOT = fs.mkdtempSync(path.join(os.tmpdir(), 'sluice-browser-source-'));
 
 let h: ApiHarness;
 let user: TestUser;
@@ -20,7 +23,7 @@ let page: Page;
 
 beforeAll(async () => {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  h = await startApi({ SLUICE_API_SSE_POLL: '200ms' });
+  h = await startApi({ SLUICE_API_SSE_POLL: '200ms', SLUICE_SOURCE_FOLDER_ROOTS: SOURCE_ROOT });
   user = await newUser(h, 'browser');
   ({ browser, page } = await launchAdminBrowser());
   page.on('dialog', (dialog) => void dialog.accept());
@@ -130,6 +133,28 @@ it('searches the dataset', async () => {
   expect(await hit.locator('.hit-head').textContent()).toContain('checkpoints.md');
   expect(await hit.locator('.hit-text').textContent()).toContain('marmalade heron');
   await shot('06-search');
+});
+
+it("adds a folder source to the dataset, sees its sync's report, syncs it again and pauses it", async () => {
+  fs.writeFileSync(path.join(SOURCE_ROOT, 'lantern.md'), '# Lantern\n\nThe brass lantern burns whale oil.\n');
+  await page.selectOption('#source-form select[name="kind"]', 'folder');
+  await page.fill('#source-form input[name="settings"]', JSON.stringify({ path: SOURCE_ROOT }));
+  await page.click('#source-form button[type="submit"]');
+  await page.locator('#source-status', { hasText: 'Added' }).waitFor();
+  const row = page.locator('#source-list li.source').first();
+  // The list shows the report once the first sync has recorded it (reloaded by Sync now).
+  await eventually(
+    async () => {
+      await row.locator('button', { hasText: 'Sync now' }).click();
+      return (await row.textContent()) ?? '';
+    },
+    (text) => text.includes('1 added') || text.includes('1 unchanged'),
+    60_000,
+    1000,
+  );
+  await row.locator('button', { hasText: 'Pause' }).click();
+  await page.locator('#source-list li.source', { hasText: 'paused' }).waitFor();
+  await shot('07-sources');
 });
 
 it("hit-tests the dataset: each retriever's rank, the fused score and the section path, weights for this test only", async () => {
