@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely';
 import type { SluiceConfig } from '../config/config';
 import type { ChunkingChoice } from '../contracts/chunkingPlan';
 import type { DocumentMetadata } from '../contracts/documentMetadata';
-import type { FailureCode } from '../contracts/failureCodes';
 import { permanentError } from '../contracts/sluiceError';
 import type { Database, DocumentRow } from '../db/database';
 import {
@@ -15,6 +14,7 @@ import {
 import { objectKeys } from '../stores/objectKeys';
 import type { ObjectStore } from '../stores/ports';
 import { bytesLeftExceeded, storeSource } from './storeSource';
+import type { UploadRefusal } from './uploadRefusal';
 import { UploadInterrupted, type UploadBudget } from './streams';
 
 /**
@@ -32,14 +32,6 @@ export interface UploadLimits {
 
 export function uploadLimitsOf(config: Readonly<SluiceConfig>): UploadLimits {
   return { maxFileBytes: config.maxFileBytes, quota: config.quota };
-}
-
-export interface UploadRefusal {
-  code: FailureCode;
-  message: string;
-  reason: 'type' | 'size' | 'quota';
-  /** True when the rest of the body was left unread. */
-  unread: boolean;
 }
 
 export type UploadRegistration =
@@ -174,4 +166,4 @@ export function idTakenMessage(documentId: string): string {
   return `document id ${documentId} cannot be registered in this user's dataset`;
 }
 
-export { UploadInterrupted, type UploadBudget };
+export { UploadInterrupted, type UploadBudget, type UploadRefusal };

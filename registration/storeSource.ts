@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { SluiceError } from '../contracts/sluiceError';
 import { DETECTION_HEAD_BYTES, detectFileType } from '../parsers/detectFileType';
 import type { ObjectStore } from '../stores/ports';
-import type { UploadRefusal } from './registerUpload';
+import type { UploadRefusal } from './uploadRefusal';
 import { LimitExceeded, meteredBody, readHead, type UploadBudget } from './streams';
 
 export type StoredSource =

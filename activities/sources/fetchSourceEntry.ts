@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FetchedEntry } from '../../contracts/sources';
+import type { DocumentMetadata } from '../../contracts/documentMetadata';
 import { permanentError } from '../../contracts/sluiceError';
 import type { DocumentRow } from '../../db/database';
 import { usageOf } from '../../db/repositories/documentCatalog';
 import { findDocument } from '../../db/repositories/documents';
+import { MetadataInvalid, patchDocumentMetadata } from '../../db/repositories/documentFields';
 import { findPipeline } from '../../db/repositories/pipelines';
 import { ledgerEntries, saveEntry } from '../../db/repositories/sourceEntries';
 import { findSource, type SourceRow } from '../../db/repositories/sources';
@@ -15,6 +17,7 @@ import { objectKeys } from '../../stores/objectKeys';
 import type { ActivityDeps } from '../deps';
 import type { ListedEntry } from './diffSourcePage';
 import { readingSource } from './sourceErrors';
+import { sourceMetadata } from './sourceMetadata';
 
 /** A UUID derived from the text: the same sync and path give the same ids on every attempt. */
 function uuidOf(text: string): string {
@@ -61,9 +64,12 @@ export async function fetchSourceEntry(
       failureCode,
       syncId: input.syncId,
     });
-  const body = await readingSource(async () => deps.sources.readerOf(row).open(entry.path));
+  const reader = deps.sources.readerOf(row);
+  const own = reader.metadataOf ? await readingSource(() => reader.metadataOf!(entry.path)) : {};
+  const metadata = sourceMetadata(entry.path, entry.mtime, own);
+  const body = await readingSource(async () => reader.open(entry.path));
   const fileName = path.posix.basename(entry.path);
-  if (held) return replaceHeld(deps, row, held, input, { fileName, body }, record);
+  if (held) return replaceHeld(deps, row, held, input, { fileName, body, metadata }, record);
 
   const documentId = uuidOf(`${row.id}\n${input.syncId}\n${entry.path}`);
   const room = await budget(deps, row.user_id, 0);
@@ -82,7 +88,7 @@ export async function fetchSourceEntry(
       body,
       attemptId: input.syncId,
       sourceId: row.id,
-      metadata: { sourcePath: entry.path.slice(0, 512), ...(entry.mtime ? { sourceModified: entry.mtime } : {}) },
+      metadata,
     },
     room,
   );
@@ -103,7 +109,7 @@ async function replaceHeld(
   row: SourceRow,
   doc: DocumentRow,
   input: { syncId: string; entry: ListedEntry },
-  file: { fileName: string; body: Readable },
+  file: { fileName: string; body: Readable; metadata: DocumentMetadata },
   record: (documentId: string | null, sha: string | null, failureCode: string | null) => Promise<void>,
 ): Promise<FetchedEntry> {
   const pipeline = doc.last_task_id ? await findPipeline(deps.db, doc.last_task_id) : undefined;
@@ -114,7 +120,7 @@ async function replaceHeld(
   const taskId = uuidOf(`${doc.id}\n${input.syncId}\nreplace`);
   const key = objectKeys.version(doc.user_id, doc.id, taskId);
   const remove = () => deps.objects.deletePrefix(key).then(() => undefined);
-  const stored = await storeSource(deps.objects, key, file, room, remove);
+  const stored = await storeSource(deps.objects, key, { fileName: file.fileName, body: file.body }, room, remove);
   if (stored.kind === 'refused') {
     const { code } = stored.refusal;
     return record(doc.id, doc.content_sha256, code).then(() => ({ kind: 'failed', code }));
@@ -126,6 +132,11 @@ async function replaceHeld(
   }
   // A failed version's run waits for a retry that the new content makes moot.
   if (status === 'FAILED') await deps.runs.cancelAndWait(doc.id, () => undefined);
+  // What the source says of the file now; the run's stages copy it, under its new version, to the
+  // stores that filter on a copy. Metadata that would pass its bounds keeps what it had.
+  await patchDocumentMetadata(deps.db, { userId: doc.user_id }, doc.id, file.metadata).catch((error: unknown) => {
+    if (!(error instanceof MetadataInvalid)) throw error;
+  });
   return {
     kind: 'replace',
     documentId: doc.id,

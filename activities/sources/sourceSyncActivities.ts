@@ -1,25 +1,12 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Context } from '@temporalio/activity';
 import type { SyncReport } from '../../contracts/sources';
 import { findDocument } from '../../db/repositories/documents';
-import { findPipeline } from '../../db/repositories/pipelines';
 import { dropEntry, saveEntry, vanishedEntries } from '../../db/repositories/sourceEntries';
 import { recordSync } from '../../db/repositories/sources';
 import type { ActivityDeps } from '../deps';
+import { awaitTaskSettled } from '../awaitTaskSettled';
 import { mappingFailures } from '../toApplicationFailure';
 import { diffSourcePage, type ListedEntry } from './diffSourcePage';
 import { fetchSourceEntry } from './fetchSourceEntry';
-
-// A sync's slot is held while its run is watched: a short poll keeps the slot from idling after the
-// run settles; the run's liveness (a call to Temporal) is checked only every IS_OPEN_EVERY polls.
-const POLL_MS = 200;
-const IS_OPEN_EVERY = 10;
-
-/** How a document's run for a synced file ended: its status, and its failure code when it failed. */
-export interface SyncedRunOutcome {
-  status: 'SUCCESS' | 'FAILED' | 'CLOSED';
-  failureCode: string | null;
-}
 
 /** The activities of a source's sync (workflows/syncSource.ts, docs/sources.md). */
 export function createSourceSyncActivities(deps: ActivityDeps) {
@@ -73,31 +60,8 @@ export function createSourceSyncActivities(deps: ActivityDeps) {
       return doc?.source === input.sourceId && doc.lifecycle === 'ACTIVE' ? documentId : null;
     }),
 
-    /**
-     * Resolves once the task's run has ended its attempt: SUCCESS, FAILED with its code (its run then
-     * waits for a retry), or CLOSED when the run closed without the task (its take-over was refused).
-     * Polls Postgres, heartbeating.
-     */
-    awaitSyncedRun: mappingFailures(
-      async (input: { documentId: string; taskId: string }): Promise<SyncedRunOutcome> => {
-        for (let poll = 1; ; poll++) {
-          const pipeline = await findPipeline(deps.db, input.taskId);
-          const status = pipeline?.pipeline_status;
-          if (status === 'SUCCESS' || status === 'FAILED')
-            return { status, failureCode: pipeline?.failure_code ?? null };
-          if (poll % IS_OPEN_EVERY === 0 && !(await deps.runs.isOpen(input.documentId))) {
-            const last = await findPipeline(deps.db, input.taskId);
-            const settled = last?.pipeline_status;
-            return settled === 'SUCCESS' || settled === 'FAILED'
-              ? { status: settled, failureCode: last?.failure_code ?? null }
-              : { status: 'CLOSED', failureCode: null };
-          }
-          Context.current().heartbeat();
-          await sleep(POLL_MS, undefined, { signal: Context.current().cancellationSignal }).catch(() => undefined);
-          if (Context.current().cancellationSignal.aborted) return { status: 'CLOSED', failureCode: null };
-        }
-      },
-    ),
+    /** Resolves once a document run the sync started has settled: its status and failure code. */
+    awaitSyncedRun: mappingFailures((input: { documentId: string; taskId: string }) => awaitTaskSettled(deps, input)),
 
     recordSyncReport: mappingFailures((input: { sourceId: string; report: SyncReport }) =>
       recordSync(deps.db, input.sourceId, input.report),

@@ -32,13 +32,3 @@ export async function rebuildPage(
   }
   return { candidates, skipped: rows.length - candidates.length, lastDocumentId: rows.at(-1)?.id ?? null };
 }
-
-/** A task's pipeline status, or undefined when no such task was written (yet). */
-export async function taskStatus(db: Kysely<Database>, taskId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('pipelines')
-    .select('pipeline_status')
-    .where('task_id', '=', taskId)
-    .executeTakeFirst();
-  return row?.pipeline_status;
-}

@@ -1,5 +1,11 @@
 import type { Readable } from 'node:stream';
-import { GetObjectCommand, ListObjectsV2Command, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import type { S3Settings } from '../../contracts/sources';
 import { includeFilter, SourceUnavailable, type SourceEntry, type SourceReader } from './sourceReader';
 
@@ -56,6 +62,12 @@ export function createS3Source(settings: S3Settings, secretAccessKey: string | n
         .filter((e) => included(e.path));
       const last = out.Contents?.at(-1)?.Key;
       return { entries, next: out.IsTruncated && last ? last.slice(prefix.length) : null };
+    },
+    async metadataOf(p) {
+      const out = await client
+        .send(new HeadObjectCommand({ Bucket: settings.bucket, Key: `${prefix}${p}` }))
+        .catch((error: unknown) => classified(error, `reading the metadata of ${p} of ${name}`));
+      return out.Metadata ?? {};
     },
     async open(p): Promise<Readable> {
       const out = await client

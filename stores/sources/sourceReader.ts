@@ -8,8 +8,6 @@ export interface SourceEntry {
   etag: string | null;
   mtime: Date | null;
   sizeBytes: number;
-  /** What the source says about the file beyond its bytes (S3 user metadata). */
-  meta?: Record<string, string>;
 }
 
 /** A source's files in path order, a page at a time, and a file's bytes (docs/sources.md). */
@@ -19,6 +17,8 @@ export interface SourceReader {
   /** The entries after `cursor` (a path; null: from the start), at most `limit`; `next` null at the end. */
   list(cursor: string | null, limit: number): Promise<{ entries: SourceEntry[]; next: string | null }>;
   open(path: string): Promise<Readable>;
+  /** What the source keeps about the file beyond its bytes (S3 user metadata); absent where it keeps nothing. */
+  metadataOf?(path: string): Promise<Record<string, string>>;
 }
 
 /** A path filter from the source's include globs; every path without any. */

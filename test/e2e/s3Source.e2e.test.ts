@@ -63,7 +63,8 @@ async function startRelay(target: URL): Promise<typeof relay> {
   };
 }
 
-const put = (key: string, body: string) => s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+const put = (key: string, body: string, metadata?: Record<string, string>) =>
+  s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ...(metadata ? { Metadata: metadata } : {}) }));
 
 function page(topic: string, extra = ''): string {
   return `# ${topic}\n\n## Overview\n\nThe ${topic} module keeps the ${topic} ledger in order.\n\n## Details\n\nEvery ${topic} entry is signed. ${extra}\n`;
@@ -94,7 +95,7 @@ afterAll(async () => {
 });
 
 it('follows an S3 prefix through the API, sealed credentials, edits and deletions, and waits out an outage', async () => {
-  await put('docs/alpha.md', page('alpha'));
+  await put('docs/alpha.md', page('alpha'), { team: 'ledger', reviewed: 'no' });
   await put('docs/beta.md', page('beta'));
   await put('other/gamma.md', page('gamma'));
   const added = await call<SourceBody & { error?: unknown }>(h.baseUrl, 'POST', '/v1/datasets/s3-synced/sources', {
@@ -124,9 +125,26 @@ it('follows an S3 prefix through the API, sealed credentials, edits and deletion
 
   const first = await lastSync(null);
   expect(first).toMatchObject({ listed: 2, added: 2, failed: 0 });
+  // The document says where it came from: its path, time and the object's user metadata.
+  const metadataOfAlpha = async () =>
+    (
+      await h.tw.adapters.db
+        .selectFrom('source_entries as e')
+        .innerJoin('documents as d', 'd.id', 'e.document_id')
+        .select('d.metadata')
+        .where('e.path', '=', 'alpha.md')
+        .where('e.source_id', '=', added.body.id)
+        .executeTakeFirstOrThrow()
+    ).metadata;
+  expect(await metadataOfAlpha()).toMatchObject({
+    sourcePath: 'alpha.md',
+    sourceModified: expect.any(String),
+    'source.team': 'ledger',
+    'source.reviewed': 'no',
+  });
 
   // An edit and a deletion, then the source goes down just as the next sync starts.
-  await put('docs/alpha.md', page('alpha', 'The alpha quorum rule was added.'));
+  await put('docs/alpha.md', page('alpha', 'The alpha quorum rule was added.'), { team: 'ledger', reviewed: 'yes' });
   await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'docs/beta.md' }));
   relay.cut();
   const sync = await call(h.baseUrl, 'POST', `/v1/sources/${added.body.id}/sync`, { user: alice });
@@ -140,6 +158,7 @@ it('follows an S3 prefix through the API, sealed credentials, edits and deletion
   await relay.restore();
   const second = await lastSync(first.syncId);
   expect(second).toMatchObject({ listed: 1, updated: 1, deleted: 1, failed: 0 });
+  expect(await metadataOfAlpha()).toMatchObject({ 'source.reviewed': 'yes' });
 
   const search = await eventually(
     () =>
