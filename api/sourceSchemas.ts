@@ -19,7 +19,14 @@ export const newSourceBody = z.strictObject({
 
 export const sourceParams = z.object({ id: z.string().uuid() });
 
-export const sourcePatchBody = z.strictObject({ paused: z.boolean() });
+export const sourcePatchBody = z
+  .strictObject({
+    paused: z.boolean().optional(),
+    settings: z.record(z.string(), z.unknown()).optional().describe("the kind's new settings (the kind stays)"),
+    schedule: z.strictObject({ everySeconds: z.number().int().optional(), cron: z.string().optional() }).optional(),
+    secret: z.string().min(1).max(500).optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, 'give paused, settings, schedule or secret');
 
 export const removeSourceQuery = z.object({
   keepDocuments: z

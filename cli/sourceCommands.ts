@@ -52,6 +52,18 @@ export function addSourceCommands(program: Command): void {
       await run(opts, (c, deps, userId) => c.sourceAdd(deps, userId, opts));
     });
   source
+    .command('set <sourceId>')
+    .option('--every <duration>', 'sync every 30m, 1h or 1d')
+    .option('--cron <expression>', 'sync by this cron expression')
+    .option('--settings <json>', "the kind's new settings as JSON (the kind stays)")
+    .option('--secret-env <NAME>', 's3: read a new secret access key from this environment variable')
+    .option('--secret-stdin', 's3: read a new secret access key from standard input')
+    .option(...userHelp)
+    .description("change a source's schedule, settings or secret; the next sync follows them")
+    .action(async (id: string, opts: SourceCommands.SourceSetOptions) => {
+      await run(opts, (c, deps, userId) => c.sourceSet(deps, userId, id, opts));
+    });
+  source
     .command('list')
     .option('-d, --dataset <name>', "only this dataset's sources")
     .option(...userHelp)

@@ -13,6 +13,7 @@ import {
   SYNC_SOURCE_WORKFLOW_TYPE,
   type SourceKind,
   type SourceSchedule,
+  type SourceSettings,
   type SyncSourceInput,
 } from '../contracts/sources';
 import { encryptSecret } from '../crypto/secretBox';
@@ -24,6 +25,7 @@ import {
   insertSource,
   listSources,
   setSourcePaused,
+  updateSourceRow,
   type SourceRow,
 } from '../db/repositories/sources';
 import { isUnderAllowedRoot } from '../stores/sources/folderSource';
@@ -53,22 +55,22 @@ function problems(issues: { path: PropertyKey[]; message: string }[]): string {
   return issues.map((i) => `${i.path.map(String).join('.') || 'settings'}: ${i.message}`).join('; ');
 }
 
-async function checkedSettings(config: Readonly<SluiceConfig>, request: NewSourceRequest) {
-  const parsed = SOURCE_SETTINGS_SCHEMAS[request.kind].safeParse(request.settings);
+async function checkedSettings(
+  config: Readonly<SluiceConfig>,
+  kind: SourceKind,
+  given: unknown,
+  hasSecret: boolean,
+): Promise<SourceSettings> {
+  const parsed = SOURCE_SETTINGS_SCHEMAS[kind].safeParse(given);
   if (!parsed.success) throw new InvalidSourceError(problems(parsed.error.issues));
-  if (
-    request.kind === 'folder' &&
-    !(await isUnderAllowedRoot((parsed.data as { path: string }).path, config.sources.folderRoots))
-  )
+  const settings = parsed.data as SourceSettings;
+  if (kind === 'folder' && !(await isUnderAllowedRoot((settings as { path: string }).path, config.sources.folderRoots)))
     throw new InvalidSourceError('path: not an existing folder under a root SLUICE_SOURCE_FOLDER_ROOTS allows');
-  if (
-    request.kind === 's3' &&
-    (request.secret === undefined) !== ((parsed.data as { accessKeyId?: string }).accessKeyId === undefined)
-  )
+  if (kind === 's3' && hasSecret !== ((settings as { accessKeyId?: string }).accessKeyId !== undefined))
     throw new InvalidSourceError(
       'an S3 source names accessKeyId and a secret together, or neither (the default chain)',
     );
-  return parsed.data;
+  return settings;
 }
 
 /**
@@ -83,7 +85,7 @@ export async function addSource(
 ): Promise<SourceRow> {
   const schedule = scheduleSchema.safeParse(request.schedule);
   if (!schedule.success) throw new InvalidSourceError(problems(schedule.error.issues));
-  const settings = await checkedSettings(deps.config, request);
+  const settings = await checkedSettings(deps.config, request.kind, request.settings, request.secret !== undefined);
   const id = randomUUID();
   const sealed =
     request.secret === undefined ? null : encryptSecret(encryptionKeyOf(deps.config, 'sources'), request.secret);
@@ -106,10 +108,7 @@ export async function addSource(
   try {
     await deps.client.schedule.create({
       scheduleId: sourceScheduleId(id),
-      spec:
-        schedule.data.cron !== undefined
-          ? { cronExpressions: [schedule.data.cron] }
-          : { intervals: [{ every: (schedule.data.everySeconds as number) * 1000 }] },
+      spec: scheduleSpec(schedule.data),
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
       action: {
         type: 'startWorkflow',
@@ -160,6 +159,50 @@ export async function pauseSource(deps: SourceDeps, row: SourceRow, paused: bool
   const handle = deps.client.schedule.getHandle(sourceScheduleId(row.id));
   await (paused ? handle.pause('paused by its owner') : handle.unpause('resumed by its owner'));
   await setSourcePaused(deps.db, row.id, paused);
+}
+
+function scheduleSpec(schedule: SourceSchedule) {
+  return schedule.cron !== undefined
+    ? { cronExpressions: [schedule.cron] }
+    : { intervals: [{ every: (schedule.everySeconds as number) * 1000 }] };
+}
+
+/** What may change of a source: its settings (its kind stays), its secret, its schedule. */
+export interface SourceChange {
+  settings?: unknown;
+  secret?: string;
+  schedule?: SourceSchedule;
+}
+
+/**
+ * Changes a source: settings checked again by its kind's schema (and the allowed roots), a new
+ * secret sealed, a new schedule given to its Schedule. The next sync follows the new settings: paths
+ * they no longer list are deleted like files gone from the source.
+ */
+export async function changeSource(deps: SourceDeps, row: SourceRow, change: SourceChange): Promise<SourceRow> {
+  const schedule = scheduleSchema.safeParse(
+    change.schedule ?? { everySeconds: row.every_seconds ?? undefined, cron: row.cron ?? undefined },
+  );
+  if (!schedule.success) throw new InvalidSourceError(problems(schedule.error.issues));
+  const hasSecret = change.secret !== undefined || row.sealed_secret !== null;
+  const settings =
+    change.settings === undefined
+      ? undefined
+      : await checkedSettings(deps.config, row.kind, change.settings, hasSecret);
+  const sealed =
+    change.secret === undefined ? undefined : encryptSecret(encryptionKeyOf(deps.config, 'sources'), change.secret);
+  if (change.schedule !== undefined) {
+    await deps.client.schedule
+      .getHandle(sourceScheduleId(row.id))
+      .update((previous) => ({ ...previous, spec: scheduleSpec(schedule.data) }));
+  }
+  await updateSourceRow(deps.db, row.id, {
+    ...(settings !== undefined ? { settings } : {}),
+    ...(sealed !== undefined ? { sealedSecret: sealed } : {}),
+    everySeconds: schedule.data.everySeconds ?? null,
+    cron: schedule.data.cron ?? null,
+  });
+  return (await findSource(deps.db, row.id)) as SourceRow;
 }
 
 /** Starts a sync now (skipped, like a scheduled one, while a sync runs). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   addSource,
+  changeSource,
   InvalidSourceError,
   ownSource,
   pauseSource,
@@ -88,17 +89,38 @@ export function sourceRoutes(router: Router, ctx: ApiContext): void {
   router.route({
     method: 'PATCH',
     path: '/v1/sources/{id}',
-    operationId: 'pauseSource',
-    summary: "Pause or resume a source's Schedule",
+    operationId: 'changeSource',
+    summary: 'Change a source: pause or resume its Schedule, its settings, secret or schedule',
+    description:
+      'The next sync follows new settings: paths they no longer list are deleted like files gone from the source.',
     tags,
     auth: true,
     params: sourceParams,
     body: sourcePatchBody,
-    responses: { 200: { description: 'the source', schema: sourceSchema }, 404: errors('no such source') },
+    responses: {
+      200: { description: 'the source', schema: sourceSchema },
+      400: errors('settings, schedule or secret refused (SOURCE_INVALID)'),
+      404: errors('no such source'),
+    },
     handler: async ({ params, body, principal }) => {
-      const row = await owned(principal().userId, params.id);
-      await pauseSource(deps, row, body.paused);
-      return sourceView({ ...row, paused: body.paused });
+      let row = await owned(principal().userId, params.id);
+      const { paused, ...change } = body;
+      try {
+        if (Object.keys(change).length > 0)
+          row = await changeSource(deps, row, {
+            ...(change.settings !== undefined ? { settings: change.settings } : {}),
+            ...(change.secret !== undefined ? { secret: change.secret } : {}),
+            ...(change.schedule !== undefined ? { schedule: change.schedule as SourceSchedule } : {}),
+          });
+      } catch (error) {
+        if (error instanceof InvalidSourceError) throw new ApiError(400, 'SOURCE_INVALID', error.message);
+        throw error;
+      }
+      if (paused !== undefined) {
+        await pauseSource(deps, row, paused);
+        row = { ...row, paused };
+      }
+      return sourceView(row);
     },
   });
 

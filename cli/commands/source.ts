@@ -3,6 +3,7 @@ import type { SourceKind, SourceSchedule, SyncReport } from '../../contracts/sou
 import type { SourceRow } from '../../db/repositories/sources';
 import {
   addSource,
+  changeSource,
   InvalidSourceError,
   ownSource,
   pauseSource,
@@ -94,6 +95,41 @@ export async function sourceAdd(deps: SourceDeps, userId: string, opts: SourceAd
   } catch (error) {
     if (!(error instanceof InvalidSourceError)) throw error;
     console.error(error.message);
+    return 1;
+  }
+}
+
+export interface SourceSetOptions {
+  user?: string;
+  every?: string;
+  cron?: string;
+  settings?: string;
+  secretEnv?: string;
+  secretStdin?: boolean;
+}
+
+export async function sourceSet(deps: SourceDeps, userId: string, id: string, opts: SourceSetOptions): Promise<number> {
+  const row = await ownSource(deps, userId, id);
+  if (!row) {
+    console.error(`no source ${id}`);
+    return 1;
+  }
+  try {
+    const secret = await readApiKey({ apiKeyEnv: opts.secretEnv, apiKeyStdin: opts.secretStdin }, processIo);
+    const schedule =
+      opts.every !== undefined || opts.cron !== undefined
+        ? scheduleOf({ ...opts, include: [], dataset: row.dataset_id, kind: row.kind })
+        : undefined;
+    await changeSource(deps, row, {
+      ...(opts.settings !== undefined ? { settings: JSON.parse(opts.settings) as unknown } : {}),
+      ...(secret !== undefined ? { secret } : {}),
+      ...(schedule ? { schedule } : {}),
+    });
+    console.log(`changed ${id}; the next sync follows it`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof InvalidSourceError) && !(error instanceof SyntaxError)) throw error;
+    console.error(error instanceof SyntaxError ? `--settings: not JSON (${error.message})` : error.message);
     return 1;
   }
 }

@@ -46,6 +46,25 @@ export async function setSourcePaused(db: Kysely<Database>, id: string, paused: 
   await db.updateTable('sources').set({ paused, updated_at: new Date() }).where('id', '=', id).execute();
 }
 
+/** A source's new settings, secret or schedule (the caller validated them). */
+export async function updateSourceRow(
+  db: Kysely<Database>,
+  id: string,
+  change: { settings?: SourceSettings; sealedSecret?: string | null; everySeconds: number | null; cron: string | null },
+): Promise<void> {
+  await db
+    .updateTable('sources')
+    .set({
+      ...(change.settings !== undefined ? { config: JSON.stringify(change.settings) } : {}),
+      ...(change.sealedSecret !== undefined ? { sealed_secret: change.sealedSecret } : {}),
+      every_seconds: change.everySeconds,
+      cron: change.cron,
+      updated_at: new Date(),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
 export async function recordSync(db: Kysely<Database>, id: string, report: SyncReport): Promise<void> {
   await db
     .updateTable('sources')

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sourceScheduleId, type SyncReport } from '../../contracts/sources';
-import { addSource, InvalidSourceError, removeSource, type SourceDeps } from '../../client/sources';
+import { addSource, changeSource, InvalidSourceError, removeSource, type SourceDeps } from '../../client/sources';
 import { findSource } from '../../db/repositories/sources';
 import { hybridSearch } from '../../search/hybridSearch';
 import { eventually } from '../../testkit/harness/ingestHelpers';
@@ -164,6 +164,39 @@ it('syncs a folder: adds, skips the unchanged, replaces in place, keeps a rename
   expect(await findSource(tw.adapters.db, source.id)).toBeUndefined();
   // Its Schedule is gone: no sync starts again.
   await expect(tw.client.schedule.getHandle(sourceScheduleId(source.id)).describe()).rejects.toThrow(/not found/i);
+});
+
+it('follows a change of its settings and schedule: paths the new globs leave out are deleted', async () => {
+  const other = fs.mkdtempSync(path.join(root, 'changed-'));
+  fs.mkdirSync(path.join(other, 'keep'));
+  fs.mkdirSync(path.join(other, 'drop'));
+  fs.writeFileSync(path.join(other, 'keep/a.md'), manual('anchor'));
+  fs.writeFileSync(path.join(other, 'drop/b.md'), manual('buoy'));
+  const changeScope = { userId: `user-${randomUUID()}`, datasetId: 'changed' };
+  const source = await addSource(deps, changeScope, {
+    kind: 'folder',
+    settings: { path: other },
+    schedule: { everySeconds: 3600 },
+  });
+  const first = await eventually(
+    () => findSource(tw.adapters.db, source.id),
+    (r) => r?.last_sync != null,
+    120_000,
+    200,
+  );
+  expect(first?.last_sync).toMatchObject({ added: 2 });
+  await expect(changeSource(deps, source, { settings: { path: os.tmpdir() } })).rejects.toBeInstanceOf(
+    InvalidSourceError,
+  );
+  const changed = await changeSource(deps, source, {
+    settings: { path: other, include: ['keep/**'] },
+    schedule: { everySeconds: 7200 },
+  });
+  expect(changed).toMatchObject({ every_seconds: 7200, config: { path: other, include: ['keep/**'] } });
+  const described = await tw.client.schedule.getHandle(sourceScheduleId(source.id)).describe();
+  expect(described.spec.intervals?.[0]?.every).toBe(7_200_000);
+  const second = await sync(source.id, first!.last_sync!.syncId);
+  expect(second).toMatchObject({ listed: 1, unchanged: 1, deleted: 1 });
 });
 
 async function taskCount(): Promise<number> {
