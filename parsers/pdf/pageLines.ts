@@ -12,6 +12,22 @@ export interface PdfLine {
   mono: boolean;
   /** A heading of this level, as the document's outline says (parsers/pdf/outlineHeadings.ts). */
   heading?: number;
+  /**
+   * The text runs the line was joined from, left to right as set: where each starts and ends
+   * tells table columns, list markers and indentation apart. Absent on lines read by OCR.
+   */
+  runs?: PdfRun[];
+}
+
+/** One pdf.js text item on a line: its text, horizontal extent (PDF units) and font. */
+export interface PdfRun {
+  text: string;
+  x: number;
+  endX: number;
+  size: number;
+  /** pdf.js's name of the font (loadedName); its family says whether it is fixed-pitch. */
+  font: string;
+  mono: boolean;
 }
 
 /** Share of a line's characters that must be fixed-pitch for the line to count as code. */
@@ -25,6 +41,7 @@ interface OpenLine {
   size: number;
   chars: number;
   monoChars: number;
+  runs: PdfRun[];
 }
 
 /**
@@ -39,7 +56,14 @@ export function pageLines(content: TextContent): PdfLine[] {
     if (open) {
       const text = open.parts.join('').replace(/\s+/g, ' ').trim();
       if (text !== '')
-        lines.push({ text, x: open.x, y: open.y, size: open.size, mono: open.monoChars >= open.chars * MONO_SHARE });
+        lines.push({
+          text,
+          x: open.x,
+          y: open.y,
+          size: open.size,
+          mono: open.monoChars >= open.chars * MONO_SHARE,
+          runs: open.runs,
+        });
     }
     open = null;
   };
@@ -50,7 +74,13 @@ export function pageLines(content: TextContent): PdfLine[] {
     const size = Math.hypot(a, b);
     if (item.str !== '') {
       if (open && Math.abs(y - open.y) > Math.max(open.size, size) * 0.5) close();
-      open = extend(open, item, { x, y, size }, content.styles[item.fontName]?.fontFamily === 'monospace');
+      open = extend(
+        open,
+        item,
+        { x, y, size },
+        item.fontName,
+        content.styles[item.fontName]?.fontFamily === 'monospace',
+      );
     }
     if (item.hasEOL) close();
   }
@@ -62,15 +92,17 @@ function extend(
   open: OpenLine | null,
   item: TextItem,
   at: { x: number; y: number; size: number },
+  font: string,
   mono: boolean,
 ): OpenLine {
-  const line = open ?? { parts: [], x: at.x, y: at.y, endX: at.x, size: 0, chars: 0, monoChars: 0 };
+  const line = open ?? { parts: [], x: at.x, y: at.y, endX: at.x, size: 0, chars: 0, monoChars: 0, runs: [] };
   const previous = line.parts[line.parts.length - 1] ?? '';
   const gap = at.x - line.endX;
   if (line.parts.length > 0 && gap > at.size * 0.15 && !/\s$/.test(previous) && !/^\s/.test(item.str))
     line.parts.push(' ');
   line.parts.push(item.str);
   line.endX = at.x + item.width;
+  if (item.str.trim() !== '') line.runs.push({ text: item.str, x: at.x, endX: line.endX, size: at.size, font, mono });
   const visible = item.str.replace(/\s/g, '').length;
   if (visible > 0) line.size = Math.max(line.size, at.size);
   line.chars += visible;
