@@ -12,13 +12,12 @@ import { markdownLiteral } from '../contracts/markdownText';
 import type { RebuildCandidate, RebuildCounts, RebuildDatasetInput } from '../contracts/rebuild';
 import { DatasetIdKey, DocumentIdKey, PipelineStatusKey } from '../contracts/searchAttributes';
 import type { ingestDocument } from './ingestDocument';
+import { bookkeeping } from './activityOptions';
+import { inSlots } from './inSlots';
 import { declareVersioningBehavior } from './versioningBehavior';
 
-// Listing a page is one query: the bookkeeping schedule, enough to ride out a database restart.
-const listing = proxyActivities<IngestActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
-});
+// Listing a page is one query: retried through a database outage for the outage budget.
+const listing = bookkeeping('list the rebuild page');
 
 // Waiting for a document's run lasts as long as its stages (hours for a large document): it
 // heartbeats every second, so a dead worker is noticed in 30 s; retried without an attempt limit,
@@ -48,13 +47,7 @@ export async function rebuildDataset(input: RebuildDatasetInput): Promise<Rebuil
     limit: PAGE,
   });
   counts.skipped += page.skipped;
-  const open = new Set<Promise<void>>();
-  for (const candidate of page.candidates) {
-    while (open.size >= input.maxOpen) await Promise.race(open);
-    const slot = rebuildOne(input, candidate, counts).finally(() => open.delete(slot));
-    open.add(slot);
-  }
-  await Promise.all(open);
+  await inSlots(input.maxOpen, page.candidates, (candidate) => rebuildOne(input, candidate, counts));
   if (page.lastDocumentId === null || page.candidates.length + page.skipped < PAGE) return counts;
   return continueAsNew<typeof rebuildDataset>({ ...input, afterDocumentId: page.lastDocumentId, counts });
 }

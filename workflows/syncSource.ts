@@ -16,6 +16,8 @@ import { DatasetIdKey, DocumentIdKey, PipelineStatusKey, SourceIdKey } from '../
 import { emptyCounts, type FetchedEntry, type SyncCounts, type SyncSourceInput } from '../contracts/sources';
 import type { deleteDocument } from './deleteDocument';
 import type { ingestDocument } from './ingestDocument';
+import { bookkeeping } from './activityOptions';
+import { inSlots } from './inSlots';
 import { declareVersioningBehavior } from './versioningBehavior';
 
 // Listing a page and reading a file talk to the source: a source that is down is waited for
@@ -26,11 +28,8 @@ const reading = proxyActivities<IngestActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 70 },
 });
 
-// Ledger bookkeeping: one statement each, retried like the rebuild's listing.
-const ledger = proxyActivities<IngestActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
-});
+// Ledger bookkeeping is a statement or two: retried through a database outage for the outage budget.
+const ledger = (sourceId: string) => bookkeeping(`ledger of source ${sourceId}`);
 
 // Waiting for a document's run lasts as long as its stages; it heartbeats every second.
 const waiting = proxyActivities<IngestActivities>({
@@ -69,29 +68,18 @@ export async function syncSource(input: SyncSourceInput): Promise<SyncCounts> {
     if (cursor !== null) return continueAsNew<typeof syncSource>({ ...carry, cursor });
   }
   for (;;) {
-    const gone = await ledger.listVanishedEntries({ sourceId: input.sourceId, syncId, limit: PAGE });
+    const gone = await ledger(input.sourceId).listVanishedEntries({ sourceId: input.sourceId, syncId, limit: PAGE });
     for (const path of gone) await removeEntry(carry, path);
     if (gone.length < PAGE) break;
     if (workflowInfo().continueAsNewSuggested)
       return continueAsNew<typeof syncSource>({ ...carry, phase: 'vanished', cursor: null });
   }
   const finishedAt = new Date().toISOString();
-  await ledger.recordSyncReport({
+  await ledger(input.sourceId).recordSyncReport({
     sourceId: input.sourceId,
     report: { ...counts, syncId, startedAt, finishedAt, durationMs: Date.parse(finishedAt) - Date.parse(startedAt) },
   });
   return counts;
-}
-
-/** Runs `work` on every item with at most `max` unfinished at once. */
-async function inSlots<T>(max: number, items: T[], work: (item: T) => Promise<void>): Promise<void> {
-  const open = new Set<Promise<void>>();
-  for (const item of items) {
-    while (open.size >= max) await Promise.race(open);
-    const slot = work(item).finally(() => open.delete(slot));
-    open.add(slot);
-  }
-  await Promise.all(open);
 }
 
 function countFailure(counts: SyncCounts, code: string): void {
@@ -110,7 +98,7 @@ async function syncEntry(input: Carry, entry: ListedEntry): Promise<void> {
     countFailure(input.counts, 'DOCUMENT_BUSY');
     return;
   }
-  await ledger.commitSourceEntry({
+  await ledger(input.sourceId).commitSourceEntry({
     sourceId: input.sourceId,
     syncId: input.syncId,
     entry,
@@ -163,10 +151,18 @@ async function startDocumentRun(
   }
 }
 
-/** A path gone from the source: out of the ledger, and its document deleted from every store. */
+/**
+ * A path gone from the source: its document's deletion started, then the path out of the ledger.
+ * In that order, so a worker lost in between leaves the path to be found again, never a document
+ * no ledger row leads to.
+ */
 async function removeEntry(input: Carry, path: string): Promise<void> {
-  const documentId = await ledger.dropSourceEntry({ sourceId: input.sourceId, path });
-  if (documentId === null) return;
+  const documentId = await ledger(input.sourceId).vanishedDocument({ sourceId: input.sourceId, path });
+  if (documentId !== null) await startDeletion(input, path, documentId);
+  await ledger(input.sourceId).dropSourceEntry({ sourceId: input.sourceId, path });
+}
+
+async function startDeletion(input: Carry, path: string, documentId: string): Promise<void> {
   const args: DeleteInput = {
     documentId,
     userId: input.userId,

@@ -1,6 +1,6 @@
 import type { SyncReport } from '../../contracts/sources';
 import { findDocument } from '../../db/repositories/documents';
-import { dropEntry, saveEntry, vanishedEntries } from '../../db/repositories/sourceEntries';
+import { dropEntry, orphanedByPath, saveEntry, vanishedEntries } from '../../db/repositories/sourceEntries';
 import { recordSync } from '../../db/repositories/sources';
 import type { ActivityDeps } from '../deps';
 import { awaitTaskSettled } from '../awaitTaskSettled';
@@ -50,15 +50,20 @@ export function createSourceSyncActivities(deps: ActivityDeps) {
     ),
 
     /**
-     * Drops a vanished path from the ledger; returns the document to delete: the path's, when no
-     * other path holds it and the source registered it (an upload it merely matched stays).
+     * The document to delete for a vanished path: the path's, when no other path holds it and the
+     * source registered it (an upload it merely matched stays). Reads only, so a retry answers the same.
      */
-    dropSourceEntry: mappingFailures(async (input: { sourceId: string; path: string }): Promise<string | null> => {
-      const documentId = await dropEntry(deps.db, input.sourceId, input.path);
+    vanishedDocument: mappingFailures(async (input: { sourceId: string; path: string }): Promise<string | null> => {
+      const documentId = await orphanedByPath(deps.db, input.sourceId, input.path);
       if (documentId === null) return null;
       const doc = await findDocument(deps.db, documentId);
       return doc?.source === input.sourceId && doc.lifecycle === 'ACTIVE' ? documentId : null;
     }),
+
+    /** Drops a vanished path from the ledger, once its document's deletion has started. */
+    dropSourceEntry: mappingFailures((input: { sourceId: string; path: string }) =>
+      dropEntry(deps.db, input.sourceId, input.path),
+    ),
 
     /** Resolves once a document run the sync started has settled: its status and failure code. */
     awaitSyncedRun: mappingFailures((input: { documentId: string; taskId: string }) => awaitTaskSettled(deps, input)),

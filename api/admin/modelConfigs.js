@@ -1,21 +1,10 @@
-/* global document, fetch */
+/* global document, window */
 // The admin page's CHAT, VISION and RERANK model forms (api/admin/modelSection.ts), on the
 // /v1/model-configs/{purpose} routes; the key is sent once and only ever shown masked.
 'use strict';
 
 (function () {
-  const errorText = (data) => (data && data.error ? `${data.error.code}: ${data.error.message}` : 'request failed');
-
-  async function api(method, url, body) {
-    const init = { method, credentials: 'same-origin', headers: { 'x-sluice-admin': '1' } };
-    if (body !== undefined) {
-      init.headers['content-type'] = 'application/json';
-      init.body = JSON.stringify(body);
-    }
-    const response = await fetch(url, init);
-    const type = response.headers.get('content-type') || '';
-    return { status: response.status, data: type.includes('application/json') ? await response.json() : null };
-  }
+  const { api, errorText } = window.sluiceAdmin;
 
   for (const form of document.querySelectorAll('form.model-form')) {
     const url = `/v1/model-configs/${encodeURIComponent(form.dataset.purpose)}`;

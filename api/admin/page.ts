@@ -25,6 +25,7 @@ function layout(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
 <link rel="stylesheet" href="/admin/app.css">
+<script src="/admin/adminApi.js" defer></script>
 <script src="/admin/app.js" defer></script>
 <script src="/admin/hitTest.js" defer></script>
 <script src="/admin/planReview.js" defer></script>

@@ -1,26 +1,15 @@
-/* global document, fetch */
+/* global document, window */
 // The admin page's sources (api/admin/sourceSection.ts), on the /v1/datasets/{d}/sources and
 // /v1/sources/{id} routes: list with the last sync's report, sync now, pause or resume, remove, add.
 'use strict';
 
 (function () {
+  const { api, errorText } = window.sluiceAdmin;
   const section = document.getElementById('sources-section');
   if (!section) return;
   const dataset = section.dataset.dataset;
   const list = document.getElementById('source-list');
   const status = document.getElementById('source-status');
-  const errorText = (data) => (data && data.error ? `${data.error.code}: ${data.error.message}` : 'request failed');
-
-  async function api(method, url, body) {
-    const init = { method, credentials: 'same-origin', headers: { 'x-sluice-admin': '1' } };
-    if (body !== undefined) {
-      init.headers['content-type'] = 'application/json';
-      init.body = JSON.stringify(body);
-    }
-    const response = await fetch(url, init);
-    const type = response.headers.get('content-type') || '';
-    return { status: response.status, data: type.includes('application/json') ? await response.json() : null };
-  }
 
   function reportText(last) {
     if (!last) return 'not synced yet';

@@ -58,6 +58,7 @@ const pageQuery = z.object({
 export function adminRoutes(router: Router, ctx: ApiContext, sessions: AdminSessions): void {
   const { db } = ctx.adapters;
   const assets = {
+    'adminApi.js': loadAsset('adminApi.js'),
     'app.js': loadAsset('app.js'),
     'hitTest.js': loadAsset('hitTest.js'),
     'planReview.js': loadAsset('planReview.js'),
@@ -185,6 +186,7 @@ export function adminRoutes(router: Router, ctx: ApiContext, sessions: AdminSess
   });
 
   for (const [name, type] of [
+    ['adminApi.js', 'text/javascript; charset=utf-8'],
     ['app.js', 'text/javascript; charset=utf-8'],
     ['hitTest.js', 'text/javascript; charset=utf-8'],
     ['planReview.js', 'text/javascript; charset=utf-8'],

@@ -71,27 +71,32 @@ export async function vanishedEntries(db: Kysely<Database>, sourceId: string, sy
 }
 
 /**
- * Drops the path from the ledger; returns its document when no other path of any source, nor an
- * upload, still holds it (a renamed file's content stays with the path it moved to).
+ * The document of a vanished path, when no other path of any source still holds it (a renamed
+ * file's content stays with the path it moved to). Reads only: the path leaves the ledger after
+ * its document's deletion has started (dropEntry), so a retried step finds the path again.
  */
-export async function dropEntry(db: Kysely<Database>, sourceId: string, path: string): Promise<string | null> {
-  return db.transaction().execute(async (trx) => {
-    const gone = await trx
-      .deleteFrom('source_entries')
-      .where('source_id', '=', sourceId)
-      .where('path', '=', path)
-      .returning('document_id')
-      .executeTakeFirst();
-    const documentId = gone?.document_id ?? null;
-    if (documentId === null) return null;
-    const other = await trx
-      .selectFrom('source_entries')
-      .select('path')
-      .where('document_id', '=', documentId)
-      .limit(1)
-      .executeTakeFirst();
-    return other ? null : documentId;
-  });
+export async function orphanedByPath(db: Kysely<Database>, sourceId: string, path: string): Promise<string | null> {
+  const entry = await db
+    .selectFrom('source_entries')
+    .select('document_id')
+    .where('source_id', '=', sourceId)
+    .where('path', '=', path)
+    .executeTakeFirst();
+  const documentId = entry?.document_id ?? null;
+  if (documentId === null) return null;
+  const other = await db
+    .selectFrom('source_entries')
+    .select('path')
+    .where('document_id', '=', documentId)
+    .where((eb) => eb.or([eb('source_id', '<>', sourceId), eb('path', '<>', path)]))
+    .limit(1)
+    .executeTakeFirst();
+  return other ? null : documentId;
+}
+
+/** Drops the path from the ledger; dropping it twice is the same as once. */
+export async function dropEntry(db: Kysely<Database>, sourceId: string, path: string): Promise<void> {
+  await db.deleteFrom('source_entries').where('source_id', '=', sourceId).where('path', '=', path).execute();
 }
 
 /** The documents the source's ledger holds (for removing a source with its documents). */
