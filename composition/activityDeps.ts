@@ -9,6 +9,7 @@ import { createWebhookNotifier } from '../stores/webhookNotifier';
 import type { Adapters } from './adapters';
 import { createParserServiceClient } from '../parserService/parserServiceClient';
 import { parseEncryptionKey } from '../crypto/secretBox';
+import { cachingReaders } from '../stores/sources/sourceReaderCache';
 import { sourceReaderOf } from '../stores/sources/sourceReaderOf';
 
 /** config + adapters → what the activities run on (the services the worker composes). */
@@ -50,13 +51,14 @@ export function activityDepsFrom(
       secretKeys: secretKeysOf(config),
     },
     sources: {
-      readerOf: (row) =>
+      readerOf: cachingReaders((row) =>
         sourceReaderOf(row, {
           folderRoots: config.sources.folderRoots,
           keys: secretKeysOf(config),
           outbound: config.outbound,
           mirrorDir: path.join(config.dataDir, 'source-mirrors'),
         }),
+      ),
     },
     settings: {
       tmpDir: config.tmpDir,

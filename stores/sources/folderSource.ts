@@ -19,9 +19,10 @@ export async function isUnderAllowedRoot(dir: string, roots: readonly string[]):
 /**
  * A folder on the worker's file system, under a root the operator allowed
  * (SLUICE_SOURCE_FOLDER_ROOTS). Regular files only: symbolic links are not followed, so nothing
- * outside the folder is read. Each page walks the tree once (names only, then a stat per file of
- * the page), so a listing of N files in pages of P costs N²/P name reads: fine for the tens of
- * thousands of files a shared folder holds.
+ * outside the folder is read. The first page walks the tree (names only) and keeps the sorted
+ * names; the next pages read on from them, with a stat per file of the page, so a listing costs one
+ * walk. A page asked with another cursor than the one this reader handed out (the sync's previous
+ * page ran on another worker) walks again: names kept here never answer another listing.
  */
 export function createFolderSource(settings: FolderSettings, allowedRoots: readonly string[]): SourceReader {
   const root = path.resolve(settings.path);
@@ -33,16 +34,23 @@ export function createFolderSource(settings: FolderSettings, allowedRoots: reado
     if (!(await isUnderAllowedRoot(root, allowedRoots)))
       throw new SourceUnavailable(`${name} is not under a root SLUICE_SOURCE_FOLDER_ROOTS allows`, true);
   }
+  async function walk(): Promise<string[]> {
+    return (await fs.readdir(root, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+      .filter(included)
+      .sort();
+  }
+  let listing: { names: string[]; next: string | null; at: number } | null = null;
   return {
     name,
     async list(cursor, limit) {
       await checkedRoot();
-      const names = (await fs.readdir(root, { recursive: true, withFileTypes: true }))
-        .filter((e) => e.isFile())
-        .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
-        .filter((p) => included(p) && (cursor === null || p > cursor))
-        .sort();
-      const page = names.slice(0, limit);
+      if (cursor === null || listing?.next !== cursor) listing = { names: await walk(), next: null, at: 0 };
+      const { names } = listing;
+      let at = listing.at;
+      while (at < names.length && cursor !== null && (names[at] ?? '') <= cursor) at++;
+      const page = names.slice(at, at + limit);
       const entries: SourceEntry[] = [];
       for (const p of page) {
         const stat = await fs.lstat(path.join(root, p)).catch(() => null);
@@ -50,7 +58,9 @@ export function createFolderSource(settings: FolderSettings, allowedRoots: reado
         if (!stat?.isFile()) continue;
         entries.push({ path: p, etag: null, mtime: stat.mtime, sizeBytes: stat.size });
       }
-      return { entries, next: names.length > limit ? (page.at(-1) ?? null) : null };
+      const next = at + limit < names.length ? (page.at(-1) ?? null) : null;
+      listing = { names, next, at: at + page.length };
+      return { entries, next };
     },
     async open(p): Promise<Readable> {
       await checkedRoot();
