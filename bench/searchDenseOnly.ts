@@ -5,7 +5,7 @@ import { Pool } from 'pg';
 import { createAdapters } from '../composition/adapters';
 import { loadConfig } from '../config/config';
 import type { Database } from '../db/database';
-import { ensureHnswIndex, hnswIndexName } from '../db/pgvector';
+import { DEFAULT_HNSW_GRAPH, ensureHnswIndex, hnswIndexName, type HnswGraph } from '../db/pgvector';
 import { denseQueryText } from '../search/denseQuery';
 import { createPostgresVectorStore } from '../stores/postgresVectorStore';
 import type { TenantScope } from '../stores/ports';
@@ -28,7 +28,11 @@ import { round } from './searchMeasures';
  * near chunks (bench/searchCorpus.ts queryVectorNear) and for query texts embedded by the local
  * model; recall@10 of both kinds against the exact top 10 (computed as the rows are written); the
  * 1 % dataset's p50 / p99 and recall. The queries and exact tops are also written to
- * BENCH_SEARCH_QUERY_CACHE when set, for another side to search the same rows with.
+ * BENCH_SEARCH_QUERY_CACHE when set, for another side to search the same rows with. The graph is
+ * built with BENCH_HNSW_M and BENCH_HNSW_EF_CONSTRUCTION (pgvector's 16 and 64 by default). With
+ * BENCH_SEARCH_REUSE=1 the rows and HNSW index a previous run left are searched again (more
+ * ef_search values, or a graph built by hand): the exact tops come from the same generated
+ * vectors, nothing is loaded or built.
  */
 const TOTAL = Number(process.env.BENCH_SEARCH_CHUNKS ?? 1_000_000);
 const QUERIES = Number(process.env.BENCH_SEARCH_QUERIES ?? 100);
@@ -39,6 +43,11 @@ const DATABASE = process.env.BENCH_SEARCH_DATABASE ?? 'sluice_bench_dense_only';
 const OUT = process.env.BENCH_OUT ?? 'search-dense-only.json';
 const MAINTENANCE_WORK_MEM = process.env.BENCH_MAINTENANCE_WORK_MEM ?? '2GB';
 const MAINTENANCE_WORKERS = Number(process.env.BENCH_MAINTENANCE_WORKERS ?? os.availableParallelism() - 1);
+const GRAPH: HnswGraph = {
+  m: Number(process.env.BENCH_HNSW_M ?? DEFAULT_HNSW_GRAPH.m),
+  efConstruction: Number(process.env.BENCH_HNSW_EF_CONSTRUCTION ?? DEFAULT_HNSW_GRAPH.efConstruction),
+};
+const REUSE = process.env.BENCH_SEARCH_REUSE === '1';
 const model = BENCH_MODELS.first;
 const large: TenantScope = { userId: 'bench-user', datasetId: `bench-search-${TOTAL}` };
 const small: TenantScope = { userId: 'bench-other-user', datasetId: `${large.datasetId}-one-percent` };
@@ -80,7 +89,7 @@ async function buildIndex(url: string) {
     await sql`SELECT set_config('maintenance_work_mem', ${MAINTENANCE_WORK_MEM}, false),
                      set_config('max_parallel_maintenance_workers', ${String(MAINTENANCE_WORKERS)}, false)`.execute(db);
     const started = performance.now();
-    await ensureHnswIndex(db, new Set(), 'dense_vectors', model);
+    await ensureHnswIndex(db, new Set(), 'dense_vectors', model, GRAPH);
     const buildSeconds = seconds(started);
     await sql`ALTER TABLE dense_vectors SET (parallel_workers = 0)`.execute(db);
     const { rows } = await sql<{ bytes: number; size: string; table: string }>`
@@ -101,6 +110,16 @@ async function buildIndex(url: string) {
   }
 }
 
+/** The HNSW indexes already on dense_vectors: their definitions (with the graph's parameters) and sizes. */
+async function existingIndexes(db: Kysely<Database>) {
+  const { rows } = await sql<{ name: string; definition: string; size: string }>`
+    SELECT indexname AS name, indexdef AS definition, pg_size_pretty(pg_relation_size(indexname::regclass)) AS size
+      FROM pg_indexes WHERE tablename = 'dense_vectors' AND indexdef LIKE '%USING hnsw%'`.execute(db);
+  if (rows.length === 0)
+    throw new Error('BENCH_SEARCH_REUSE=1 but no HNSW index on dense_vectors: run without it first');
+  return { reused: rows };
+}
+
 async function main(): Promise<void> {
   const url = Object.assign(new URL(loadConfig().database.url), { pathname: `/${DATABASE}` }).toString();
   const config = loadConfig({
@@ -109,7 +128,7 @@ async function main(): Promise<void> {
     SLUICE_PROFILE: 'local',
     SLUICE_EMBEDDER: 'local-model',
   });
-  await resetBenchDatabase(url);
+  if (!REUSE) await resetBenchDatabase(url);
   const adapters = createAdapters(config);
   try {
     const near = Array.from({ length: QUERIES }, (_, q) => queryVectorNear(target(q), model.dimension));
@@ -121,14 +140,16 @@ async function main(): Promise<void> {
     const exactSmall = new ExactTop10(near.slice(0, FILTERED_QUERIES));
     const both = { offer: (id: string, v: number[]) => (exactNear.offer(id, v), exactEmbedded.offer(id, v)) };
     const loadStarted = performance.now();
-    await copyRows(url, 'dense_vectors', COLUMNS, denseRows(both as ExactTop10, exactSmall));
-    const loadSeconds = seconds(loadStarted);
-    console.error(`loaded ${TOTAL} + ${SMALL} rows in ${loadSeconds} s`);
+    const rows = denseRows(both as ExactTop10, exactSmall);
+    if (REUSE) for (const row of rows) void row;
+    else await copyRows(url, 'dense_vectors', COLUMNS, rows);
+    const loadSeconds = REUSE ? null : seconds(loadStarted);
+    console.error(`${REUSE ? 'exact tops of' : 'loaded'} ${TOTAL} + ${SMALL} rows in ${seconds(loadStarted)} s`);
     const exact = { near: exactNear.top(), embedded: exactEmbedded.top(), small: exactSmall.top() };
     if (process.env.BENCH_SEARCH_QUERY_CACHE)
       fs.writeFileSync(process.env.BENCH_SEARCH_QUERY_CACHE, JSON.stringify({ total: TOTAL, near, embedded, exact }));
-    const index = await buildIndex(url);
-    console.error(`HNSW index built in ${index.buildSeconds} s (${index.indexSize})`);
+    const index = REUSE ? await existingIndexes(adapters.db) : await buildIndex(url);
+    console.error(`HNSW index: ${JSON.stringify(index)}`);
     const vacuumStarted = performance.now();
     await sql`VACUUM (ANALYZE) dense_vectors`.execute(adapters.db);
     const vacuumSeconds = seconds(vacuumStarted);
@@ -152,7 +173,7 @@ async function main(): Promise<void> {
     }
     writeBenchResult(OUT, {
       bench: 'search-dense-only',
-      side: 'pgvector HNSW (m 16, ef_construction 64), iterative scan relaxed_order',
+      side: `pgvector HNSW${REUSE ? ' (as left by an earlier run)' : ` (m ${GRAPH.m}, ef_construction ${GRAPH.efConstruction})`}, iterative scan relaxed_order`,
       rows: TOTAL,
       queries: QUERIES,
       model,

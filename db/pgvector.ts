@@ -48,6 +48,15 @@ export function ofModel(model: ModelRef): RawBuilder<unknown> {
   return sql`model = ${sql.lit(model.model)} AND dimension = ${sql.lit(model.dimension)}`;
 }
 
+/** An HNSW graph's build parameters: links per node and the candidates kept while linking. */
+export interface HnswGraph {
+  m: number;
+  efConstruction: number;
+}
+
+/** pgvector's own defaults. */
+export const DEFAULT_HNSW_GRAPH: HnswGraph = { m: 16, efConstruction: 64 };
+
 /** `dense_vectors_hnsw_<hash of the model>_<dimension>`: under Postgres's 63 bytes for any model name. */
 export function hnswIndexName(table: DenseTable, model: ModelRef): string {
   const hash = createHash('sha256').update(model.model).digest('hex').slice(0, 12);
@@ -66,6 +75,7 @@ export async function ensureHnswIndex(
   ensured: Set<string>,
   table: DenseTable,
   model: ModelRef,
+  graph: HnswGraph = DEFAULT_HNSW_GRAPH,
 ): Promise<void> {
   const name = hnswIndexName(table, model);
   if (ensured.has(name)) return;
@@ -75,7 +85,9 @@ export async function ensureHnswIndex(
     await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`hnsw:${name}`}, 0))`.execute(trx);
     const opclass = model.dimension > VECTOR_MAX_INDEXED ? sql`halfvec_cosine_ops` : sql`vector_cosine_ops`;
     await sql`CREATE INDEX IF NOT EXISTS ${sql.id(name)} ON ${sql.table(table)}
-                USING hnsw (${expression} ${opclass}) WHERE ${ofModel(model)}`.execute(trx);
+                USING hnsw (${expression} ${opclass})
+                WITH (m = ${sql.lit(graph.m)}, ef_construction = ${sql.lit(graph.efConstruction)})
+                WHERE ${ofModel(model)}`.execute(trx);
   };
   // A migration runs in its own transaction already.
   if (db.isTransaction) await create(db);
