@@ -93,7 +93,7 @@ async function convert(
     case 'xlsx':
       return ooxmlToMarkdown(filePath, limits.maxUncompressedBytes, budget, images);
     case 'epub':
-      return epubToMarkdown(filePath, limits.maxUncompressedBytes, budget);
+      return epubToMarkdown(filePath, limits.maxUncompressedBytes, budget, images);
     case 'rtf':
       return rtfToMarkdown(await readFile(filePath), budget);
     case 'json':

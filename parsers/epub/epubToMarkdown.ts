@@ -2,9 +2,11 @@ import path from 'node:path/posix';
 import { permanentError } from '../../contracts/sluiceError';
 import { htmlToMarkdown } from '../htmlToMarkdown';
 import { UNLIMITED_MARKDOWN, type MarkdownBudget } from '../markdownBudget';
+import { NO_IMAGES, type EmbeddedImages } from '../ooxml/embeddedImages';
 import { assertNestedArchivesFit } from '../ooxml/nestedArchives';
 import { parseXmlPart } from '../ooxml/xmlEvents';
 import { ZipArchive } from '../ooxml/zipArchive';
+import { pointPicturesAtParts } from './epubPictures';
 
 /** The media types of a spine item whose text is read: the XHTML (and HTML) content documents. */
 const CONTENT_TYPES = new Set(['application/xhtml+xml', 'text/html']);
@@ -45,13 +47,15 @@ async function readPackage(
 /**
  * An EPUB (2 or 3): a ZIP package whose spine lists its content documents in reading order. Each
  * XHTML document of the spine becomes markdown as an HTML page does (htmlToMarkdown: headings,
- * lists, tables, code), in spine order; a document listed twice is read once. The archive's
- * inflation limit, nesting check and the markdown budget bound it as for DOCX.
+ * lists, tables, code), in spine order; a document listed twice is read once. Pictures keep their
+ * alt text, and are kept for description like a DOCX's when `images` is on (epubPictures.ts). The
+ * archive's inflation limit, nesting check and the markdown budget bound it as for DOCX.
  */
 export async function epubToMarkdown(
   filePath: string,
   maxUncompressedBytes: number,
   budget: MarkdownBudget = UNLIMITED_MARKDOWN(),
+  images: EmbeddedImages = NO_IMAGES(),
 ): Promise<string> {
   const archive = await ZipArchive.open(filePath, maxUncompressedBytes);
   try {
@@ -68,7 +72,12 @@ export async function epubToMarkdown(
       await archive.readText(item.href, (text) => {
         html += text;
       });
-      const markdown = htmlToMarkdown(html).trim();
+      const markdown = pointPicturesAtParts(
+        htmlToMarkdown(html).trim(),
+        item.href,
+        (part) => archive.has(part),
+        images,
+      );
       budget.add(markdown, 2);
       if (markdown !== '') parts.push(markdown);
     }
