@@ -1,0 +1,33 @@
+import fs from 'node:fs';
+import readline from 'node:readline';
+import { PDFParse } from 'pdf-parse';
+
+/**
+ * The pdf-parse side of `npm run bench:pdf-structure`, in a process of its own: pdf-parse brings
+ * its own pdf.js, whose API refuses the worker sluice's pdf.js installs in the process. Same
+ * protocol as pdfStructurePeers.py: PDF paths on stdin, one JSON line per file on stdout, each
+ * file timed here.
+ */
+async function main(): Promise<void> {
+  for await (const line of readline.createInterface({ input: process.stdin })) {
+    const pdfPath = line.trim();
+    if (pdfPath === '') continue;
+    const started = performance.now();
+    let markdown = '';
+    const parser = new PDFParse({ data: fs.readFileSync(pdfPath) });
+    try {
+      markdown = (await parser.getText()).text;
+    } catch (error) {
+      console.error(`pdf-parse: ${pdfPath}: ${(error as Error).message}`);
+    } finally {
+      await parser.destroy();
+    }
+    const seconds = (performance.now() - started) / 1000;
+    process.stdout.write(`${JSON.stringify({ path: pdfPath, seconds, markdown })}\n`);
+  }
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
