@@ -46,23 +46,31 @@ async function main(): Promise<void> {
       side,
       pdfs.map((pdf) => pdf.pdfPath),
     );
-    const groups = new Map<string, { scores: DocumentScore; pages: number; seconds: number }>();
+    const groups = new Map<string, { scores: DocumentScore; pages: number; seconds: number; cpuSeconds: number }>();
     pdfs.forEach((pdf, index) => {
       const score = scoreDocument(truths.get(pdf.page.id)!, parsed[index]!.markdown);
-      const seconds = parsed[index]!.seconds;
-      documents.push({ side, pdf: `${pdf.renderer}/${pdf.page.id}`, pages: pageCounts[index], seconds, score });
+      const { seconds, cpuSeconds } = parsed[index]!;
+      documents.push({
+        side,
+        pdf: `${pdf.renderer}/${pdf.page.id}`,
+        pages: pageCounts[index],
+        seconds,
+        cpuSeconds,
+        score,
+      });
       for (const key of [`${pdf.page.split}|all`, `${pdf.page.split}|${pdf.renderer}`, `all|all`]) {
-        const group = groups.get(key) ?? { scores: NO_SCORE, pages: 0, seconds: 0 };
+        const group = groups.get(key) ?? { scores: NO_SCORE, pages: 0, seconds: 0, cpuSeconds: 0 };
         groups.set(key, {
           scores: addScores(group.scores, score),
           pages: group.pages + pageCounts[index]!,
           seconds: group.seconds + seconds,
+          cpuSeconds: group.cpuSeconds + cpuSeconds,
         });
       }
     });
     for (const [key, group] of groups) {
       const [split, renderer] = key.split('|') as [string, string];
-      rows.push(summarize(side, split, renderer, group.scores, group.pages, group.seconds));
+      rows.push(summarize(side, split, renderer, group));
     }
     console.error(`${side} done`);
   }

@@ -3,9 +3,12 @@
 Usage: python pdfStructurePeers.py <side> < paths
 where <side> is pymupdf4llm or pdfplumber and stdin holds one PDF path a line. The interpreter and
 the library are loaded once, before the first file, so start-up is not charged to any file. Each
-file's parse is timed here and written as one JSON line: {"path", "seconds", "markdown"}.
+file's parse is timed here (wall clock and this process's CPU time) and written as one JSON line:
+{"path", "seconds", "cpuSeconds", "markdown"}. Whatever the libraries print goes to stderr, so that
+stdout carries only those lines.
 """
 
+import contextlib
 import json
 import sys
 import time
@@ -49,19 +52,22 @@ def pdfplumber_side():
 
 
 def main():
-    parse = {"pymupdf4llm": pymupdf4llm_side, "pdfplumber": pdfplumber_side}[sys.argv[1]]()
+    with contextlib.redirect_stdout(sys.stderr):
+        parse = {"pymupdf4llm": pymupdf4llm_side, "pdfplumber": pdfplumber_side}[sys.argv[1]]()
     for line in sys.stdin:
         path = line.strip()
         if not path:
             continue
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         try:
-            markdown = parse(path)
+            with contextlib.redirect_stdout(sys.stderr):
+                markdown = parse(path)
         except Exception as error:  # a failed file scores nothing; the run goes on
             markdown = ""
             print(f"{sys.argv[1]}: {path}: {error}", file=sys.stderr)
-        seconds = time.perf_counter() - started
-        print(json.dumps({"path": path, "seconds": seconds, "markdown": markdown}), flush=True)
+        seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
+        line = {"path": path, "seconds": seconds, "cpuSeconds": cpu_seconds, "markdown": markdown}
+        print(json.dumps(line), flush=True)
 
 
 if __name__ == "__main__":

@@ -15,20 +15,28 @@ export interface Row {
   words: number | null;
   pages: number;
   seconds: number;
+  cpuSeconds: number;
+  /** Pages over the wall-clock seconds of the side's parses. */
   pagesPerSecond: number;
+  /** Pages over the CPU seconds of the parsing process: steadier on a shared machine. */
+  pagesPerCpuSecond: number;
   counts: DocumentScore;
 }
 
 const percent = (value: number) => Math.round(value * 1000) / 10;
+const perSecond = (pages: number, seconds: number) => (seconds === 0 ? 0 : Math.round((pages / seconds) * 10) / 10);
 const share = (tally: Tally) => (tally.total === 0 ? null : percent(tally.hits / tally.total));
 
 export function summarize(
   side: string,
   split: string,
   renderer: string,
-  counts: DocumentScore,
-  pages: number,
-  seconds: number,
+  {
+    scores: counts,
+    pages,
+    seconds,
+    cpuSeconds,
+  }: { scores: DocumentScore; pages: number; seconds: number; cpuSeconds: number },
 ): Row {
   return {
     side,
@@ -43,7 +51,9 @@ export function summarize(
     words: share(counts.words),
     pages,
     seconds: Math.round(seconds * 100) / 100,
-    pagesPerSecond: seconds === 0 ? 0 : Math.round((pages / seconds) * 10) / 10,
+    cpuSeconds: Math.round(cpuSeconds * 100) / 100,
+    pagesPerSecond: perSecond(pages, seconds),
+    pagesPerCpuSecond: perSecond(pages, cpuSeconds),
     counts,
   };
 }
@@ -61,6 +71,7 @@ const COLUMNS: [string, (row: Row) => string][] = [
   ['words %', (row) => String(row.words ?? '-')],
   ['pages', (row) => String(row.pages)],
   ['pages/s', (row) => String(row.pagesPerSecond)],
+  ['pages/cpu-s', (row) => String(row.pagesPerCpuSecond)],
 ];
 
 /** A fixed-width table, split then renderer then side, for the terminal and the docs. */

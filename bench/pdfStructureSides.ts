@@ -18,18 +18,22 @@ const PYTHON = path.join(PDF_BENCH_CACHE, 'venv', 'bin', 'python');
 
 export interface Parsed {
   seconds: number;
+  /** CPU time of the parsing process over the parse: what a loaded machine does not inflate. */
+  cpuSeconds: number;
   markdown: string;
 }
 
 async function timed(parse: () => Promise<string>): Promise<Parsed> {
   const started = performance.now();
+  const cpuStarted = process.cpuUsage();
   let markdown = '';
   try {
     markdown = await parse();
   } catch (error) {
     console.error(`parse failed: ${(error as Error).message.slice(0, 200)}`);
   }
-  return { seconds: (performance.now() - started) / 1000, markdown };
+  const cpu = process.cpuUsage(cpuStarted);
+  return { seconds: (performance.now() - started) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, markdown };
 }
 
 async function inProcess(pdfPaths: string[], parse: (pdfPath: string) => Promise<string>): Promise<Parsed[]> {
@@ -45,12 +49,12 @@ async function child(name: string, command: string, args: string[], pdfPaths: st
   peer.stdin.end(pdfPaths.map((pdfPath) => `${pdfPath}\n`).join(''));
   const byPath = new Map<string, Parsed>();
   for await (const line of readline.createInterface({ input: peer.stdout })) {
-    const { path: pdfPath, seconds, markdown } = JSON.parse(line) as Parsed & { path: string };
-    byPath.set(pdfPath, { seconds, markdown });
+    const { path: pdfPath, ...parsed } = JSON.parse(line) as Parsed & { path: string };
+    byPath.set(pdfPath, parsed);
   }
   const code = await exited;
   if (code !== 0) throw new Error(`${name} exited with ${code}`);
-  return pdfPaths.map((pdfPath) => byPath.get(pdfPath) ?? { seconds: 0, markdown: '' });
+  return pdfPaths.map((pdfPath) => byPath.get(pdfPath) ?? { seconds: 0, cpuSeconds: 0, markdown: '' });
 }
 
 export function runSide(side: Side, pdfPaths: string[]): Promise<Parsed[]> {
