@@ -11,7 +11,7 @@ import { normalizeText, normalizeWords } from './pdfStructureText';
 export interface Truth {
   /** Each table's rows, each row its non-empty cells (normalized text). */
   tables: string[][][];
-  /** Each list item's own text (nested lists left to their own items), normalized. */
+  /** Each list item's leading text (up to its first nested block), normalized. */
   listItems: string[];
   /** Non-empty lines of <pre>, whitespace collapsed. */
   codeLines: string[];
@@ -31,14 +31,28 @@ const BLOCK_TAGS = new Set(
 );
 const READING_BLOCKS = 'p, li, dt, dd, pre, h1, h2, h3, h4, h5, h6, caption';
 
-/** A node's text with block boundaries as spaces; descendants `skip` accepts are left out. */
-function textOf(node: AnyNode, skip: (element: Element) => boolean = () => false): string {
+/**
+ * A node's text with `boundary` where a block starts or ends; descendants `skip` accepts are left
+ * out. A space by default, so adjacent blocks' words do not run together.
+ */
+function textOf(node: AnyNode, skip: (element: Element) => boolean = () => false, boundary = ' '): string {
   if (node.type === 'text') return node.data;
   if (node.type !== 'tag' && node.type !== 'root') return '';
   const inner = node.children
-    .map((child) => (child.type === 'tag' && skip(child) ? ' ' : textOf(child, skip)))
+    .map((child) => (child.type === 'tag' && skip(child) ? boundary : textOf(child, skip, boundary)))
     .join('');
-  return node.type === 'tag' && BLOCK_TAGS.has(node.name) ? ` ${inner} ` : inner;
+  return node.type === 'tag' && BLOCK_TAGS.has(node.name) ? `${boundary}${inner}${boundary}` : inner;
+}
+
+/**
+ * A list item's leading text: up to its first nested block (a step's title before its
+ * paragraphs, say). That is the line its marker starts in print, whatever follows it.
+ */
+function leadingText(item: Element): string {
+  const isList = (element: Element) => element.name === 'ul' || element.name === 'ol';
+  const BREAK = '\u0001';
+  const parts = textOf(item, isList, BREAK).split(BREAK).map(normalizeText);
+  return parts.find((part) => part !== '') ?? '';
 }
 
 /**
@@ -70,10 +84,9 @@ export function truthOf(html: string, chrome: readonly string[]): Truth {
   $(HIDDEN).remove();
   if (chrome.length > 0) $(chrome.join(', ')).remove();
   const body = $('body').get(0) ?? $.root().get(0)!;
-  const isList = (element: Element) => element.name === 'ul' || element.name === 'ol';
   const listItems = $('li')
     .toArray()
-    .map((item) => normalizeText(textOf(item, isList)))
+    .map(leadingText)
     .filter((text) => text !== '');
   const codeLines = $('pre')
     .toArray()
