@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { loadPdfjs } from '../parsers/pdf/loadPdfjs';
 import { writeBenchResult } from './benchResults';
+import { checkGoals, formatGoals } from './pdfStructureGoals';
 import { FAMILIES, htmlPages, splitsFromEnv } from './pdfStructureCorpus';
 import { renderAll, renderersFromEnv, type RenderedPdf } from './pdfStructureRender';
 import { formatTable, summarize, type Row } from './pdfStructureReport';
@@ -88,10 +89,12 @@ async function main(): Promise<void> {
       pdfs: pdfs.length,
       pages: pageCounts.reduce((a, b) => a + b, 0),
     },
+    goals: checkGoals(rows),
     results: rows,
     documents,
   });
   console.log(formatTable(rows));
+  console.log(`\nsluice on the held-out split:\n${formatGoals(checkGoals(rows))}`);
 }
 
 void main().catch((error: unknown) => {
