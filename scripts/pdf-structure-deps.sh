@@ -14,7 +14,12 @@ docs=(
   sqlite3-doc=3.40.1-2+deb12u2
   debian-reference-en=2.100
 )
-python_pins=(pdfplumber==0.11.7 pymupdf4llm==0.2.9 pymupdf==1.26.7)
+# The peers and everything they pull in, so a new release of a dependency changes nothing.
+python_pins=(
+  pdfplumber==0.11.7 pdfminer.six==20250506 pypdfium2==5.15.2 pillow==13.0.0 charset-normalizer==3.5.3
+  cryptography==51.0.1 cffi==2.1.1 pycparser==3.12
+  pymupdf4llm==0.2.9 PyMuPDF==1.26.7 tabulate==0.10.0
+)
 
 # Each package's files go to docs/<package>_<version>; a finished unpack leaves a .done mark.
 mkdir -p "$cache/docs" "$cache/debs"
