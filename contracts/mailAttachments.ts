@@ -1,3 +1,5 @@
+import { metadataProblem, type DocumentMetadata } from './documentMetadata';
+
 /**
  * How an e-mail's attachments are linked to their message (docs/documents.md, "Mail"): each
  * attachment's document has `attachedTo` (the message's document id) and `attachmentName`, beside
@@ -21,4 +23,23 @@ export const MAIL_PREFIX = 'mail.';
 export interface AttachmentRuns {
   start: string[];
   stale: string[];
+}
+
+/** The mail fields left out first when the document's own metadata leaves no room for all of them. */
+const LEFT_OUT_FIRST = ['mail.cc', 'mail.to', 'mail.refusedAttachments', 'mail.inReplyTo', 'mail.subject'];
+
+/**
+ * A mail file's metadata after a parse: its own keys as they are, the `mail.*` keys of an earlier
+ * version replaced by `fields`. Where the own keys leave no room within the metadata bounds, the
+ * least needed mail fields are left out; `mail.attachments` stays, because it is what keeps the
+ * message's attachments when a new version comes.
+ */
+export function withMailFields(current: DocumentMetadata, fields: DocumentMetadata): DocumentMetadata {
+  const own = Object.fromEntries(Object.entries(current).filter(([key]) => !key.startsWith(MAIL_PREFIX)));
+  const next: DocumentMetadata = { ...own, ...fields };
+  for (const key of [...LEFT_OUT_FIRST, ...Object.keys(fields)]) {
+    if (metadataProblem(next) === null) return next;
+    if (key !== MAIL_ATTACHMENTS) delete next[key];
+  }
+  return next;
 }

@@ -64,7 +64,9 @@ async function registerAttachment(
   limits: Parameters<typeof budgetOrRefusal>[0],
 ): Promise<FailureCode | null> {
   const existing = await findDocument(deps.db, attachment.documentId);
-  if (existing && existing.user_id === input.userId && existing.dataset_id === input.datasetId) return null;
+  if (existing && existing.user_id === input.userId && existing.dataset_id === input.datasetId)
+    // One an earlier version dropped and whose deletion is under way is not taken back.
+    return existing.lifecycle === 'ACTIVE' ? null : 'DOCUMENT_DELETING';
   const budget = budgetOrRefusal(limits, await usageOf(deps.db, input.userId));
   if ('code' in budget) return budget.code;
   const fileName = cleanFileName(attachment.fileName);

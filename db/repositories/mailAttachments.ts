@@ -1,17 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import { metadataProblem, type DocumentMetadata } from '../../contracts/documentMetadata';
-import { ATTACHED_TO, MAIL_ATTACHMENTS, MAIL_PREFIX } from '../../contracts/mailAttachments';
+import type { DocumentMetadata } from '../../contracts/documentMetadata';
+import { ATTACHED_TO, MAIL_ATTACHMENTS, withMailFields } from '../../contracts/mailAttachments';
 import type { Database } from '../database';
 
-/** The mail fields dropped first when the document's own metadata leaves no room for all of them. */
-const DROPPED_FIRST = ['mail.cc', 'mail.to', 'mail.refusedAttachments', 'mail.inReplyTo', 'mail.subject'];
-
 /**
- * Replaces the `mail.*` fields of a mail file's document with what its latest parse found, under
- * the row lock (a metadata PATCH is never lost), and counts the metadata version up so every
- * store's copy is written again. Where the document's own metadata leaves no room, the least
- * needed fields go first; `mail.attachments` stays, because it is what links the message to its
- * attachments.
+ * Replaces the `mail.*` fields of a mail file's document with what its latest parse found
+ * (withMailFields), under the row lock (a metadata PATCH is never lost), and counts the metadata
+ * version up so every store's copy is written again.
  */
 export async function setMailFields(db: Kysely<Database>, documentId: string, fields: DocumentMetadata): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -22,13 +17,7 @@ export async function setMailFields(db: Kysely<Database>, documentId: string, fi
       .forUpdate()
       .executeTakeFirst();
     if (!row) return;
-    const own = Object.fromEntries(Object.entries(row.metadata).filter(([key]) => !key.startsWith(MAIL_PREFIX)));
-    let next: DocumentMetadata = { ...own, ...fields };
-    for (const key of [...DROPPED_FIRST, ...Object.keys(fields)]) {
-      if (metadataProblem(next) === null) break;
-      if (key !== MAIL_ATTACHMENTS) delete next[key];
-    }
-    if (metadataProblem(next) !== null) next = { ...own, [MAIL_ATTACHMENTS]: fields[MAIL_ATTACHMENTS] ?? [] };
+    const next = withMailFields(row.metadata, fields);
     await trx
       .updateTable('documents')
       .set({
