@@ -54,7 +54,8 @@ async function deleteAttachments(owner: DocumentOwner, input: DeleteInput): Prom
       if (child) await child.result();
       else othersRunning = true;
     }
-    if (othersRunning) await sleep('10 seconds');
+    // A deletion that rides out a store outage may take minutes: asked again at a pace that keeps the history small.
+    if (othersRunning) await sleep('30 seconds');
   }
 }
 
