@@ -6,6 +6,7 @@ import {
 } from './stages/chunkingPlan';
 import { createCleaningActivity, createParseForEnrichmentActivity } from './stages/cleaning';
 import type { ActivityDeps } from './deps';
+import { createAttachedDocumentsActivities } from './maintenance/attachedDocuments';
 import { createCopyDocumentFieldsActivity } from './maintenance/copyDocumentFields';
 import { createDeletionActivities } from './maintenance/deletion';
 import { createEnrichChunksActivity } from './stages/enrichChunks';
@@ -49,6 +50,7 @@ export function createStageActivities(deps: ActivityDeps) {
     notifyResult: createNotifyResultActivity(deps),
     recordNotifyFailure: createRecordNotifyFailureActivity(deps),
     ...createDeletionActivities(deps),
+    ...createAttachedDocumentsActivities(deps),
     copyDocumentFields: createCopyDocumentFieldsActivity(deps),
     ...createRebuildDatasetActivities(deps),
     sweepStuckTasks: createSweepStuckTasksActivity(deps),

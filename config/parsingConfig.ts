@@ -78,6 +78,14 @@ export const parsingEnv = {
     .max(600)
     .default(150)
     .describe('Resolution PDF pages are rendered at for OCR.'),
+  // parsers/mail/mailAttachments.ts: a message with 10,000 tiny attachments makes 20 documents.
+  SLUICE_MAIL_MAX_ATTACHMENTS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(64)
+    .default(20)
+    .describe('Most attachments one EML or MBOX file turns into documents of their own; past it TOO_MANY_ATTACHMENTS.'),
   SLUICE_MAX_CHUNKS_PER_DOCUMENT: z.coerce
     .number()
     .int()
@@ -114,6 +122,7 @@ export interface ParsingSettings {
     markdown: { maxBytes: number; perSourceByte: number };
     pdfDecodedPerSourceByte: number;
     ocr: { maxPages: number; pageTimeoutMs: number; documentTimeoutMs: number; dpi: number };
+    maxMailAttachments: number;
   };
   chunking: { maxTokens: number; overlapTokens: number; maxChunks: number };
 }
@@ -140,6 +149,7 @@ export function parsingSettings(e: EnvOf<typeof parsingEnv>, problems: string[])
         documentTimeoutMs: durationMs(e.SLUICE_OCR_DOCUMENT_TIMEOUT),
         dpi: e.SLUICE_OCR_DPI,
       },
+      maxMailAttachments: e.SLUICE_MAIL_MAX_ATTACHMENTS,
     },
     chunking: {
       maxTokens: e.SLUICE_CHUNK_MAX_TOKENS,

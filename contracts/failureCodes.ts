@@ -40,6 +40,11 @@ export const FAILURE_CODES = [
   'INVALID_TEXT_ENCODING',
   /** Parsing took longer than the per-document limit (SLUICE_PARSE_TIMEOUT). */
   'PARSE_TIMEOUT',
+  /**
+   * An attachment of an EML or MBOX file past SLUICE_MAIL_MAX_ATTACHMENTS: not made a document;
+   * recorded on its message, which is ingested all the same.
+   */
+  'TOO_MANY_ATTACHMENTS',
   // Starting from a named source: registration's refusals, like an upload's.
   /** The user's quota (documents or bytes) has no room for the file. */
   'QUOTA_EXCEEDED',

@@ -46,6 +46,8 @@ export interface StageResult {
   skipped: boolean;
   /** Stage-specific count: chunks written, vectors upserted, entries indexed... */
   items: number;
+  /** CLEANING of an EML or MBOX file: the run then starts its attachments' runs (contracts/mailAttachments.ts). */
+  mail?: true;
 }
 
 /**

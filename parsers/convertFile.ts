@@ -10,7 +10,14 @@ import { EmbeddedImages, type EmbeddedImage } from './ooxml/embeddedImages';
 import { epubToMarkdown } from './epub/epubToMarkdown';
 import { odfToMarkdown } from './odf/odfToMarkdown';
 import { jsonToMarkdown } from './jsonToMarkdown';
-import { mboxToMarkdown, messageToMarkdown } from './mail/emailToMarkdown';
+import type { DocumentMetadata } from '../contracts/documentMetadata';
+import { mboxToMarkdown, messageToMarkdown, type ParsedMail } from './mail/emailToMarkdown';
+import {
+  AttachmentWriter,
+  type AttachmentRefusal,
+  type AttachmentTarget,
+  type MailAttachment,
+} from './mail/mailAttachments';
 import { rtfToMarkdown } from './rtfToMarkdown';
 import { xmlToMarkdown } from './xmlToMarkdown';
 import { ooxmlToMarkdown } from './ooxml/ooxmlToMarkdown';
@@ -21,13 +28,18 @@ import { decodeDetected } from './textEncoding';
 import { textToMarkdown } from './textToMarkdown';
 
 /**
- * A parse's result: the markdown, the pages OCR read (page order; empty for most documents), and
- * the pictures its references name (only when asked to keep them; DOCX and PPTX).
+ * A parse's result: the markdown, the pages OCR read (page order; empty for most documents), the
+ * pictures its references name (only when asked to keep them; DOCX and PPTX), and of a mail file
+ * its headers as metadata and the attachments written out (only when given a folder for them).
  */
 export interface ParsedDocument {
   markdown: string;
   ocrPages: OcrPageReport[];
   images: EmbeddedImage[];
+  /** An EML's headers as metadata (mail.*); null for any other type, an MBOX included. */
+  mail: DocumentMetadata | null;
+  attachments: MailAttachment[];
+  attachmentRefusals: AttachmentRefusal[];
 }
 
 export interface ParseOptions {
@@ -35,6 +47,8 @@ export interface ParseOptions {
   keepImages?: boolean;
   /** Told as each page's OCR begins (the parse process reports it to the pool: cpuPool/parseChild.ts). */
   onOcrPage?: OcrPageListener;
+  /** Write an EML's or MBOX's attachments of a type sluice reads to this folder, to become documents. */
+  attachments?: AttachmentTarget;
 }
 
 /**
@@ -58,7 +72,14 @@ export async function parseDocument(
   const budget = new MarkdownBudget(markdownLimit(limits.markdown, (await stat(filePath)).size));
   const ocr = new DocumentOcr(limits.ocr, sharedOcrEngine, options.onOcrPage);
   const images = new EmbeddedImages(options.keepImages === true);
-  const markdown = await classified(type, () => convert(filePath, type, limits, budget, ocr, images));
+  const writer = options.attachments && new AttachmentWriter(options.attachments, limits.maxMailAttachments);
+  let mail: DocumentMetadata | null = null;
+  const markdown = await classified(type, async () => {
+    const converted = await convert(filePath, type, limits, budget, ocr, images, writer);
+    if (typeof converted === 'string') return converted;
+    mail = converted.mail;
+    return converted.markdown;
+  });
   budget.check(markdown);
   if (markdown.trim() === '') {
     throw permanentError(
@@ -66,7 +87,14 @@ export async function parseDocument(
       isImageType(type) ? `OCR found no text in the ${type} image` : `no text content found in the ${type} file`,
     );
   }
-  return { markdown, ocrPages: [...ocr.pages].sort((a, b) => a.page - b.page), images: images.list() };
+  return {
+    markdown,
+    ocrPages: [...ocr.pages].sort((a, b) => a.page - b.page),
+    images: images.list(),
+    mail,
+    attachments: writer?.written ?? [],
+    attachmentRefusals: writer?.refused ?? [],
+  };
 }
 
 async function convert(
@@ -76,7 +104,8 @@ async function convert(
   budget: MarkdownBudget,
   ocr: DocumentOcr,
   images: EmbeddedImages,
-): Promise<string> {
+  attachments: AttachmentWriter | undefined,
+): Promise<string | ParsedMail> {
   switch (type) {
     case 'png':
     case 'jpeg':
@@ -99,9 +128,9 @@ async function convert(
     case 'json':
       return jsonToMarkdown(decodeDetected(await readFile(filePath)), budget);
     case 'eml':
-      return messageToMarkdown(await readFile(filePath), budget);
+      return messageToMarkdown(await readFile(filePath), budget, attachments);
     case 'mbox':
-      return mboxToMarkdown(await readFile(filePath), budget);
+      return mboxToMarkdown(await readFile(filePath), budget, attachments);
     case 'xml':
       return xmlToMarkdown(decodeDetected(await readFile(filePath)), budget);
     case 'odt':

@@ -27,6 +27,8 @@ export interface ParseLimits {
   pdfDecodedPerSourceByte: number;
   /** Pages to OCR and time per page (scanned PDFs, image uploads). */
   ocr: OcrLimits;
+  /** The most attachments one EML or MBOX file turns into documents (SLUICE_MAIL_MAX_ATTACHMENTS). */
+  maxMailAttachments: number;
 }
 
 export interface MarkdownLimits {
@@ -55,6 +57,7 @@ export const DEFAULT_PARSE_LIMITS: ParseLimits = {
   markdown: { maxBytes: 256 * 1024 * 1024, perSourceByte: 32 },
   pdfDecodedPerSourceByte: 32,
   ocr: { maxPages: 500, pageTimeoutMs: 2 * 60_000, documentTimeoutMs: 3 * 60 * 60_000, dpi: 150 },
+  maxMailAttachments: 20,
 };
 
 /** Bounds on OCR within one document's parse (which stays under the limits above too). */

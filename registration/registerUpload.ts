@@ -59,6 +59,11 @@ export interface UploadFile {
   metadata?: DocumentMetadata;
   /** The synced source that keeps the document (documents.source); absent: an upload. */
   sourceId?: string;
+  /**
+   * An e-mail's attachment: registered even when the dataset holds the same bytes, because it
+   * follows its message (deleted with it), which a document it were deduplicated to would not.
+   */
+  attachment?: true;
 }
 
 function documentsUsedUp(limits: UploadLimits): string {
@@ -130,6 +135,7 @@ export async function registerUpload(
         ...(file.sourceId !== undefined ? { source: file.sourceId } : {}),
       },
       deps.limits.quota,
+      file.attachment !== true,
     );
   } catch (error) {
     await removeObject();

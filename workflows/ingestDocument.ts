@@ -28,6 +28,7 @@ import {
   sourceRegistration,
 } from './activityOptions';
 import { activitySummary } from './activitySummary';
+import { startAttachmentRuns } from './attachmentRuns';
 import { classifyFailure } from './classifyFailure';
 import { PendingSearchAttributes } from './pendingSearchAttributes';
 import { runStages, type Failure } from './runStages';
@@ -150,6 +151,12 @@ export async function ingestDocument(input: IngestInput): Promise<IngestResult> 
           budgetMs: prepared.outageBudgetMs ?? DEFAULT_OUTAGE_BUDGET_MS,
           ...(prepared.priority ? { priority: prepared.priority } : {}),
         },
+        () =>
+          startAttachmentRuns(
+            stageInput,
+            { retryWait, ...(input.callerClaim !== undefined ? { callerClaim: input.callerClaim } : {}) },
+            subject,
+          ),
       );
       // Only a run that built a new chunk set (a rebuild) retires the set it switched away from.
       if (failure === null && prepared.switchesIndex === true) await retireOldChunkSet(stageInput, subject);

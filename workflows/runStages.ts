@@ -20,8 +20,8 @@ export interface RunEnrichments {
 
 /**
  * The six stages in order, from the first that has not succeeded: each through its activity (a
- * local one where the plan says the stage is short), with the chunking plan before CHUNKING and
- * chunk enrichment inside PRETOKENIZE. A stage that fails for good is recorded and ends the run's
+ * local one where the plan says the stage is short), with the chunking plan before CHUNKING,
+ * chunk enrichment inside PRETOKENIZE and a mail file's attachments started after CLEANING. A stage that fails for good is recorded and ends the run's
  * stages; its failure is returned.
  */
 export async function runStages(
@@ -34,6 +34,8 @@ export async function runStages(
   planGate: ReturnType<typeof installPlanGate>,
   enrich: RunEnrichments,
   policy: RunPolicy,
+  /** After a mail file's CLEANING in this run: its attachments' runs (workflows/attachmentRuns.ts). */
+  afterMailCleaning: () => Promise<void>,
 ): Promise<Failure | null> {
   const lastStage = STAGES[STAGES.length - 1];
   for (const stage of STAGES) {
@@ -60,6 +62,7 @@ export async function runStages(
       waiting.clear();
       progress.stages[stage] = 'SUCCESS';
       if (stage === 'CHUNKING') progress.chunkCount = result.items;
+      if (result.mail === true) await afterMailCleaning();
       if (planned) planGate.executed();
     } catch (error) {
       if (isCancellation(error)) throw error;

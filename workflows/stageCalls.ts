@@ -66,8 +66,14 @@ async function parseThenEnrich(
   const summary = activitySummary('CLEANING', subject);
   // A parse that came back in the result (a run started on an older worker) is handed on;
   // otherwise enrichMarkdown reads it from the task.
-  const { parsed } = await (local ? localCleaningStage : cleaningStage)(summary, policy).parseForEnrichment(input);
-  return enrichmentStage(workflowInfo().taskQueue, activitySummary('enrich markdown', subject), policy).enrichMarkdown(
-    parsed ? { ...input, parsed } : input,
+  const { parsed, mail } = await (local ? localCleaningStage : cleaningStage)(summary, policy).parseForEnrichment(
+    input,
   );
+  const enriched = await enrichmentStage(
+    workflowInfo().taskQueue,
+    activitySummary('enrich markdown', subject),
+    policy,
+  ).enrichMarkdown(parsed ? { ...input, parsed } : input);
+  // The parse knows a mail file; the run starts its attachments after the stage (workflows/runStages.ts).
+  return mail === true ? { ...enriched, mail } : enriched;
 }

@@ -5,7 +5,9 @@ import type { StageInput, StageResult } from '../../contracts/ingest';
 import type { OcrPageReport } from '../../contracts/ocrPages';
 import { permanentError } from '../../contracts/sluiceError';
 import { detectFileType } from '../../parsers/detectFileType';
-import { predecessorWithoutMarkdown } from '../../db/repositories/tasks';
+import { getTask, predecessorWithoutMarkdown } from '../../db/repositories/tasks';
+import { isMailType } from '../../contracts/mailAttachments';
+import { registerMailAttachments } from './mailAttachments';
 import { objectKeys } from '../../stores/objectKeys';
 import { parserBackendFor } from '../../contracts/datasetSettings';
 import { findDatasetSettings } from '../../db/repositories/datasetSettings';
@@ -30,11 +32,28 @@ export type ParsedDocument = NonNullable<StageOutputs['parsed']>;
  */
 export function createCleaningActivity(deps: ActivityDeps) {
   return async function cleaning(input: StageInput): Promise<StageResult> {
-    return runStage(deps, input, 'CLEANING', async (started) => {
+    let detectedType: string | null = null;
+    const result = await runStage(deps, input, 'CLEANING', async (started) => {
       const parsed = await parseAndStore(deps, input, started, { keepImages: false });
+      detectedType = parsed.document.detectedType;
       return { items: parsed.bytes, outputs: { parsed: parsed.document } };
     });
+    return withMailFlag(deps, input, result, detectedType);
   };
+}
+
+/**
+ * Marks the CLEANING of a mail file, so the run starts its attachments' runs; a CLEANING that had
+ * already succeeded (an activity retried after its answer was lost) reads the type it recorded.
+ */
+async function withMailFlag<R extends StageResult>(
+  deps: ActivityDeps,
+  input: StageInput,
+  result: R,
+  detectedType: string | null,
+): Promise<R> {
+  const type = result.skipped ? (await getTask(deps.db, input.taskId)).detected_type : detectedType;
+  return isMailType(type) ? { ...result, mail: true } : result;
 }
 
 /**
@@ -52,17 +71,20 @@ export type ParseForEnrichmentResult = StageResult & { parsed?: ParsedDocument }
  */
 export function createParseForEnrichmentActivity(deps: ActivityDeps) {
   return async function parseForEnrichment(input: StageInput): Promise<ParseForEnrichmentResult> {
-    return runStage(
+    let detectedType: string | null = null;
+    const result = await runStage(
       deps,
       input,
       'CLEANING',
       async (started) => {
         const stored = await parseAndStore(deps, input, started, { keepImages: true });
         await recordParse(deps.db, input.taskId, stored.document);
+        detectedType = stored.document.detectedType;
         return stored.bytes;
       },
       { leaveOpen: true },
     );
+    return withMailFlag(deps, input, result, detectedType);
   };
 }
 
@@ -130,7 +152,9 @@ export async function storeMarkdown(
 
 /**
  * The built-in parsers: the source streamed to a temp file, its type detected, parsed in the CPU
- * pool. A dataset that has images described keeps a package's pictures beside the markdown.
+ * pool. A dataset that has images described keeps a package's pictures beside the markdown. A mail
+ * file's attachments come out of the parse process as files in a folder beside the source, and
+ * are registered as documents from there, one at a time (activities/stages/mailAttachments.ts).
  */
 async function parseBuiltIn(
   deps: ActivityDeps,
@@ -140,19 +164,23 @@ async function parseBuiltIn(
 ): Promise<{ detectedType: string; markdown: string; ocrPages: OcrPageReport[] }> {
   await fs.mkdir(deps.settings.tmpDir, { recursive: true });
   const tmpFile = path.join(deps.settings.tmpDir, `${input.taskId}-source`);
+  const attachmentsDir = `${tmpFile}-attachments`;
   try {
     await downloadSource(deps, started.sourceObjectKey, tmpFile);
     const type = detectFileType(await readHead(tmpFile), started.fileName);
-    const { markdown, ocrPages, images } = await deps.cpu.parseDocument(
+    const mail = isMailType(type);
+    const parsed = await deps.cpu.parseDocument(
       tmpFile,
       type,
-      { keepImages },
+      { keepImages, ...(mail ? { attachments: { dir: attachmentsDir, documentId: input.documentId } } : {}) },
       pageProgressReporter(),
     );
-    await storeEmbeddedImages(deps, input, tmpFile, images);
-    return { detectedType: type, markdown, ocrPages };
+    await storeEmbeddedImages(deps, input, tmpFile, parsed.images);
+    if (mail) await registerMailAttachments(deps, input, parsed);
+    return { detectedType: type, markdown: parsed.markdown, ocrPages: parsed.ocrPages };
   } finally {
     await fs.rm(tmpFile, { force: true });
+    await fs.rm(attachmentsDir, { recursive: true, force: true });
   }
 }
 

@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { ATTACHED_TO } from '../../contracts/mailAttachments';
 import type { Database, DocumentRow, NewDocument } from '../database';
 import { usageOf } from './documentCatalog';
 import { lockUserQuota } from './producedBytes';
@@ -33,6 +34,8 @@ export async function insertWithinQuota(
   db: Kysely<Database>,
   doc: NewDocument,
   quota: UserQuota,
+  /** False for an e-mail's attachment: its own document even when the dataset holds the same bytes. */
+  dedupe = true,
 ): Promise<UploadInsert> {
   return db.transaction().execute(async (trx): Promise<UploadInsert> => {
     await lockUserQuota(trx, doc.user_id);
@@ -41,16 +44,20 @@ export async function insertWithinQuota(
       const ours = same.user_id === doc.user_id && same.dataset_id === doc.dataset_id;
       return ours ? { outcome: 'registered', row: same } : { outcome: 'id-taken' };
     }
-    const existing = await trx
-      .selectFrom('documents')
-      .selectAll()
-      .where('user_id', '=', doc.user_id)
-      .where('dataset_id', '=', doc.dataset_id)
-      .where('content_sha256', '=', doc.content_sha256)
-      .where('lifecycle', '=', 'ACTIVE')
-      .orderBy('created_at')
-      .limit(1)
-      .executeTakeFirst();
+    const existing = !dedupe
+      ? undefined
+      : await trx
+          .selectFrom('documents')
+          .selectAll()
+          .where('user_id', '=', doc.user_id)
+          .where('dataset_id', '=', doc.dataset_id)
+          .where('content_sha256', '=', doc.content_sha256)
+          .where('lifecycle', '=', 'ACTIVE')
+          // An e-mail's attachment goes with its message: nothing else is answered with it.
+          .where(sql<boolean>`NOT (metadata ? ${ATTACHED_TO})`)
+          .orderBy('created_at')
+          .limit(1)
+          .executeTakeFirst();
     if (existing) return { outcome: 'duplicate', row: existing };
     const usage = await usageOf(trx, doc.user_id);
     if (usage.documents + 1 > quota.maxDocuments || usage.bytes + Number(doc.size_bytes) > quota.maxBytes) {

@@ -37,7 +37,7 @@ const MESSAGE = [
 describe('EML and MBOX', () => {
   it('reads a message: subject, senders and date, its body, and each attachment (text read, others named)', async () => {
     expect(detectFileType(Buffer.from(MESSAGE), 'upload.bin')).toBe('eml');
-    expect(await messageToMarkdown(Buffer.from(MESSAGE))).toBe(
+    expect((await messageToMarkdown(Buffer.from(MESSAGE))).markdown).toBe(
       [
         '# Disk quota résumé',
         'From: Alice Liddell <alice@example.org>\nTo: ops@example.org, Bob <bob@example.org>\nDate: 2026-12-07T10:00:00.000Z',
@@ -60,7 +60,7 @@ describe('EML and MBOX', () => {
       simple('Second', 'Bye.'),
     ].join('\n');
     expect(detectFileType(Buffer.from(mbox), 'archive')).toBe('mbox');
-    const marked = await mboxToMarkdown(Buffer.from(mbox));
+    const marked = (await mboxToMarkdown(Buffer.from(mbox))).markdown;
     expect(stripPageMarkers(marked).starts.map((s) => s.page)).toEqual([1, 2]);
     const text = stripPageMarkers(marked).text;
     expect(text).toContain('# First');
