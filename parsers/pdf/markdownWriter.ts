@@ -1,19 +1,18 @@
 import { pageMarker } from '../../chunker/pageMarkers';
 import { cleanPdfText, stripPageReference } from './cleanText';
+import { fencedCode, type CodeLine } from './codeBlock';
 import { edgeLines, headingLevel, runningKey, type LayoutProfile } from './layoutProfile';
+import { ListLevels } from './listLevels';
+import { listItem } from './listMarkers';
 import type { OutlineEntry } from './outline';
 import { placeOutlineHeadings } from './outlineHeadings';
 import type { PdfLine } from './pageLines';
 import { isReferencePage } from './referencePages';
 
-/** Bullets typesetters use for itemized lists. */
-const BULLET = /^[•◦▪‣●○■□∙–]\s*/;
 /** A paragraph gap is clearly larger than the line pitch (about 1.2× the font size). */
 const PARAGRAPH_GAP_RATIO = 1.45;
 /** A first-line indent of at least this many font sizes starts a paragraph. */
 const INDENT_RATIO = 0.9;
-/** Courier and most fixed-pitch fonts are 0.6 em wide; this turns a code line's offset into spaces. */
-const MONO_CHAR_WIDTH = 0.6;
 /** Beyond this, consecutive large lines are a title page or a block quote, not one wrapped heading. */
 const MAX_HEADING_CHARS = 120;
 const SENTENCE_END = /[.!?:;。！？：；]["'”’)]*$/;
@@ -34,6 +33,8 @@ interface Paragraph {
   size: number;
   /** The page it starts on: a paragraph that runs on belongs to the page where a reader finds its start. */
   page: number;
+  /** A list item: its wrapped lines join it whatever their indentation. */
+  item: boolean;
 }
 
 /**
@@ -46,7 +47,8 @@ interface Paragraph {
 export class PdfMarkdownWriter {
   private readonly blocks: string[] = [];
   private paragraph: Paragraph | null = null;
-  private code: PdfLine[] = [];
+  private code: CodeLine[] = [];
+  private readonly lists = new ListLevels();
   private lastHeading: { level: number; y: number } | null = null;
   /**
    * Running texts at the edges of the last two pages: a chapter's own running header (absent from
@@ -54,10 +56,9 @@ export class PdfMarkdownWriter {
    */
   private recentEdgeKeys: Set<string>[] = [new Set(), new Set()];
   private afterReferencePage = false;
-  /** The page being read, the page the last marker named, and the page the open code block began on. */
+  /** The page being read and the page the last marker named. */
   private page = 0;
   private markedPage = 0;
-  private codePage = 0;
 
   /** `fromOutline`: headings come only from the bookmarks handed to addPage, never from font sizes. */
   constructor(
@@ -110,20 +111,26 @@ export class PdfMarkdownWriter {
     this.lastHeading = null;
     if (line.mono) {
       this.flushParagraph();
-      if (this.code.length === 0) this.codePage = this.page;
-      this.code.push(line);
+      this.code.push({ line, page: this.page });
       return;
     }
     this.flushCode();
-    const bullet = BULLET.exec(line.text);
-    const text = bullet ? `- ${line.text.slice(bullet[0].length)}` : line.text.replace(/^(#{1,6})(?=\s|$)/, '\\$1');
-    if (!bullet && this.paragraph && this.continues(this.paragraph, line)) {
+    const item = listItem(line);
+    const text = item ? this.itemText(item.ordinal, item.text, line) : line.text.replace(/^(#{1,6})(?=\s|$)/, '\\$1');
+    if (!item && this.paragraph && this.continues(this.paragraph, line)) {
       appendLine(this.paragraph.pieces, text);
       this.paragraph.y = line.y;
       return;
     }
     this.flushParagraph();
-    this.paragraph = { pieces: [text], x: line.x, y: line.y, size: line.size, page: this.page };
+    if (!item) this.lists.paragraphAt(line.x, line.size);
+    this.paragraph = { pieces: [text], x: line.x, y: line.y, size: line.size, page: this.page, item: item !== null };
+  }
+
+  /** An item as markdown: `-` for bullets, its number for ordered lists, indented by its nesting. */
+  private itemText(ordinal: number | null, text: string, line: PdfLine): string {
+    const marker = ordinal === null ? '-' : `${ordinal}.`;
+    return `${this.lists.indentOf(line.x, line.size, marker)}${marker} ${text}`;
   }
 
   /**
@@ -133,6 +140,7 @@ export class PdfMarkdownWriter {
   private addHeading(level: number, line: PdfLine): void {
     if (line.text === '') return;
     this.flush();
+    this.lists.end();
     const last = this.blocks[this.blocks.length - 1];
     const wraps =
       line.heading === undefined && this.lastHeading?.level === level && this.lastHeading.y - line.y < line.size * 2;
@@ -149,7 +157,7 @@ export class PdfMarkdownWriter {
       return !SENTENCE_END.test(lastPiece(paragraph.pieces)) && !/^[\p{Lu}\d]/u.test(line.text);
     const gap = paragraph.y - line.y;
     if (gap <= 0 || gap > Math.max(paragraph.size, line.size) * PARAGRAPH_GAP_RATIO) return false;
-    return line.x - paragraph.x < line.size * INDENT_RATIO || (paragraph.pieces[0] ?? '').startsWith('- ');
+    return line.x - paragraph.x < line.size * INDENT_RATIO || (paragraph.item && line.x > paragraph.x - line.size);
   }
 
   /**
@@ -181,14 +189,9 @@ export class PdfMarkdownWriter {
   }
 
   private flushCode(): void {
-    if (this.code.length === 0) return;
-    let left = Infinity;
-    for (const line of this.code) left = Math.min(left, line.x);
-    const lines = this.code.map(
-      (line) => ' '.repeat(Math.max(0, Math.round((line.x - left) / (line.size * MONO_CHAR_WIDTH)))) + line.text,
-    );
-    const fence = lines.some((line) => line.includes('```')) ? '~~~' : '```';
-    this.push([fence, ...lines, fence].join('\n'), this.codePage);
+    const first = this.code[0];
+    if (!first) return;
+    this.push(fencedCode(this.code), first.page);
     this.code = [];
   }
 
