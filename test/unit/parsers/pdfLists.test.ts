@@ -1,0 +1,168 @@
+import type { TextContent } from 'pdfjs-dist/types/src/display/api';
+import { stripPageMarkers } from '../../../chunker/chunkPages';
+import type { LayoutProfile } from '../../../parsers/pdf/layoutProfile';
+import { listItem } from '../../../parsers/pdf/listMarkers';
+import { PdfMarkdownWriter } from '../../../parsers/pdf/markdownWriter';
+import { attachMarkers } from '../../../parsers/pdf/markerLines';
+import { pageLines, type PdfLine, type PdfRun } from '../../../parsers/pdf/pageLines';
+import { readingOrder } from '../../../parsers/pdf/readingOrder';
+import { withShapeBullets } from '../../../parsers/pdf/shapeBullets';
+
+const profile: LayoutProfile = {
+  bodySize: 10,
+  headingLevels: new Map([[16, 1]]),
+  headerYs: new Set(),
+  footerYs: new Set(),
+  runningTexts: new Set(),
+};
+
+/** A line of 10-point runs, each `[text, x]`, about 5 units per character. */
+function line(y: number, ...runs: [string, number][]): PdfLine {
+  const pdfRuns: PdfRun[] = runs.map(([text, x]) => ({
+    text,
+    x,
+    endX: x + text.length * 5,
+    size: 10,
+    font: 'f1',
+    mono: false,
+  }));
+  const sorted = [...pdfRuns].sort((p, q) => p.x - q.x);
+  return {
+    text: sorted.map((run) => run.text).join(' '),
+    x: sorted[0]?.x ?? 0,
+    y,
+    size: 10,
+    mono: false,
+    runs: pdfRuns,
+  };
+}
+
+function markdown(...pages: PdfLine[][]): string {
+  const writer = new PdfMarkdownWriter(profile);
+  for (const lines of pages) writer.addPage(lines);
+  return stripPageMarkers(writer.finish()).text;
+}
+
+describe('PDF list markers', () => {
+  it.each([
+    ['•', null],
+    ['◦', null],
+    ['▪', null],
+    ['\uf0b7', null],
+    ['–', null],
+    ['*', null],
+    ['1.', 1],
+    ['12)', 12],
+    ['b.', 2],
+    ['(c)', 3],
+    ['iv.', 4],
+    ['(ii)', 2],
+  ])('reads %s as a marker set apart from its text', (marker, ordinal) => {
+    expect(listItem(line(700, [marker, 80], ['the item', 92]))).toEqual({ ordinal, text: 'the item' });
+  });
+
+  it('does not read a number or a dash inside a run as a marker (a wrapped sentence)', () => {
+    expect(listItem(line(700, ['2. The second sentence', 72]))).toBeNull();
+    expect(listItem(line(700, ['- and a dash', 72]))).toBeNull();
+    expect(listItem(line(700, ['17.4.1.', 72], ['configure Options', 110]))).toBeNull();
+  });
+
+  it('writes numbered and nested items, joins wrapped lines to their item and ends the list at a paragraph', () => {
+    expect(
+      markdown([
+        line(700, ['1.', 72], ['Configure the', 84]),
+        line(688, ['source tree.', 84]),
+        line(676, ['•', 84], ['first option', 96]),
+        line(664, ['◦', 96], ['its sub-option', 108]),
+        line(652, ['•', 84], ['second option', 96]),
+        line(640, ['2.', 72], ['Build', 84]),
+        line(610, ['After the list.', 72]),
+      ]),
+    ).toBe(
+      [
+        '1. Configure the source tree.',
+        '   - first option',
+        '     - its sub-option',
+        '   - second option',
+        '2. Build',
+        'After the list.',
+      ].join('\n\n'),
+    );
+  });
+
+  it('continues an item across a page break', () => {
+    expect(markdown([line(100, ['•', 72], ['an item that runs', 84])], [line(700, ['onto the next page', 84])])).toBe(
+      '- an item that runs onto the next page',
+    );
+  });
+});
+
+describe('PDF list markers written apart', () => {
+  it('joins a marker written after the page text to the item on its baseline', () => {
+    const lines = attachMarkers([
+      line(700, ['Configuration', 92]),
+      line(680, ['The first step.', 92]),
+      line(660, ['Build', 92]),
+      line(700.2, ['1.', 77]),
+      line(660, ['2.', 77]),
+    ]);
+    expect(lines.map((l) => [l.text, l.x])).toEqual([
+      ['1. Configuration', 77],
+      ['The first step.', 92],
+      ['2. Build', 77],
+    ]);
+    expect(listItem(lines[0]!)).toEqual({ ordinal: 1, text: 'Configuration' });
+  });
+
+  it('reads a line left to right when its marker comes after its text in the stream', () => {
+    const item = (str: string, x: number) => ({
+      str,
+      dir: 'ltr',
+      transform: [10, 0, 0, 10, x, 700],
+      width: str.length * 5,
+      height: 10,
+      fontName: 'f1',
+      hasEOL: false,
+    });
+    const content = { items: [item('item text', 84), item('•', 72)], styles: {}, lang: null };
+    const [read] = pageLines(content as unknown as TextContent);
+    expect([read?.text, read?.x]).toEqual(['• item text', 72]);
+  });
+});
+
+describe('PDF reading order', () => {
+  it('puts a single-column page top to bottom when blocks come out of order', () => {
+    const lines = [
+      line(700, ['Perhaps the statement, for example:', 72]),
+      line(600, ['After the code.', 72]),
+      line(650, ['x = 1', 80]),
+    ];
+    expect(readingOrder(lines).map((l) => l.y)).toEqual([700, 650, 600]);
+  });
+
+  it('keeps the stream order of a page set in two columns', () => {
+    const lines = [
+      line(700, ['left column first line', 72]),
+      line(688, ['left column second line', 72]),
+      line(700, ['right column first line', 320]),
+      line(688, ['right column second line', 320]),
+    ];
+    expect(readingOrder(lines)).toEqual(lines);
+  });
+});
+
+describe('PDF shape bullets', () => {
+  const mark = (x: number, y: number) => ({ x, y, width: 3.5, height: 3.5 });
+
+  it('makes lines with a small mark just left of them, in their x-height band, bullet items', () => {
+    const lines = [
+      line(700, ['Intro text.', 72]),
+      line(688, ['first', 84]),
+      line(676, ['second', 84]),
+      line(664, ['wrapped', 84]),
+    ];
+    const marked = withShapeBullets(lines, [mark(75, 690), mark(75, 678), mark(300, 666), mark(75, 640)]);
+    expect(marked.map((l) => l.text)).toEqual(['Intro text.', '• first', '• second', 'wrapped']);
+    expect(markdown(marked)).toBe('Intro text.\n\n- first\n\n- second wrapped');
+  });
+});
