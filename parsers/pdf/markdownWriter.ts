@@ -1,13 +1,14 @@
 import { pageMarker } from '../../chunker/pageMarkers';
 import { cleanPdfText, stripPageReference } from './cleanText';
 import { fencedCode, type CodeLine } from './codeBlock';
-import { edgeLines, headingLevel, runningKey, type LayoutProfile } from './layoutProfile';
+import { headingLevel, type LayoutProfile } from './layoutProfile';
 import { ListLevels } from './listLevels';
 import { listItem } from './listMarkers';
 import type { OutlineEntry } from './outline';
 import { placeOutlineHeadings } from './outlineHeadings';
 import type { PdfLine } from './pageLines';
 import { isReferencePage } from './referencePages';
+import { RunningLines } from './runningLines';
 
 /** A paragraph gap is clearly larger than the line pitch (about 1.2× the font size). */
 const PARAGRAPH_GAP_RATIO = 1.45;
@@ -16,10 +17,6 @@ const INDENT_RATIO = 0.9;
 /** Beyond this, consecutive large lines are a title page or a block quote, not one wrapped heading. */
 const MAX_HEADING_CHARS = 120;
 const SENTENCE_END = /[.!?:;。！？：；]["'”’)]*$/;
-/** A bare page number, arabic or roman. */
-const PAGE_NUMBER = /^(\d{1,4}|[ivxlc]{1,6})$/i;
-/** A header carrying its page number at one end ("Chapter 2: Vectors 14", "22 gnuplot 5.4"). */
-const NUMBERED_HEADER = /^\d{1,4}\s|\s\d{1,4}$/;
 const CJK_EDGE = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff00-\uffef]/u;
 
 interface Paragraph {
@@ -40,7 +37,7 @@ interface Paragraph {
 /**
  * Turns the lines of successive pages into markdown blocks: headings from the document's outline
  * when it has one, else from the layout profile's font sizes; fixed-pitch runs as fenced code,
- * bullets as list items, and lines joined into paragraphs (across page breaks too) with TeX-style
+ * bulleted and numbered items as (nested) list items, and lines joined into paragraphs (across page breaks too) with TeX-style
  * hyphenation undone. Table-of-contents and index pages are left out. Only the open paragraph or
  * code block is held between pages; finished blocks are appended to the output.
  */
@@ -50,11 +47,7 @@ export class PdfMarkdownWriter {
   private code: CodeLine[] = [];
   private readonly lists = new ListLevels();
   private lastHeading: { level: number; y: number } | null = null;
-  /**
-   * Running texts at the edges of the last two pages: a chapter's own running header (absent from
-   * the sample) is known from the page before it, or the one before that on alternating layouts.
-   */
-  private recentEdgeKeys: Set<string>[] = [new Set(), new Set()];
+  private readonly running: RunningLines;
   private afterReferencePage = false;
   /** The page being read and the page the last marker named. */
   private page = 0;
@@ -64,7 +57,9 @@ export class PdfMarkdownWriter {
   constructor(
     private readonly profile: LayoutProfile,
     private readonly fromOutline = false,
-  ) {}
+  ) {
+    this.running = new RunningLines(profile);
+  }
 
   /**
    * Returns false for a table-of-contents or index page, which is left out. `pageNumber` (1-based)
@@ -72,10 +67,7 @@ export class PdfMarkdownWriter {
    */
   addPage(lines: PdfLine[], bookmarks: readonly OutlineEntry[] = [], pageNumber = this.page + 1): boolean {
     this.page = pageNumber;
-    const running = this.runningLines(lines);
-    const body = lines.filter(
-      (line, i) => !running.has(line) && !((i === 0 || i === lines.length - 1) && PAGE_NUMBER.test(line.text)),
-    );
+    const body = this.running.bodyOf(lines);
     this.afterReferencePage = isReferencePage(
       body.map((line) => line.text),
       this.afterReferencePage,
@@ -158,24 +150,6 @@ export class PdfMarkdownWriter {
     const gap = paragraph.y - line.y;
     if (gap <= 0 || gap > Math.max(paragraph.size, line.size) * PARAGRAPH_GAP_RATIO) return false;
     return line.x - paragraph.x < line.size * INDENT_RATIO || (paragraph.item && line.x > paragraph.x - line.size);
-  }
-
-  /**
-   * A running header or footer sits at a recurring height among a page's first or last two lines
-   * AND its text recurs (digits aside) or is a page number: position alone would also match the
-   * last body line of every full page.
-   */
-  private runningLines(lines: PdfLine[]): Set<PdfLine> {
-    const running = new Set<PdfLine>();
-    const keys = new Set<string>();
-    for (const { line, top } of edgeLines(lines, this.profile.headerYs, this.profile.footerYs)) {
-      const key = runningKey(line.text);
-      keys.add(key);
-      const known = this.profile.runningTexts.has(key) || this.recentEdgeKeys.some((recent) => recent.has(key));
-      if (known || PAGE_NUMBER.test(line.text) || (top && NUMBERED_HEADER.test(line.text))) running.add(line);
-    }
-    this.recentEdgeKeys = [this.recentEdgeKeys[1] ?? new Set(), keys];
-    return running;
   }
 
   private flush(): void {
