@@ -26,7 +26,8 @@ interface FontPitch {
 export function fixedPitchFonts(content: TextContent): Set<string> {
   const pitches = new Map<string, FontPitch>();
   for (const item of content.items) {
-    if (!('str' in item) || item.str.trim() === '') continue;
+    // Spaces stretch with word spacing (justified text), so only runs without them are measured.
+    if (!('str' in item) || item.str === '' || /\s/.test(item.str)) continue;
     const pitch = advancePerChar(item);
     if (pitch === null) continue;
     const font = pitches.get(item.fontName) ?? { min: pitch, max: pitch, texts: new Set<string>() };
