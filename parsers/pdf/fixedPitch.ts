@@ -69,10 +69,14 @@ export function codeLineText(runs: readonly PdfRun[], lineX: number): string | n
   }
   if (pitch <= 0) return null;
   let text = '';
+  let endX = lineX;
   for (const run of [...runs].sort((p, q) => p.x - q.x)) {
     const column = Math.round((run.x - lineX) / pitch);
     if (column > text.length) text += ' '.repeat(column - text.length);
+    // A narrower space than a column (a proportional one between code words) still separates them.
+    else if (text !== '' && run.x - endX > pitch * 0.3 && !/\s$/.test(text)) text += ' ';
     text += run.text;
+    endX = run.endX;
   }
   return text.trimEnd();
 }

@@ -140,6 +140,28 @@ describe('PDF reading order', () => {
     expect(readingOrder(lines).map((l) => l.y)).toEqual([700, 650, 600]);
   });
 
+  it('moves a block written late as a whole, and leaves side-by-side cells in stream order', () => {
+    const late = [
+      line(700, ['For example:', 72]),
+      line(600, ['There can be more parts.', 72]),
+      line(680, ['if x < 0:', 80]),
+      line(668, ['x = 0', 96]),
+    ];
+    expect(readingOrder(late).map((l) => l.text)).toEqual([
+      'For example:',
+      'if x < 0:',
+      'x = 0',
+      'There can be more parts.',
+    ]);
+    const cells = [
+      line(700, ['Mean-', 72]),
+      line(688, ['ing', 72]),
+      line(700, ['File or directory', 200]),
+      line(688, ['name', 200]),
+    ];
+    expect(readingOrder(cells)).toEqual(cells);
+  });
+
   it('keeps the stream order of a page set in two columns', () => {
     const lines = [
       line(700, ['left column first line', 72]),
