@@ -1,12 +1,14 @@
 import { pageMarker } from '../../chunker/pageMarkers';
 import { cleanPdfText, stripPageReference } from './cleanText';
 import { fencedCode, type CodeLine } from './codeBlock';
+import { splitFootnotes } from './footnotes';
 import { headingLevel, type LayoutProfile } from './layoutProfile';
 import { ListLevels } from './listLevels';
 import { listItem } from './listMarkers';
 import type { OutlineEntry } from './outline';
 import { placeOutlineHeadings } from './outlineHeadings';
 import type { PdfLine } from './pageLines';
+import { appendLine, lastPiece } from './paragraphText';
 import { isReferencePage } from './referencePages';
 import { RunningLines } from './runningLines';
 
@@ -17,7 +19,6 @@ const INDENT_RATIO = 0.9;
 /** Beyond this, consecutive large lines are a title page or a block quote, not one wrapped heading. */
 const MAX_HEADING_CHARS = 120;
 const SENTENCE_END = /[.!?:;。！？：；]["'”’)]*$/;
-const CJK_EDGE = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff00-\uffef]/u;
 
 interface Paragraph {
   /**
@@ -46,6 +47,8 @@ export class PdfMarkdownWriter {
   private paragraph: Paragraph | null = null;
   private code: CodeLine[] = [];
   private readonly lists = new ListLevels();
+  /** Footnotes of pages the open paragraph or code block runs across: written once it ends. */
+  private notes: { text: string; page: number }[] = [];
   private lastHeading: { level: number; y: number } | null = null;
   private readonly running: RunningLines;
   private afterReferencePage = false;
@@ -67,7 +70,7 @@ export class PdfMarkdownWriter {
    */
   addPage(lines: PdfLine[], bookmarks: readonly OutlineEntry[] = [], pageNumber = this.page + 1): boolean {
     this.page = pageNumber;
-    const body = this.running.bodyOf(lines);
+    const { text: body, notes } = splitFootnotes(this.running.bodyOf(lines), this.profile.bodySize);
     this.afterReferencePage = isReferencePage(
       body.map((line) => line.text),
       this.afterReferencePage,
@@ -78,6 +81,8 @@ export class PdfMarkdownWriter {
       return false;
     }
     for (const line of this.fromOutline ? placeOutlineHeadings(body, bookmarks) : body) this.addLine(line);
+    for (const text of notes) this.notes.push({ text: cleanPdfText(text), page: pageNumber });
+    if (!this.paragraph && this.code.length === 0) this.pushNotes();
     // Coordinates do not carry over to the next page.
     if (this.paragraph) this.paragraph.y = Number.NaN;
     this.lastHeading = null;
@@ -160,6 +165,7 @@ export class PdfMarkdownWriter {
   private flushParagraph(): void {
     if (this.paragraph) this.push(this.paragraph.pieces.join(''), this.paragraph.page);
     this.paragraph = null;
+    this.pushNotes();
   }
 
   private flushCode(): void {
@@ -167,6 +173,12 @@ export class PdfMarkdownWriter {
     if (!first) return;
     this.push(fencedCode(this.code), first.page);
     this.code = [];
+    this.pushNotes();
+  }
+
+  private pushNotes(): void {
+    for (const note of this.notes) this.push(note.text, note.page);
+    this.notes = [];
   }
 
   /** A block, after the marker of its page when it is the first block of that page. */
@@ -177,20 +189,4 @@ export class PdfMarkdownWriter {
     }
     this.blocks.push(block);
   }
-}
-
-/**
- * TeX hyphenates at line ends; CJK lines join without a space, everything else with one. Only the
- * last line is read and changed, so a paragraph costs the length of its lines, once.
- */
-function appendLine(pieces: string[], next: string): void {
-  const previous = lastPiece(pieces);
-  if (/\p{Ll}-$/u.test(previous) && /^\p{Ll}/u.test(next)) pieces[pieces.length - 1] = previous.slice(0, -1);
-  else if (!(CJK_EDGE.test(previous.slice(-1)) && CJK_EDGE.test(next.charAt(0)))) pieces.push(' ');
-  pieces.push(next);
-}
-
-/** The paragraph's last line: pieces always end with a line, never with a separator. */
-function lastPiece(pieces: string[]): string {
-  return pieces[pieces.length - 1] ?? '';
 }
