@@ -114,6 +114,11 @@ describe('PDF list markers written apart', () => {
     expect(listItem(lines[0]!)).toEqual({ ordinal: 1, text: 'Configuration' });
   });
 
+  it('leaves a lone dash or number written before the line beside it (a table cell) apart', () => {
+    const cells = [line(700, ['-', 72]), line(700, ['no default', 90]), line(688, ['3.', 72]), line(688, ['rows', 90])];
+    expect(attachMarkers(cells)).toEqual(cells);
+  });
+
   it('reads a line left to right when its marker comes after its text in the stream', () => {
     const item = (str: string, x: number) => ({
       str,
