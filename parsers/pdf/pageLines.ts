@@ -48,8 +48,9 @@ interface OpenLine {
 }
 
 /**
- * Groups pdf.js text items into lines, top to bottom (readingOrder.ts), list markers written apart
- * joined to their items (markerLines.ts). Items arrive in content-stream order, which for typeset
+ * Groups pdf.js text items into lines: list markers written apart are joined to their items first,
+ * while the stream still says which came later (markerLines.ts), then the lines are put top to
+ * bottom (readingOrder.ts). Items arrive in content-stream order, which for typeset
  * documents is reading order; a baseline jump of half a font size or an explicit end-of-line
  * starts a new line. Items are separate runs of glyphs, so a visible gap between two becomes a space.
  */
@@ -87,7 +88,7 @@ export function pageLines(content: TextContent): PdfLine[] {
     if (item.hasEOL) close();
   }
   close();
-  return attachMarkers(readingOrder(lines));
+  return readingOrder(attachMarkers(lines));
 }
 
 function extend(
