@@ -1,4 +1,4 @@
-import type { PdfLine } from './pageLines';
+import type { PdfLine, PdfRun } from './pageLines';
 
 /** Glyphs that mark an item whatever follows them: nobody starts a sentence with one. */
 const BULLET_GLYPHS = new Set([...'•◦▪▫‣●○■□∙⁃◆◇♦❖➢➤►▸▶▹✓✔❑❒⦁⦾⦿']);
@@ -26,8 +26,7 @@ export function listItem(line: PdfLine): ListItem | null {
   const space = line.text.indexOf(' ');
   const head = space < 0 ? line.text : line.text.slice(0, space);
   const rest = space < 0 ? '' : line.text.slice(space + 1).trimStart();
-  const first = line.runs?.[0]?.text.trim();
-  const ownRun = line.runs === undefined || (first === head && line.runs.length > 1);
+  const ownRun = line.runs === undefined || (leftmostRun(line.runs) === head && line.runs.length > 1);
   const glyph = line.text.charAt(0);
   if (BULLET_GLYPHS.has(glyph) || PRIVATE_USE.test(glyph)) {
     const text = line.text.slice(1).trimStart();
@@ -38,6 +37,13 @@ export function listItem(line: PdfLine): ListItem | null {
   const numbered = NUMBERED.exec(head);
   const label = numbered?.[1] ?? numbered?.[2];
   return label === undefined ? null : { ordinal: ordinalOf(label), text: rest };
+}
+
+/** The run set leftmost, which the stream may have written last (a marker after its item). */
+function leftmostRun(runs: readonly PdfRun[]): string | undefined {
+  let leftmost = runs[0];
+  for (const run of runs) if (leftmost && run.x < leftmost.x) leftmost = run;
+  return leftmost?.text.trim();
 }
 
 /** A line holding nothing but a marker: its item's text is a line of its own on the same baseline. */

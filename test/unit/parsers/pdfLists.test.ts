@@ -61,6 +61,10 @@ describe('PDF list markers', () => {
     expect(listItem(line(700, [marker, 80], ['the item', 92]))).toEqual({ ordinal, text: 'the item' });
   });
 
+  it('reads a number written after its item in the stream', () => {
+    expect(listItem(line(700, ['the item', 92], ['2.', 80]))).toEqual({ ordinal: 2, text: 'the item' });
+  });
+
   it('does not read a number or a dash inside a run as a marker (a wrapped sentence)', () => {
     expect(listItem(line(700, ['2. The second sentence', 72]))).toBeNull();
     expect(listItem(line(700, ['- and a dash', 72]))).toBeNull();
