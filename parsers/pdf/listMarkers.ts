@@ -2,7 +2,10 @@ import type { PdfLine, PdfRun } from './pageLines';
 
 /** Glyphs that mark an item whatever follows them: nobody starts a sentence with one. */
 const BULLET_GLYPHS = new Set([...'•◦▪▫‣●○■□∙⁃◆◇♦❖➢➤►▸▶▹✓✔❑❒⦁⦾⦿']);
-/** Glyphs that also open prose (a dash, a footnote star): a marker only when set apart as its own run. */
+/**
+ * Glyphs that also open prose (a dash, a footnote star, a C pointer): a marker only when set apart
+ * as its own run by a gap wider than a word space, as a list's hanging indent sets it.
+ */
 const AMBIGUOUS_BULLETS = new Set([...'–—-−*·o']);
 /** Word and LibreOffice bullets from the Symbol and Wingdings fonts land in the Private Use Area. */
 const PRIVATE_USE = /^[\ue000-\uf8ff]$/u;
@@ -10,9 +13,14 @@ const PRIVATE_USE = /^[\ue000-\uf8ff]$/u;
 const NUMBERED = /^\(?(\d{1,3}|[a-zA-Z]|[ivxlcIVXLC]{2,6})[.)]$|^\((\d{1,3}|[a-zA-Z]|[ivxlcIVXLC]{2,6})\)$/;
 const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100 };
 
+/** Gap after an ambiguous glyph, in font sizes, that a word space does not reach. */
+const MARKER_GAP = 0.45;
+
 /** A list item's marker: `ordinal` null for a bullet, else the item's number in its list. */
 export interface ListItem {
   ordinal: number | null;
+  /** Marked `i.` or `I.`: the first roman numeral, or the ninth letter after `h.`. */
+  letterI?: boolean;
   /** The item's text without its marker. */
   text: string;
 }
@@ -26,24 +34,33 @@ export function listItem(line: PdfLine): ListItem | null {
   const space = line.text.indexOf(' ');
   const head = space < 0 ? line.text : line.text.slice(0, space);
   const rest = space < 0 ? '' : line.text.slice(space + 1).trimStart();
-  const ownRun = line.runs === undefined || (leftmostRun(line.runs) === head && line.runs.length > 1);
+  const [marker, next] = line.runs ? leftmostTwo(line.runs) : [];
+  const ownRun = line.runs === undefined || (marker?.text.trim() === head && next !== undefined);
   const glyph = line.text.charAt(0);
   if (BULLET_GLYPHS.has(glyph) || PRIVATE_USE.test(glyph)) {
     const text = line.text.slice(1).trimStart();
     return text === '' ? null : { ordinal: null, text };
   }
   if (rest === '' || !ownRun) return null;
-  if (AMBIGUOUS_BULLETS.has(head)) return { ordinal: null, text: rest };
+  if (AMBIGUOUS_BULLETS.has(head)) {
+    const apart = !marker || !next || next.x - marker.endX >= MARKER_GAP * line.size;
+    return apart ? { ordinal: null, text: rest } : null;
+  }
   const numbered = NUMBERED.exec(head);
   const label = numbered?.[1] ?? numbered?.[2];
-  return label === undefined ? null : { ordinal: ordinalOf(label), text: rest };
+  if (label === undefined) return null;
+  return { ordinal: ordinalOf(label), text: rest, ...(label.toLowerCase() === 'i' ? { letterI: true } : {}) };
 }
 
-/** The run set leftmost, which the stream may have written last (a marker after its item). */
-function leftmostRun(runs: readonly PdfRun[]): string | undefined {
-  let leftmost = runs[0];
-  for (const run of runs) if (leftmost && run.x < leftmost.x) leftmost = run;
-  return leftmost?.text.trim();
+/** The two runs set leftmost, which the stream may have written last (a marker after its item). */
+function leftmostTwo(runs: readonly PdfRun[]): [PdfRun | undefined, PdfRun | undefined] {
+  let first: PdfRun | undefined;
+  let second: PdfRun | undefined;
+  for (const run of runs) {
+    if (!first || run.x < first.x) [first, second] = [run, first];
+    else if (!second || run.x < second.x) second = run;
+  }
+  return [first, second];
 }
 
 /** A line holding nothing but a marker: its item's text is a line of its own on the same baseline. */

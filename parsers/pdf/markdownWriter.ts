@@ -4,36 +4,16 @@ import { fencedCode, type CodeLine } from './codeBlock';
 import { splitFootnotes } from './footnotes';
 import { headingLevel, type LayoutProfile } from './layoutProfile';
 import { ListLevels } from './listLevels';
-import { listItem } from './listMarkers';
+import { listItem, type ListItem } from './listMarkers';
 import type { OutlineEntry } from './outline';
 import { placeOutlineHeadings } from './outlineHeadings';
 import type { PdfLine } from './pageLines';
-import { appendLine, lastPiece } from './paragraphText';
+import { appendLine, continuesParagraph, lineEnd, type Paragraph } from './paragraphText';
 import { isReferencePage } from './referencePages';
 import { RunningLines } from './runningLines';
 
-/** A paragraph gap is clearly larger than the line pitch (about 1.2× the font size). */
-const PARAGRAPH_GAP_RATIO = 1.45;
-/** A first-line indent of at least this many font sizes starts a paragraph. */
-const INDENT_RATIO = 0.9;
 /** Beyond this, consecutive large lines are a title page or a block quote, not one wrapped heading. */
 const MAX_HEADING_CHARS = 120;
-const SENTENCE_END = /[.!?:;。！？：；]["'”’)]*$/;
-
-interface Paragraph {
-  /**
-   * Its lines and the separators between them, joined when the paragraph ends: appending to one
-   * string and then reading its end (hyphen, sentence end) would copy the whole paragraph per line.
-   */
-  pieces: string[];
-  x: number;
-  y: number;
-  size: number;
-  /** The page it starts on: a paragraph that runs on belongs to the page where a reader finds its start. */
-  page: number;
-  /** A list item: its wrapped lines join it whatever their indentation. */
-  item: boolean;
-}
 
 /**
  * Turns the lines of successive pages into markdown blocks: headings from the document's outline
@@ -55,6 +35,8 @@ export class PdfMarkdownWriter {
   /** The page being read and the page the last marker named. */
   private page = 0;
   private markedPage = 0;
+  /** Where the page's longest line ends: the right edge of its text. */
+  private rightEdge = Infinity;
 
   /** `fromOutline`: headings come only from the bookmarks handed to addPage, never from font sizes. */
   constructor(
@@ -71,6 +53,8 @@ export class PdfMarkdownWriter {
   addPage(lines: PdfLine[], bookmarks: readonly OutlineEntry[] = [], pageNumber = this.page + 1): boolean {
     this.page = pageNumber;
     const { text: body, notes } = splitFootnotes(this.running.bodyOf(lines), this.profile.bodySize);
+    this.rightEdge = -Infinity;
+    for (const line of body) this.rightEdge = Math.max(this.rightEdge, lineEnd(line));
     this.afterReferencePage = isReferencePage(
       body.map((line) => line.text),
       this.afterReferencePage,
@@ -113,21 +97,31 @@ export class PdfMarkdownWriter {
     }
     this.flushCode();
     const item = listItem(line);
-    const text = item ? this.itemText(item.ordinal, item.text, line) : line.text.replace(/^(#{1,6})(?=\s|$)/, '\\$1');
-    if (!item && this.paragraph && this.continues(this.paragraph, line)) {
+    const text = item ? this.itemText(item, line) : line.text.replace(/^(#{1,6})(?=\s|$)/, '\\$1');
+    if (!item && this.paragraph && continuesParagraph(this.paragraph, line, this.rightEdge)) {
       appendLine(this.paragraph.pieces, text);
       this.paragraph.y = line.y;
+      this.paragraph.end = lineEnd(line);
       return;
     }
     this.flushParagraph();
     if (!item) this.lists.paragraphAt(line.x, line.size);
-    this.paragraph = { pieces: [text], x: line.x, y: line.y, size: line.size, page: this.page, item: item !== null };
+    this.paragraph = {
+      pieces: [text],
+      x: line.x,
+      y: line.y,
+      size: line.size,
+      page: this.page,
+      item: item !== null,
+      end: lineEnd(line),
+    };
   }
 
   /** An item as markdown: `-` for bullets, its number for ordered lists, indented by its nesting. */
-  private itemText(ordinal: number | null, text: string, line: PdfLine): string {
+  private itemText(item: ListItem, line: PdfLine): string {
+    const ordinal = item.letterI && this.lists.previousOrdinal(line.x, line.size) === 8 ? 9 : item.ordinal;
     const marker = ordinal === null ? '-' : `${ordinal}.`;
-    return `${this.lists.indentOf(line.x, line.size, marker)}${marker} ${text}`;
+    return `${this.lists.indentOf(line.x, line.size, ordinal)}${marker} ${item.text}`;
   }
 
   /**
@@ -147,14 +141,6 @@ export class PdfMarkdownWriter {
       this.push(`${'#'.repeat(level)} ${line.text}`, this.page);
     }
     this.lastHeading = { level, y: line.y };
-  }
-
-  private continues(paragraph: Paragraph, line: PdfLine): boolean {
-    if (Number.isNaN(paragraph.y))
-      return !SENTENCE_END.test(lastPiece(paragraph.pieces)) && !/^[\p{Lu}\d]/u.test(line.text);
-    const gap = paragraph.y - line.y;
-    if (gap <= 0 || gap > Math.max(paragraph.size, line.size) * PARAGRAPH_GAP_RATIO) return false;
-    return line.x - paragraph.x < line.size * INDENT_RATIO || (paragraph.item && line.x > paragraph.x - line.size);
   }
 
   private flush(): void {

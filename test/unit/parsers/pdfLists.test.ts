@@ -74,7 +74,7 @@ describe('PDF list markers', () => {
   it('writes numbered and nested items, joins wrapped lines to their item and ends the list at a paragraph', () => {
     expect(
       markdown([
-        line(700, ['1.', 72], ['Configure the', 84]),
+        line(700, ['1.', 72], ['Configure the source tree for your system and', 84]),
         line(688, ['source tree.', 84]),
         line(676, ['•', 84], ['first option', 96]),
         line(664, ['◦', 96], ['its sub-option', 108]),
@@ -84,7 +84,7 @@ describe('PDF list markers', () => {
       ]),
     ).toBe(
       [
-        '1. Configure the source tree.',
+        '1. Configure the source tree for your system and source tree.',
         '   - first option',
         '     - its sub-option',
         '   - second option',
@@ -92,6 +92,34 @@ describe('PDF list markers', () => {
         'After the list.',
       ].join('\n\n'),
     );
+  });
+
+  it('ends an item at a short line: a numbered heading is not joined to the paragraph under it', () => {
+    expect(
+      markdown([
+        line(700, ['2.', 72], ['Approximate comparison', 84]),
+        line(688, ['Dealing with typographical error can be vitally important in record', 84]),
+        line(676, ['linkage, and so on.', 72]),
+      ]),
+    ).toBe(
+      '2. Approximate comparison\n\nDealing with typographical error can be vitally important in record linkage, and so on.',
+    );
+  });
+
+  it('numbers a letter list past h: i. is the ninth item there, and (ii) a roman numeral', () => {
+    expect(
+      markdown([
+        line(700, ['h.', 72], ['Eighth.', 84]),
+        line(680, ['i.', 72], ['Ninth.', 84]),
+        line(660, ['i.', 96], ['Roman one.', 108]),
+        line(640, ['ii.', 96], ['Roman two.', 108]),
+      ]),
+    ).toBe('8. Eighth.\n\n9. Ninth.\n\n   1. Roman one.\n\n   2. Roman two.');
+  });
+
+  it('reads a dash or star as a marker only with a gap wider than a word space after it', () => {
+    expect(listItem(line(700, ['*', 72], ['ret_len, unsigned char * str', 77.5]))).toBeNull();
+    expect(listItem(line(700, ['-', 72], ['an item', 84]))).toEqual({ ordinal: null, text: 'an item' });
   });
 
   it('continues an item across a page break', () => {
@@ -189,11 +217,16 @@ describe('PDF shape bullets', () => {
     const lines = [
       line(700, ['Intro text.', 72]),
       line(688, ['first', 84]),
-      line(676, ['second', 84]),
+      line(676, ['second, which is long enough to wrap', 84]),
       line(664, ['wrapped', 84]),
     ];
     const marked = withShapeBullets(lines, [mark(75, 690), mark(75, 678), mark(300, 666), mark(75, 640)]);
-    expect(marked.map((l) => l.text)).toEqual(['Intro text.', '• first', '• second', 'wrapped']);
-    expect(markdown(marked)).toBe('Intro text.\n\n- first\n\n- second wrapped');
+    expect(marked.map((l) => l.text)).toEqual([
+      'Intro text.',
+      '• first',
+      '• second, which is long enough to wrap',
+      'wrapped',
+    ]);
+    expect(markdown(marked)).toBe('Intro text.\n\n- first\n\n- second, which is long enough to wrap wrapped');
   });
 });
