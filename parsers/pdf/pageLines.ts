@@ -119,7 +119,8 @@ function extend(
  */
 function inReadingOrder(runs: readonly PdfRun[]): string | null {
   let ordered = true;
-  for (let i = 1; i < runs.length && ordered; i++) ordered = runs[i]!.x >= runs[i - 1]!.x;
+  // Overlapping glyphs (TeX builds © from a circle and a c) step back a little and stay as written.
+  for (let i = 1; i < runs.length && ordered; i++) ordered = runs[i]!.x >= runs[i - 1]!.x - runs[i]!.size * 0.5;
   if (ordered) return null;
   const sorted = [...runs].sort((p, q) => p.x - q.x);
   let text = '';
