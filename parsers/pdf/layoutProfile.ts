@@ -44,7 +44,43 @@ export function buildLayoutProfile(samples: PdfLine[][]): LayoutProfile {
   const headingLevels = new Map(headingSizes.map((size, i) => [size, Math.min(i + 1, 6)]));
   const headerYs = recurring(samples.map((lines) => lines[0]));
   const footerYs = recurring(samples.map((lines) => lines[lines.length - 1]));
-  return { bodySize, headingLevels, headerYs, footerYs, runningTexts: recurringTexts(samples, headerYs, footerYs) };
+  const repeated = samples.length < BAND_MIN_PAGES ? repeatedEdges(samples) : NO_EDGES;
+  for (const y of repeated.headerYs) headerYs.add(y);
+  for (const y of repeated.footerYs) footerYs.add(y);
+  const runningTexts = recurringTexts(samples, headerYs, footerYs);
+  for (const key of repeated.texts) runningTexts.add(key);
+  return { bodySize, headingLevels, headerYs, footerYs, runningTexts };
+}
+
+/** Pages a band needs: below it, a running line is known from its text and height alone. */
+const BAND_MIN_PAGES = 3;
+const NO_EDGES = { headerYs: [], footerYs: [], texts: [] };
+
+/**
+ * A page's first or last line that recurs, same height and same text (digits aside), on the other
+ * page of a two-page document, which is too short for a band. Longer documents leave this to the
+ * bands: there a table's header row repeated atop each page would go from every page, the first too.
+ */
+function repeatedEdges(samples: PdfLine[][]): { headerYs: number[]; footerYs: number[]; texts: string[] } {
+  const pagesByEdge = new Map<string, { top: boolean; y: number; key: string; pages: number }>();
+  for (const lines of samples) {
+    const edges = lines.length > 1 ? [0, lines.length - 1] : [0];
+    for (const i of edges) {
+      const line = lines[i];
+      if (!line) continue;
+      const edge = { top: i === 0, y: Math.round(line.y), key: runningKey(line.text) };
+      const id = `${edge.top}|${edge.y}|${edge.key}`;
+      const seen = pagesByEdge.get(id) ?? { ...edge, pages: 0 };
+      seen.pages++;
+      pagesByEdge.set(id, seen);
+    }
+  }
+  const repeated = [...pagesByEdge.values()].filter((edge) => edge.pages >= 2);
+  return {
+    headerYs: repeated.filter((edge) => edge.top).map((edge) => edge.y),
+    footerYs: repeated.filter((edge) => !edge.top).map((edge) => edge.y),
+    texts: repeated.map((edge) => edge.key),
+  };
 }
 
 /** Page numbers differ from page to page, the text around them does not: digits become one mark. */
@@ -92,6 +128,6 @@ export function headingLevel(profile: LayoutProfile, line: PdfLine): number | nu
 function recurring(edgeLines: (PdfLine | undefined)[]): Set<number> {
   const counts = new Map<number, number>();
   for (const line of edgeLines) if (line) counts.set(Math.round(line.y), (counts.get(Math.round(line.y)) ?? 0) + 1);
-  const needed = Math.max(3, Math.ceil(edgeLines.length * RUNNING_SHARE));
+  const needed = Math.max(BAND_MIN_PAGES, Math.ceil(edgeLines.length * RUNNING_SHARE));
   return new Set([...counts].filter(([, count]) => count >= needed).map(([y]) => y));
 }

@@ -1,69 +1,50 @@
 import { pageMarker } from '../../chunker/pageMarkers';
 import { cleanPdfText, stripPageReference } from './cleanText';
-import { edgeLines, headingLevel, runningKey, type LayoutProfile } from './layoutProfile';
+import { fencedCode, type CodeLine } from './codeBlock';
+import { splitFootnotes } from './footnotes';
+import { headingLevel, type LayoutProfile } from './layoutProfile';
+import { ListLevels } from './listLevels';
+import { listItem, type ListItem } from './listMarkers';
 import type { OutlineEntry } from './outline';
 import { placeOutlineHeadings } from './outlineHeadings';
 import type { PdfLine } from './pageLines';
+import { appendLine, continuesParagraph, lineEnd, type Paragraph } from './paragraphText';
 import { isReferencePage } from './referencePages';
+import { RunningLines } from './runningLines';
 
-/** Bullets typesetters use for itemized lists. */
-const BULLET = /^[•◦▪‣●○■□∙–]\s*/;
-/** A paragraph gap is clearly larger than the line pitch (about 1.2× the font size). */
-const PARAGRAPH_GAP_RATIO = 1.45;
-/** A first-line indent of at least this many font sizes starts a paragraph. */
-const INDENT_RATIO = 0.9;
-/** Courier and most fixed-pitch fonts are 0.6 em wide; this turns a code line's offset into spaces. */
-const MONO_CHAR_WIDTH = 0.6;
 /** Beyond this, consecutive large lines are a title page or a block quote, not one wrapped heading. */
 const MAX_HEADING_CHARS = 120;
-const SENTENCE_END = /[.!?:;。！？：；]["'”’)]*$/;
-/** A bare page number, arabic or roman. */
-const PAGE_NUMBER = /^(\d{1,4}|[ivxlc]{1,6})$/i;
-/** A header carrying its page number at one end ("Chapter 2: Vectors 14", "22 gnuplot 5.4"). */
-const NUMBERED_HEADER = /^\d{1,4}\s|\s\d{1,4}$/;
-const CJK_EDGE = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff00-\uffef]/u;
-
-interface Paragraph {
-  /**
-   * Its lines and the separators between them, joined when the paragraph ends: appending to one
-   * string and then reading its end (hyphen, sentence end) would copy the whole paragraph per line.
-   */
-  pieces: string[];
-  x: number;
-  y: number;
-  size: number;
-  /** The page it starts on: a paragraph that runs on belongs to the page where a reader finds its start. */
-  page: number;
-}
 
 /**
  * Turns the lines of successive pages into markdown blocks: headings from the document's outline
  * when it has one, else from the layout profile's font sizes; fixed-pitch runs as fenced code,
- * bullets as list items, and lines joined into paragraphs (across page breaks too) with TeX-style
+ * bulleted and numbered items as (nested) list items, and lines joined into paragraphs (across page breaks too) with TeX-style
  * hyphenation undone. Table-of-contents and index pages are left out. Only the open paragraph or
  * code block is held between pages; finished blocks are appended to the output.
  */
 export class PdfMarkdownWriter {
   private readonly blocks: string[] = [];
   private paragraph: Paragraph | null = null;
-  private code: PdfLine[] = [];
+  private code: CodeLine[] = [];
+  private readonly lists = new ListLevels();
+  /** Footnotes of pages the open paragraph or code block runs across: written once it ends. */
+  private notes: { text: string; page: number }[] = [];
   private lastHeading: { level: number; y: number } | null = null;
-  /**
-   * Running texts at the edges of the last two pages: a chapter's own running header (absent from
-   * the sample) is known from the page before it, or the one before that on alternating layouts.
-   */
-  private recentEdgeKeys: Set<string>[] = [new Set(), new Set()];
+  private readonly running: RunningLines;
   private afterReferencePage = false;
-  /** The page being read, the page the last marker named, and the page the open code block began on. */
+  /** The page being read and the page the last marker named. */
   private page = 0;
   private markedPage = 0;
-  private codePage = 0;
+  /** Where the page's longest line ends: the right edge of its text. */
+  private rightEdge = Infinity;
 
   /** `fromOutline`: headings come only from the bookmarks handed to addPage, never from font sizes. */
   constructor(
     private readonly profile: LayoutProfile,
     private readonly fromOutline = false,
-  ) {}
+  ) {
+    this.running = new RunningLines(profile);
+  }
 
   /**
    * Returns false for a table-of-contents or index page, which is left out. `pageNumber` (1-based)
@@ -71,10 +52,9 @@ export class PdfMarkdownWriter {
    */
   addPage(lines: PdfLine[], bookmarks: readonly OutlineEntry[] = [], pageNumber = this.page + 1): boolean {
     this.page = pageNumber;
-    const running = this.runningLines(lines);
-    const body = lines.filter(
-      (line, i) => !running.has(line) && !((i === 0 || i === lines.length - 1) && PAGE_NUMBER.test(line.text)),
-    );
+    const { text: body, notes } = splitFootnotes(this.running.bodyOf(lines), this.profile.bodySize);
+    this.rightEdge = -Infinity;
+    for (const line of body) this.rightEdge = Math.max(this.rightEdge, lineEnd(line));
     this.afterReferencePage = isReferencePage(
       body.map((line) => line.text),
       this.afterReferencePage,
@@ -85,6 +65,8 @@ export class PdfMarkdownWriter {
       return false;
     }
     for (const line of this.fromOutline ? placeOutlineHeadings(body, bookmarks) : body) this.addLine(line);
+    for (const text of notes) this.notes.push({ text: cleanPdfText(text), page: pageNumber });
+    if (!this.paragraph && this.code.length === 0) this.pushNotes();
     // Coordinates do not carry over to the next page.
     if (this.paragraph) this.paragraph.y = Number.NaN;
     this.lastHeading = null;
@@ -110,20 +92,36 @@ export class PdfMarkdownWriter {
     this.lastHeading = null;
     if (line.mono) {
       this.flushParagraph();
-      if (this.code.length === 0) this.codePage = this.page;
-      this.code.push(line);
+      this.code.push({ line, page: this.page });
       return;
     }
     this.flushCode();
-    const bullet = BULLET.exec(line.text);
-    const text = bullet ? `- ${line.text.slice(bullet[0].length)}` : line.text.replace(/^(#{1,6})(?=\s|$)/, '\\$1');
-    if (!bullet && this.paragraph && this.continues(this.paragraph, line)) {
+    const item = listItem(line);
+    const text = item ? this.itemText(item, line) : line.text.replace(/^(#{1,6})(?=\s|$)/, '\\$1');
+    if (!item && this.paragraph && continuesParagraph(this.paragraph, line, this.rightEdge)) {
       appendLine(this.paragraph.pieces, text);
       this.paragraph.y = line.y;
+      this.paragraph.end = lineEnd(line);
       return;
     }
     this.flushParagraph();
-    this.paragraph = { pieces: [text], x: line.x, y: line.y, size: line.size, page: this.page };
+    if (!item) this.lists.paragraphAt(line.x, line.size);
+    this.paragraph = {
+      pieces: [text],
+      x: line.x,
+      y: line.y,
+      size: line.size,
+      page: this.page,
+      item: item !== null,
+      end: lineEnd(line),
+    };
+  }
+
+  /** An item as markdown: `-` for bullets, its number for ordered lists, indented by its nesting. */
+  private itemText(item: ListItem, line: PdfLine): string {
+    const ordinal = item.letterI && this.lists.previousOrdinal(line.x, line.size) === 8 ? 9 : item.ordinal;
+    const marker = ordinal === null ? '-' : `${ordinal}.`;
+    return `${this.lists.indentOf(line.x, line.size, ordinal)}${marker} ${item.text}`;
   }
 
   /**
@@ -133,6 +131,7 @@ export class PdfMarkdownWriter {
   private addHeading(level: number, line: PdfLine): void {
     if (line.text === '') return;
     this.flush();
+    this.lists.end();
     const last = this.blocks[this.blocks.length - 1];
     const wraps =
       line.heading === undefined && this.lastHeading?.level === level && this.lastHeading.y - line.y < line.size * 2;
@@ -144,32 +143,6 @@ export class PdfMarkdownWriter {
     this.lastHeading = { level, y: line.y };
   }
 
-  private continues(paragraph: Paragraph, line: PdfLine): boolean {
-    if (Number.isNaN(paragraph.y))
-      return !SENTENCE_END.test(lastPiece(paragraph.pieces)) && !/^[\p{Lu}\d]/u.test(line.text);
-    const gap = paragraph.y - line.y;
-    if (gap <= 0 || gap > Math.max(paragraph.size, line.size) * PARAGRAPH_GAP_RATIO) return false;
-    return line.x - paragraph.x < line.size * INDENT_RATIO || (paragraph.pieces[0] ?? '').startsWith('- ');
-  }
-
-  /**
-   * A running header or footer sits at a recurring height among a page's first or last two lines
-   * AND its text recurs (digits aside) or is a page number: position alone would also match the
-   * last body line of every full page.
-   */
-  private runningLines(lines: PdfLine[]): Set<PdfLine> {
-    const running = new Set<PdfLine>();
-    const keys = new Set<string>();
-    for (const { line, top } of edgeLines(lines, this.profile.headerYs, this.profile.footerYs)) {
-      const key = runningKey(line.text);
-      keys.add(key);
-      const known = this.profile.runningTexts.has(key) || this.recentEdgeKeys.some((recent) => recent.has(key));
-      if (known || PAGE_NUMBER.test(line.text) || (top && NUMBERED_HEADER.test(line.text))) running.add(line);
-    }
-    this.recentEdgeKeys = [this.recentEdgeKeys[1] ?? new Set(), keys];
-    return running;
-  }
-
   private flush(): void {
     this.flushParagraph();
     this.flushCode();
@@ -178,18 +151,20 @@ export class PdfMarkdownWriter {
   private flushParagraph(): void {
     if (this.paragraph) this.push(this.paragraph.pieces.join(''), this.paragraph.page);
     this.paragraph = null;
+    this.pushNotes();
   }
 
   private flushCode(): void {
-    if (this.code.length === 0) return;
-    let left = Infinity;
-    for (const line of this.code) left = Math.min(left, line.x);
-    const lines = this.code.map(
-      (line) => ' '.repeat(Math.max(0, Math.round((line.x - left) / (line.size * MONO_CHAR_WIDTH)))) + line.text,
-    );
-    const fence = lines.some((line) => line.includes('```')) ? '~~~' : '```';
-    this.push([fence, ...lines, fence].join('\n'), this.codePage);
+    const first = this.code[0];
+    if (!first) return;
+    this.push(fencedCode(this.code), first.page);
     this.code = [];
+    this.pushNotes();
+  }
+
+  private pushNotes(): void {
+    for (const note of this.notes) this.push(note.text, note.page);
+    this.notes = [];
   }
 
   /** A block, after the marker of its page when it is the first block of that page. */
@@ -200,20 +175,4 @@ export class PdfMarkdownWriter {
     }
     this.blocks.push(block);
   }
-}
-
-/**
- * TeX hyphenates at line ends; CJK lines join without a space, everything else with one. Only the
- * last line is read and changed, so a paragraph costs the length of its lines, once.
- */
-function appendLine(pieces: string[], next: string): void {
-  const previous = lastPiece(pieces);
-  if (/\p{Ll}-$/u.test(previous) && /^\p{Ll}/u.test(next)) pieces[pieces.length - 1] = previous.slice(0, -1);
-  else if (!(CJK_EDGE.test(previous.slice(-1)) && CJK_EDGE.test(next.charAt(0)))) pieces.push(' ');
-  pieces.push(next);
-}
-
-/** The paragraph's last line: pieces always end with a line, never with a separator. */
-function lastPiece(pieces: string[]): string {
-  return pieces[pieces.length - 1] ?? '';
 }

@@ -1,4 +1,7 @@
 import type { TextContent, TextItem } from 'pdfjs-dist/types/src/display/api';
+import { codeLineText, fixedPitchFonts } from './fixedPitch';
+import { attachMarkers } from './markerLines';
+import { readingOrder } from './readingOrder';
 
 /** One visual line of a page, in reading order, with what layout analysis needs. */
 export interface PdfLine {
@@ -45,23 +48,29 @@ interface OpenLine {
 }
 
 /**
- * Groups pdf.js text items into lines. Items arrive in content-stream order, which for typeset
+ * Groups pdf.js text items into lines: list markers written apart are joined to their items first,
+ * while the stream still says which came later (markerLines.ts), then the lines are put top to
+ * bottom (readingOrder.ts). Items arrive in content-stream order, which for typeset
  * documents is reading order; a baseline jump of half a font size or an explicit end-of-line
  * starts a new line. Items are separate runs of glyphs, so a visible gap between two becomes a space.
  */
 export function pageLines(content: TextContent): PdfLine[] {
   const lines: PdfLine[] = [];
   let open: OpenLine | null = null;
+  const fixedPitch = fixedPitchFonts(content);
   const close = (): void => {
     if (open) {
       const text = open.parts.join('').replace(/\s+/g, ' ').trim();
+      const mono = open.monoChars >= open.chars * MONO_SHARE;
+      let x = open.x;
+      for (const run of open.runs) x = Math.min(x, run.x);
       if (text !== '')
         lines.push({
-          text,
-          x: open.x,
+          text: (mono ? codeLineText(open.runs, x) : inReadingOrder(open.runs)) ?? text,
+          x,
           y: open.y,
           size: open.size,
-          mono: open.monoChars >= open.chars * MONO_SHARE,
+          mono,
           runs: open.runs,
         });
     }
@@ -74,18 +83,12 @@ export function pageLines(content: TextContent): PdfLine[] {
     const size = Math.hypot(a, b);
     if (item.str !== '') {
       if (open && Math.abs(y - open.y) > Math.max(open.size, size) * 0.5) close();
-      open = extend(
-        open,
-        item,
-        { x, y, size },
-        item.fontName,
-        content.styles[item.fontName]?.fontFamily === 'monospace',
-      );
+      open = extend(open, item, { x, y, size }, item.fontName, fixedPitch.has(item.fontName));
     }
     if (item.hasEOL) close();
   }
   close();
-  return lines;
+  return readingOrder(attachMarkers(lines));
 }
 
 function extend(
@@ -108,4 +111,24 @@ function extend(
   line.chars += visible;
   if (mono) line.monoChars += visible;
   return line;
+}
+
+/**
+ * Some renderers write a list marker after its item's text (WeasyPrint, LibreOffice): the line's
+ * text then follows the runs left to right instead of the stream. Null when the stream is in order.
+ */
+function inReadingOrder(runs: readonly PdfRun[]): string | null {
+  let ordered = true;
+  // Overlapping glyphs (TeX builds © from a circle and a c) step back a little and stay as written.
+  for (let i = 1; i < runs.length && ordered; i++) ordered = runs[i]!.x >= runs[i - 1]!.x - runs[i]!.size * 0.5;
+  if (ordered) return null;
+  const sorted = [...runs].sort((p, q) => p.x - q.x);
+  let text = '';
+  let endX = -Infinity;
+  for (const run of sorted) {
+    if (text !== '' && run.x - endX > run.size * 0.15 && !/\s$/.test(text) && !/^\s/.test(run.text)) text += ' ';
+    text += run.text;
+    endX = run.endX;
+  }
+  return text.replace(/\s+/g, ' ').trim();
 }
