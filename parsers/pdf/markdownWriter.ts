@@ -3,8 +3,12 @@ import { cleanPdfText, stripPageReference } from './cleanText';
 import { edgeLines, headingLevel, runningKey, type LayoutProfile } from './layoutProfile';
 import type { OutlineEntry } from './outline';
 import { placeOutlineHeadings } from './outlineHeadings';
+import type { PageShapes } from './pageGeometry';
 import type { PdfLine } from './pageLines';
 import { isReferencePage } from './referencePages';
+import { OpenTable } from './tables/openTable';
+import { isPdfTable, type PdfTable } from './tables/pdfTable';
+import { placeTables } from './tables/placeTables';
 
 /** Bullets typesetters use for itemized lists. */
 const BULLET = /^[•◦▪‣●○■□∙–]\s*/;
@@ -47,6 +51,7 @@ export class PdfMarkdownWriter {
   private readonly blocks: string[] = [];
   private paragraph: Paragraph | null = null;
   private code: PdfLine[] = [];
+  private table: OpenTable | null = null;
   private lastHeading: { level: number; y: number } | null = null;
   /**
    * Running texts at the edges of the last two pages: a chapter's own running header (absent from
@@ -68,8 +73,14 @@ export class PdfMarkdownWriter {
   /**
    * Returns false for a table-of-contents or index page, which is left out. `pageNumber` (1-based)
    * goes into the page marker (chunker/pageMarkers.ts) written before the page's first block.
+   * `shapes`: the page's rules, which tables are read from (parsers/pdf/tables).
    */
-  addPage(lines: PdfLine[], bookmarks: readonly OutlineEntry[] = [], pageNumber = this.page + 1): boolean {
+  addPage(
+    lines: PdfLine[],
+    bookmarks: readonly OutlineEntry[] = [],
+    pageNumber = this.page + 1,
+    shapes?: PageShapes,
+  ): boolean {
     this.page = pageNumber;
     const running = this.runningLines(lines);
     const body = lines.filter(
@@ -84,7 +95,10 @@ export class PdfMarkdownWriter {
       this.lastHeading = null;
       return false;
     }
-    for (const line of this.fromOutline ? placeOutlineHeadings(body, bookmarks) : body) this.addLine(line);
+    const placed = placeTables(this.fromOutline ? placeOutlineHeadings(body, bookmarks) : body, shapes);
+    for (const item of placed)
+      if (isPdfTable(item)) this.addTable(item);
+      else this.addLine(item);
     // Coordinates do not carry over to the next page.
     if (this.paragraph) this.paragraph.y = Number.NaN;
     this.lastHeading = null;
@@ -108,6 +122,7 @@ export class PdfMarkdownWriter {
     if (level !== null) return this.addHeading(level, { ...raw, text: cleanPdfText(stripPageReference(raw.text)) });
     const line = { ...raw, text: cleanPdfText(raw.text) };
     this.lastHeading = null;
+    this.flushTable();
     if (line.mono) {
       this.flushParagraph();
       if (this.code.length === 0) this.codePage = this.page;
@@ -170,9 +185,25 @@ export class PdfMarkdownWriter {
     return running;
   }
 
+  /** A table held open until something else follows: the next page may continue it (tables/openTable.ts). */
+  private addTable(table: PdfTable): void {
+    this.flushParagraph();
+    this.flushCode();
+    this.lastHeading = null;
+    if (this.table?.continueWith(table, this.page)) return;
+    this.flushTable();
+    this.table = new OpenTable(table, this.page);
+  }
+
   private flush(): void {
     this.flushParagraph();
     this.flushCode();
+    this.flushTable();
+  }
+
+  private flushTable(): void {
+    if (this.table) this.push(this.table.markdown(), this.table.page);
+    this.table = null;
   }
 
   private flushParagraph(): void {

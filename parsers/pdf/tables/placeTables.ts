@@ -1,0 +1,67 @@
+import type { PageShapes } from '../pageGeometry';
+import type { PdfLine } from '../pageLines';
+import { alignedTables } from './alignedTables';
+import type { PdfTable } from './pdfTable';
+import { ruledTable, type FoundTable } from './ruledTables';
+import { ruleGrids } from './ruleGrids';
+
+/**
+ * A page's lines with its tables in their place: each table, ruled (a grid of rules) or
+ * aligned (runs in columns), stands where its first line stood, and the lines it was read from
+ * are left out. Ruled tables are found first; alignment is looked for in the lines left.
+ */
+export function placeTables(lines: readonly PdfLine[], shapes?: PageShapes): (PdfLine | PdfTable)[] {
+  const found: FoundTable[] = [];
+  for (const grid of shapes ? ruleGrids(shapes.rules) : []) {
+    const table = ruledTable(grid, lines);
+    if (table && !found.some((other) => overlaps(other, table))) found.push(table);
+  }
+  const taken = new Set<PdfLine>();
+  for (const table of found) for (const line of table.lines) taken.add(line);
+  found.push(...alignedTables(lines.filter((line) => !taken.has(line))));
+  if (found.length === 0) return [...lines];
+
+  const tableOf = new Map<PdfLine, FoundTable>();
+  for (const table of found) for (const line of table.lines) tableOf.set(line, table);
+  const placed = new Set<FoundTable>();
+  const items: (PdfLine | PdfTable)[] = [];
+  for (const line of lines) {
+    const table = tableOf.get(line);
+    if (!table) items.push(line);
+    else if (!placed.has(table)) {
+      placed.add(table);
+      items.push(table.table);
+    }
+  }
+  return items;
+}
+
+function overlaps(a: FoundTable, b: FoundTable): boolean {
+  for (const line of b.lines) if (a.lines.has(line)) return true;
+  return false;
+}
+
+/** Runs this far apart (in font sizes) on one line stand in different columns. */
+export const COLUMN_GAP = 1.2;
+
+/**
+ * Whether a page's text could hold a table, read before paying for its operator list: at
+ * least two lines with a column-wide gap between runs, or whose text runs upwards (browsers
+ * write a table cell by cell, so a wrapped cell's lines come before its neighbour's).
+ */
+export function mayHoldTable(lines: readonly PdfLine[]): boolean {
+  let hints = 0;
+  for (let i = 0; i < lines.length && hints < 2; i++) {
+    const line = lines[i]!;
+    const previous = lines[i - 1];
+    if (previous && line.y > previous.y + line.size * 0.5 && line.x > previous.x) hints++;
+    else if (hasColumnGap(line)) hints++;
+  }
+  return hints >= 2;
+}
+
+function hasColumnGap(line: PdfLine): boolean {
+  const runs = line.runs ?? [];
+  for (let i = 1; i < runs.length; i++) if (runs[i]!.x - runs[i - 1]!.endX > line.size * COLUMN_GAP) return true;
+  return false;
+}

@@ -1,0 +1,106 @@
+import type { PdfLine } from '../pageLines';
+import { cellText, type CellPiece } from './cellText';
+import type { PdfTable } from './pdfTable';
+import { ruled, RULE_TOLERANCE, type RuleGrid } from './ruleGrids';
+
+/** A table found on a page and the lines it was read from (they leave the text flow). */
+export interface FoundTable {
+  table: PdfTable;
+  lines: Set<PdfLine>;
+}
+
+/** Where a glyph's middle sits above its baseline, in font sizes: what decides a line's row. */
+const MID_GLYPH = 0.3;
+
+/**
+ * The table a grid of rules draws, from the lines set inside it: each run goes to the cell its
+ * middle falls in. Two grid cells with no rule between them are one merged cell. Its text is
+ * written once in its first column, and repeated down the rows it spans: a row split off into
+ * a chunk of its own then still says which group it belongs to, while repeating it across the
+ * columns of one row would only add the same words twice to that row. Rows and columns left
+ * empty (a gap between a frame and the cells' own borders) are dropped. Null when fewer than
+ * two rows and two columns hold text: a framed box is not a table.
+ */
+export function ruledTable(grid: RuleGrid, lines: readonly PdfLine[]): FoundTable | null {
+  const { xs, ys } = grid;
+  const left = xs[0]! - RULE_TOLERANCE;
+  const right = xs[xs.length - 1]! + RULE_TOLERANCE;
+  const top = ys[0]!;
+  const bottom = ys[ys.length - 1]!;
+  const rows = Math.max(1, ys.length - 1);
+  const columns = xs.length - 1;
+  const pieces: CellPiece[][] = Array.from({ length: rows * columns }, () => []);
+  const inside = new Set<PdfLine>();
+  for (const line of lines) {
+    const mid = line.y + line.size * MID_GLYPH;
+    const runs = line.runs ?? [];
+    if (mid > top || mid < bottom || runs.length === 0) continue;
+    if (runs[0]!.x < left || runs[runs.length - 1]!.endX > right) continue;
+    inside.add(line);
+    const row = ys.length < 2 ? 0 : indexBetween(ys, mid, true);
+    for (const run of runs) {
+      const column = indexBetween(xs, (run.x + run.endX) / 2, false);
+      pieces[row * columns + column]!.push({ run, y: line.y });
+    }
+  }
+  if (inside.size === 0) return null;
+  const owner = mergedCells(grid, rows, columns);
+  const text = pieces.map(cellText);
+  const merged = new Map<number, string[]>();
+  owner.forEach((first, i) => {
+    if (text[i] === '') return;
+    const parts = merged.get(first);
+    if (parts) parts.push(text[i]!);
+    else merged.set(first, [text[i]!]);
+  });
+  const cells: string[][] = [];
+  for (let r = 0; r < rows; r++) {
+    const row: string[] = [];
+    for (let c = 0; c < columns; c++) {
+      const first = owner[r * columns + c]!;
+      const spansHere = c === first % columns && r >= Math.floor(first / columns);
+      row.push(spansHere ? (merged.get(first) ?? []).join(' ') : '');
+    }
+    cells.push(row);
+  }
+  const kept = dropEmpty(cells, xs);
+  if (kept.rows.length < 2 || kept.columns.length < 2) return null;
+  return { table: kept, lines: inside };
+}
+
+/** The interval of sorted `bounds` that `value` falls in (clamped to the first and last). */
+function indexBetween(bounds: readonly number[], value: number, descending: boolean): number {
+  for (let i = 1; i < bounds.length - 1; i++) if (descending ? value > bounds[i]! : value < bounds[i]!) return i - 1;
+  return bounds.length - 2;
+}
+
+/** Each grid cell's merged cell, named by its first (top-left) grid cell's index. */
+function mergedCells(grid: RuleGrid, rows: number, columns: number): number[] {
+  const { xs, ys, vertical, horizontal } = grid;
+  const owner = Array.from({ length: rows * columns }, (_, i) => i);
+  const find = (i: number): number => {
+    while (owner[i] !== i) i = owner[i]!;
+    return i;
+  };
+  const join = (a: number, b: number): void => {
+    const [ra, rb] = [find(a), find(b)];
+    owner[Math.max(ra, rb)] = Math.min(ra, rb);
+  };
+  for (let r = 0; r < rows; r++) {
+    const middleY = ys.length < 2 ? 0 : (ys[r]! + ys[r + 1]!) / 2;
+    for (let c = 0; c < columns; c++) {
+      const middleX = (xs[c]! + xs[c + 1]!) / 2;
+      if (c + 1 < columns && !ruled(vertical, 'x', xs[c + 1]!, middleY)) join(r * columns + c, r * columns + c + 1);
+      if (r + 1 < rows && !ruled(horizontal, 'y', ys[r + 1]!, middleX)) join(r * columns + c, (r + 1) * columns + c);
+    }
+  }
+  return owner.map((_, i) => find(i));
+}
+
+/** The table without rows and columns that hold no text. */
+function dropEmpty(cells: string[][], xs: readonly number[]): PdfTable {
+  const width = cells[0]?.length ?? 0;
+  const used = Array.from({ length: width }, (_, c) => cells.some((row) => row[c] !== ''));
+  const rows = cells.filter((row) => row.some((cell) => cell !== '')).map((row) => row.filter((_, c) => used[c]));
+  return { rows, columns: xs.slice(0, width).filter((_, c) => used[c]) };
+}
