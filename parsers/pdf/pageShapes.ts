@@ -16,8 +16,11 @@ const THIN = 2.5;
 /** A filled shape within these bounds on both sides is a glyph-sized mark (bullet), not a border. */
 const MARK_MIN = 1.5;
 const MARK_MAX = 9;
-/** A fill covering this share of the page's width and height is a page or section background. */
-const BACKGROUND_SHARE = 0.9;
+/**
+ * A filled box at most this tall (about three lines) is a row's or a cell's background, whose
+ * edges separate rows; a taller one is the background of a code block, a section or the page.
+ */
+const MAX_ROW_FILL = 40;
 
 /**
  * The rules and marks a page draws, in page units. pdf.js 5 hands each painted path over as
@@ -30,9 +33,6 @@ const BACKGROUND_SHARE = 0.9;
 export async function readPageShapes(pdfjs: Pdfjs, page: PDFPageProxy): Promise<PageShapes> {
   const { OPS } = pdfjs;
   const list = await page.getOperatorList();
-  const [vx0 = 0, vy0 = 0, vx1 = 0, vy1 = 0] = page.view;
-  const pageWidth = Math.abs(vx1 - vx0);
-  const pageHeight = Math.abs(vy1 - vy0);
   const rules: PdfRule[] = [];
   const marks: PdfMark[] = [];
   const stack: Matrix[] = [];
@@ -64,7 +64,7 @@ export async function readPageShapes(pdfjs: Pdfjs, page: PDFPageProxy): Promise<
         } else if (box.curved || (width <= MARK_MAX && height <= MARK_MAX)) {
           if (width >= MARK_MIN && height >= MARK_MIN && width <= MARK_MAX && height <= MARK_MAX)
             if (marks.length < MAX_MARKS) marks.push({ x: box.x1, y: box.y1, width, height });
-        } else if (width < pageWidth * BACKGROUND_SHARE || height < pageHeight * BACKGROUND_SHARE) {
+        } else if (height <= MAX_ROW_FILL) {
           rules.push(
             { x1: box.x1, y1: box.y1, x2: box.x2, y2: box.y1 },
             { x1: box.x1, y1: box.y2, x2: box.x2, y2: box.y2 },

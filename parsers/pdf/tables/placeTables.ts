@@ -4,6 +4,7 @@ import { alignedTables } from './alignedTables';
 import type { PdfTable } from './pdfTable';
 import { ruledTable, type FoundTable } from './ruledTables';
 import { ruleGrids } from './ruleGrids';
+import { cellRules } from './textRules';
 
 /**
  * A page's lines with its tables in their place: each table, ruled (a grid of rules) or
@@ -12,7 +13,7 @@ import { ruleGrids } from './ruleGrids';
  */
 export function placeTables(lines: readonly PdfLine[], shapes?: PageShapes): (PdfLine | PdfTable)[] {
   const found: FoundTable[] = [];
-  for (const grid of shapes ? ruleGrids(shapes.rules) : []) {
+  for (const grid of shapes ? ruleGrids(cellRules(shapes.rules, lines)) : []) {
     const table = ruledTable(grid, lines);
     if (table && !found.some((other) => overlaps(other, table))) found.push(table);
   }

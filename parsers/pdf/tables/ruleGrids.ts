@@ -38,17 +38,38 @@ export function ruleGrids(rules: readonly PdfRule[]): RuleGrid[] {
   for (const group of groups.values()) {
     const horizontal = group.filter((rule) => rule.y1 === rule.y2);
     const vertical = group.filter((rule) => rule.x1 === rule.x2);
-    const xs = clusterValues(
+    const allXs = clusterValues(
       vertical.map((rule) => rule.x1),
       RULE_TOLERANCE,
     );
-    const ys = clusterValues(
-      horizontal.map((rule) => rule.y1),
-      RULE_TOLERANCE,
-    ).reverse();
+    const ys = separating(
+      horizontal,
+      'y',
+      clusterValues(
+        horizontal.map((rule) => rule.y1),
+        RULE_TOLERANCE,
+      ).reverse(),
+      allXs,
+    );
+    const xs = separating(vertical, 'x', allXs, ys);
     if (xs.length >= 3 && ys.length >= 2) grids.push({ xs, ys, horizontal, vertical });
   }
   return grids;
+}
+
+/**
+ * The boundaries that separate at least one pair of cells: a short rule inside one cell (a
+ * mark, an icon's stroke) adds a coordinate that no cell is bounded by, which would split every
+ * row or column it crosses in two.
+ */
+function separating(rules: readonly PdfRule[], axis: 'x' | 'y', bounds: number[], across: number[]): number[] {
+  const outer = [bounds[0], bounds[bounds.length - 1]];
+  return bounds.filter((at) => {
+    if (outer.includes(at)) return true;
+    for (let i = 0; i + 1 < across.length; i++)
+      if (ruled(rules, axis, at, (across[i]! + across[i + 1]!) / 2)) return true;
+    return false;
+  });
 }
 
 function touch(a: PdfRule, b: PdfRule): boolean {

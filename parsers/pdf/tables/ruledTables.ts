@@ -14,37 +14,39 @@ const MID_GLYPH = 0.3;
 
 /**
  * The table a grid of rules draws, from the lines set inside it: each run goes to the cell its
- * middle falls in. Two grid cells with no rule between them are one merged cell. Its text is
+ * middle falls in. Two grid cells with no rule between them are one merged cell, and grid rows
+ * merged in every column that holds text are one row (a rule inside a cell split them). A
+ * merged cell's text is
  * written once in its first column, and repeated down the rows it spans: a row split off into
  * a chunk of its own then still says which group it belongs to, while repeating it across the
  * columns of one row would only add the same words twice to that row. Rows and columns left
- * empty (a gap between a frame and the cells' own borders) are dropped. Null when fewer than
- * two rows and two columns hold text: a framed box is not a table.
+ * empty (a gap between a frame and the cells' own borders) are dropped. Null unless two rows
+ * have text in two cells: framed boxes side by side (a search field and its button) are no table.
  */
 export function ruledTable(grid: RuleGrid, lines: readonly PdfLine[]): FoundTable | null {
   const { xs, ys } = grid;
   const left = xs[0]! - RULE_TOLERANCE;
   const right = xs[xs.length - 1]! + RULE_TOLERANCE;
-  const top = ys[0]!;
-  const bottom = ys[ys.length - 1]!;
-  const rows = Math.max(1, ys.length - 1);
+  const rows = ys.length - 1;
   const columns = xs.length - 1;
+  const owner = mergedCells(grid, rows, columns);
+  const [firstRow, lastRow] = tableRows(owner, rows, columns);
+  if (lastRow <= firstRow) return null;
   const pieces: CellPiece[][] = Array.from({ length: rows * columns }, () => []);
   const inside = new Set<PdfLine>();
   for (const line of lines) {
     const mid = line.y + line.size * MID_GLYPH;
     const runs = line.runs ?? [];
-    if (mid > top || mid < bottom || runs.length === 0) continue;
+    if (mid > ys[firstRow]! || mid < ys[lastRow + 1]! || runs.length === 0) continue;
     if (runs[0]!.x < left || runs[runs.length - 1]!.endX > right) continue;
-    inside.add(line);
-    const row = ys.length < 2 ? 0 : indexBetween(ys, mid, true);
+    const row = indexBetween(ys, mid, true);
     for (const run of runs) {
       const column = indexBetween(xs, (run.x + run.endX) / 2, false);
+      if (crossesRule(grid, row, run)) return null;
       pieces[row * columns + column]!.push({ run, y: line.y });
     }
+    inside.add(line);
   }
-  if (inside.size === 0) return null;
-  const owner = mergedCells(grid, rows, columns);
   const text = pieces.map(cellText);
   const merged = new Map<number, string[]>();
   owner.forEach((first, i) => {
@@ -53,19 +55,48 @@ export function ruledTable(grid: RuleGrid, lines: readonly PdfLine[]): FoundTabl
     if (parts) parts.push(text[i]!);
     else merged.set(first, [text[i]!]);
   });
+  const textColumns = [...Array(columns).keys()].filter((c) =>
+    text.some((cell, i) => i % columns === c && cell !== ''),
+  );
   const cells: string[][] = [];
-  for (let r = 0; r < rows; r++) {
+  for (let r = firstRow; r <= lastRow; r++) {
+    const sameRow = r > firstRow && textColumns.every((c) => owner[r * columns + c] === owner[(r - 1) * columns + c]);
+    if (sameRow) continue;
     const row: string[] = [];
     for (let c = 0; c < columns; c++) {
       const first = owner[r * columns + c]!;
-      const spansHere = c === first % columns && r >= Math.floor(first / columns);
-      row.push(spansHere ? (merged.get(first) ?? []).join(' ') : '');
+      row.push(c === first % columns ? (merged.get(first) ?? []).join(' ') : '');
     }
     cells.push(row);
   }
   const kept = dropEmpty(cells, xs);
-  if (kept.rows.length < 2 || kept.columns.length < 2) return null;
+  const fullRows = kept.rows.filter((row) => row.filter((cell) => cell !== '').length >= 2).length;
+  if (fullRows < 2 || kept.columns.length < 2) return null;
   return { table: kept, lines: inside };
+}
+
+/**
+ * The grid's rows that belong to the table: rows at its top and bottom that are one cell
+ * across are a frame around more than the table (a page's or a section's border), not part of it.
+ */
+function tableRows(owner: readonly number[], rows: number, columns: number): [number, number] {
+  const whole = (r: number): boolean => owner[r * columns] === owner[r * columns + columns - 1];
+  let first = 0;
+  let last = rows - 1;
+  while (first <= last && whole(first)) first++;
+  while (last >= first && whole(last)) last--;
+  return [first, last];
+}
+
+/** A run set across a column rule of its row: the rules frame something other than this text. */
+function crossesRule(grid: RuleGrid, row: number, run: { x: number; endX: number }): boolean {
+  const middleY = (grid.ys[row]! + grid.ys[row + 1]!) / 2;
+  for (let c = 1; c < grid.xs.length - 1; c++) {
+    const x = grid.xs[c]!;
+    if (run.x < x - RULE_TOLERANCE && run.endX > x + RULE_TOLERANCE && ruled(grid.vertical, 'x', x, middleY))
+      return true;
+  }
+  return false;
 }
 
 /** The interval of sorted `bounds` that `value` falls in (clamped to the first and last). */
@@ -87,7 +118,7 @@ function mergedCells(grid: RuleGrid, rows: number, columns: number): number[] {
     owner[Math.max(ra, rb)] = Math.min(ra, rb);
   };
   for (let r = 0; r < rows; r++) {
-    const middleY = ys.length < 2 ? 0 : (ys[r]! + ys[r + 1]!) / 2;
+    const middleY = (ys[r]! + ys[r + 1]!) / 2;
     for (let c = 0; c < columns; c++) {
       const middleX = (xs[c]! + xs[c + 1]!) / 2;
       if (c + 1 < columns && !ruled(vertical, 'x', xs[c + 1]!, middleY)) join(r * columns + c, r * columns + c + 1);
