@@ -1,6 +1,7 @@
 import type { PageShapes } from '../pageGeometry';
 import type { PdfLine } from '../pageLines';
 import { alignedTables } from './alignedTables';
+import { lineSegments } from './lineSegments';
 import type { PdfTable } from './pdfTable';
 import { ruledTable, type FoundTable } from './ruledTables';
 import { ruleGrids } from './ruleGrids';
@@ -42,9 +43,6 @@ function overlaps(a: FoundTable, b: FoundTable): boolean {
   return false;
 }
 
-/** Runs this far apart (in font sizes) on one line stand in different columns. */
-export const COLUMN_GAP = 1.2;
-
 /**
  * Whether a page's text could hold a table, read before paying for its operator list: at
  * least two lines with a column-wide gap between runs, or whose text runs upwards (browsers
@@ -56,13 +54,7 @@ export function mayHoldTable(lines: readonly PdfLine[]): boolean {
     const line = lines[i]!;
     const previous = lines[i - 1];
     if (previous && line.y > previous.y + line.size * 0.5 && line.x > previous.x) hints++;
-    else if (hasColumnGap(line)) hints++;
+    else if (lineSegments(line).length >= 2) hints++;
   }
   return hints >= 2;
-}
-
-function hasColumnGap(line: PdfLine): boolean {
-  const runs = line.runs ?? [];
-  for (let i = 1; i < runs.length; i++) if (runs[i]!.x - runs[i - 1]!.endX > line.size * COLUMN_GAP) return true;
-  return false;
 }

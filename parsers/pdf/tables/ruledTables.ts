@@ -9,6 +9,8 @@ export interface FoundTable {
   lines: Set<PdfLine>;
 }
 
+/** Height (PDF units, about four lines) beyond which a row one cell across at a table's edge is a frame. */
+const MAX_MERGED_ROW = 50;
 /** Where a glyph's middle sits above its baseline, in font sizes: what decides a line's row. */
 const MID_GLYPH = 0.3;
 
@@ -30,7 +32,7 @@ export function ruledTable(grid: RuleGrid, lines: readonly PdfLine[]): FoundTabl
   const rows = ys.length - 1;
   const columns = xs.length - 1;
   const owner = mergedCells(grid, rows, columns);
-  const [firstRow, lastRow] = tableRows(owner, rows, columns);
+  const [firstRow, lastRow] = tableRows(grid, owner, columns);
   if (lastRow <= firstRow) return null;
   const pieces: CellPiece[][] = Array.from({ length: rows * columns }, () => []);
   const inside = new Set<PdfLine>();
@@ -76,11 +78,15 @@ export function ruledTable(grid: RuleGrid, lines: readonly PdfLine[]): FoundTabl
 }
 
 /**
- * The grid's rows that belong to the table: rows at its top and bottom that are one cell
- * across are a frame around more than the table (a page's or a section's border), not part of it.
+ * The grid's rows that belong to the table: a tall row at its top or bottom that is one cell
+ * across is a frame around more than the table (a page's or a section's border), not part of
+ * it; a short one is a row of the table merged across (a note, a group's title).
  */
-function tableRows(owner: readonly number[], rows: number, columns: number): [number, number] {
-  const whole = (r: number): boolean => owner[r * columns] === owner[r * columns + columns - 1];
+function tableRows(grid: RuleGrid, owner: readonly number[], columns: number): [number, number] {
+  const { ys } = grid;
+  const whole = (r: number): boolean =>
+    owner[r * columns] === owner[r * columns + columns - 1] && ys[r]! - ys[r + 1]! > MAX_MERGED_ROW;
+  const rows = ys.length - 1;
   let first = 0;
   let last = rows - 1;
   while (first <= last && whole(first)) first++;

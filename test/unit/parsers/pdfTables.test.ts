@@ -1,0 +1,161 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { stripPageMarkers } from '../../../chunker/chunkPages';
+import { chunkMarkdown } from '../../../chunker/chunkMarkdown';
+import { childBody, childrenOf } from '../../../testkit/fixtures/chunkChecks';
+import { DEFAULT_PARSE_LIMITS } from '../../../parsers/parseLimits';
+import { parseToMarkdown } from '../../../parsers/parseToMarkdown';
+import { fixtureBaseline, fixturePdf, fixtureRules, type FixtureLine } from '../../../testkit/fixtures/pdfFixture';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'sluice-pdf-tables-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+async function parsePdf(bytes: Buffer): Promise<string> {
+  const file = path.join(dir, `${Math.random().toString(36).slice(2)}.pdf`);
+  await writeFile(file, bytes);
+  return parseToMarkdown(file, 'pdf', DEFAULT_PARSE_LIMITS);
+}
+
+const COLUMNS = [66, 190, 310, 450];
+const row = (first: string, second: string, third: string): FixtureLine => ({
+  text: first,
+  cells: [
+    { x: 196, text: second },
+    { x: 316, text: third },
+  ],
+});
+/** Row boundaries of fixture lines `first`..`last`: 3 points under each baseline, as a cell's padding. */
+const rowBounds = (first: number, last: number): number[] =>
+  Array.from({ length: last - first + 2 }, (_, i) => fixtureBaseline(first - 1 + i) - 3);
+
+describe('tables in PDFs', () => {
+  it('writes a ruled table as a markdown table in its place, with a merged cell written once', async () => {
+    const ys = rowBounds(1, 3);
+    const markdown = await parsePdf(
+      fixturePdf(
+        [
+          [
+            { text: 'The formats sluice reads are these.' },
+            row('Format', 'Extension', 'Parser'),
+            row('Markdown', '.md', 'text'),
+            { text: 'Portable Document Format, read by pdf.js' },
+            { text: '' },
+            { text: 'A closing paragraph follows the table.' },
+          ],
+        ],
+        { drawings: [fixtureRules(COLUMNS, ys, { skip: { vertical: [`190@${ys[2]}`, `310@${ys[2]}`] } })] },
+      ),
+    );
+    expect(stripPageMarkers(markdown).text).toBe(
+      [
+        'The formats sluice reads are these.',
+        '| Format | Extension | Parser |\n| --- | --- | --- |\n| Markdown | .md | text |\n| Portable Document Format, read by pdf.js |  |  |',
+        'A closing paragraph follows the table.',
+      ].join('\n\n'),
+    );
+  });
+
+  it('reads borders drawn as thin filled rectangles, and repeats a cell merged down the rows it spans', async () => {
+    const ys = rowBounds(0, 2);
+    const markdown = await parsePdf(
+      fixturePdf(
+        [
+          [
+            row('Group', 'Name', 'Meaning'),
+            row('Numbers', 'int', 'whole | signed'),
+            { text: 'float', x: 196, cells: [{ x: 316, text: 'binary fraction' }] },
+          ],
+        ],
+        { drawings: [fixtureRules(COLUMNS, ys, { asFills: true, skip: { horizontal: [`${ys[2]}@66`] } })] },
+      ),
+    );
+    expect(stripPageMarkers(markdown).text).toBe(
+      '| Group | Name | Meaning |\n| --- | --- | --- |\n| Numbers | int | whole \\| signed |\n| Numbers | float | binary fraction |',
+    );
+  });
+
+  it('finds a table without rules from its aligned columns, and leaves paragraphs and code alone', async () => {
+    const markdown = await parsePdf(
+      fixturePdf([
+        [
+          { text: 'Options of the command follow in a table.' },
+          row('Option', 'Default', 'Effect'),
+          row('--depth', '3', 'how deep to follow links'),
+          row('--quiet', 'off', 'print nothing but errors'),
+          row('--jobs', '2', 'parallel fetches'),
+          { text: '' },
+          { text: 'An ordinary paragraph of prose that runs on for a' },
+          { text: 'second line and is not a table at all.' },
+          { text: 'plot sin(x)    with lines', mono: true },
+          { text: 'plot cos(x)    with points', mono: true },
+          { text: 'plot tan(x)    with dots', mono: true },
+        ],
+      ]),
+    );
+    const text = stripPageMarkers(markdown).text;
+    expect(text).toContain(
+      '| Option | Default | Effect |\n| --- | --- | --- |\n| --depth | 3 | how deep to follow links |\n| --quiet | off | print nothing but errors |\n| --jobs | 2 | parallel fetches |',
+    );
+    expect(text).toContain('An ordinary paragraph of prose that runs on for a second line and is not a table at all.');
+    expect(text).toContain('```\nplot sin(x) with lines');
+    expect(text.match(/^\| --- /gm)).toHaveLength(1);
+  });
+
+  it('joins a table continued on the next page, writing its repeated header row once', async () => {
+    const firstYs = rowBounds(1, 3);
+    const nextYs = rowBounds(0, 2);
+    const markdown = await parsePdf(
+      fixturePdf(
+        [
+          [
+            { text: 'The limits are listed below.' },
+            row('Limit', 'Default', 'Unit'),
+            row('upload size', '100', 'MB'),
+            row('pages', '5000', 'pages'),
+          ],
+          [
+            row('Limit', 'Default', 'Unit'),
+            row('chunks', '20000', 'chunks'),
+            row('parse time', '300', 'seconds'),
+            { text: '' },
+            { text: 'Each limit can be changed in the configuration.' },
+          ],
+        ],
+        { drawings: [fixtureRules(COLUMNS, firstYs), fixtureRules(COLUMNS, nextYs)] },
+      ),
+    );
+    expect(markdown).toBe(
+      [
+        '<!-- sluice:page 1 -->',
+        'The limits are listed below.',
+        '| Limit | Default | Unit |\n| --- | --- | --- |\n| upload size | 100 | MB |\n| pages | 5000 | pages |\n| chunks | 20000 | chunks |\n| parse time | 300 | seconds |',
+        '<!-- sluice:page 2 -->',
+        'Each limit can be changed in the configuration.',
+      ].join('\n\n'),
+    );
+  });
+
+  it('gives a PDF table the chunker’s table handling: whole where it fits, else cut between rows with the header repeated', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => row(`setting ${i}`, String(i * 7), `unit ${i}`));
+    const ys = rowBounds(0, rows.length);
+    const markdown = await parsePdf(
+      fixturePdf([[row('Setting', 'Value', 'Unit'), ...rows]], { drawings: [fixtureRules(COLUMNS, ys)] }),
+    );
+    const table = stripPageMarkers(markdown).text;
+    expect(table.split('\n')).toHaveLength(32);
+
+    // The pipeline chunks the markdown without its page markers (chunker/chunkWithPlan.ts).
+    const whole = childrenOf(chunkMarkdown('doc', table, { maxTokens: 1000, overlapTokens: 0 }));
+    expect(whole.map(childBody)).toEqual([table]);
+
+    const parts = childrenOf(chunkMarkdown('doc', table, { maxTokens: 120, overlapTokens: 0 })).map(childBody);
+    expect(parts.length).toBeGreaterThan(2);
+    for (const part of parts)
+      expect(part.startsWith('| Setting | Value | Unit |\n| --- | --- | --- |\n| setting')).toBe(true);
+    expect(parts.join('\n')).toContain('| setting 29 | 203 | unit 29 |');
+  });
+});
