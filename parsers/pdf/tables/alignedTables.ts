@@ -1,102 +1,116 @@
 import type { PdfLine } from '../pageLines';
-import { clusterValues, nearestCluster } from './clusterValues';
+import { nearestCluster } from './clusterValues';
 import { lineSegments, type Segment } from './lineSegments';
 import type { FoundTable } from './ruledTables';
 
-/** Rows a table without rules needs: two aligned lines are as often a label and its value. */
+/** Rows a table without rules needs, its header included: two aligned lines are as often a label and its value. */
 const MIN_ROWS = 3;
-/** Share of the multi-column lines whose every segment starts at a column: alignment, not chance. */
-const ALIGNED_SHARE = 0.8;
-/** A vertical step (in font sizes) beyond this, down or up, ends the table. */
+/** A step down (in font sizes) beyond this from the lowest line so far ends the table. */
 const MAX_STEP = 2.6;
 /**
- * Segments averaging more characters than this in the first and the last column are running
+ * Cells averaging more characters than this in the first and the last column are running
  * text side by side: a two-column page, not a table of short values.
  */
 const PROSE_CELL_CHARS = 28;
+/** Lines one table may take: each line that starts a run is read on from, so this keeps a page linear. */
+const MAX_RUN_LINES = 300;
+
+interface Placed {
+  line: PdfLine;
+  segments: Segment[];
+}
 
 /**
- * Tables without rules: runs of consecutive lines that split at wide gaps into segments whose
- * left edges line up in at least two columns over at least three rows. A line of one segment
- * inside such a run is a wrapped cell (it goes to the column it starts under); a line in a
- * fixed-pitch font, a heading, a long line of one segment or a large vertical step ends it.
- * Rows start at each line with text in the first column; others add to the row above.
+ * Tables without rules: a line split by wide gaps into two or more segments (a header) opens
+ * the columns, and the lines after it belong to the table while no segment runs past the start
+ * of the next column, no line climbs into the row above, and none drops far below the lowest
+ * so far; a segment starting where no column does opens one (a header cell may span two lines
+ * or be missing). Browsers write a table cell by cell and typesetters line by line; either
+ * way a line starting left of where the previous line's last segment started begins a new
+ * row, and other lines add to the row they continue (a wrapped cell). Rows of one cell at the
+ * end are what follows the table. Three rows, two with two cells, not every line fixed-pitch
+ * (code) and not prose side by side.
  */
 export function alignedTables(lines: readonly PdfLine[]): FoundTable[] {
   const found: FoundTable[] = [];
-  const segments = lines.map(lineSegments);
   let i = 0;
   while (i < lines.length) {
-    if (segments[i]!.length < 2 || lines[i]!.mono) {
+    const head = (lines[i]!.runs?.length ?? 0) < 2 ? [] : lineSegments(lines[i]!);
+    if (head.length < 2) {
       i++;
       continue;
     }
-    const end = runEnd(lines, segments, i);
-    const table = alignedTable(lines.slice(i, end), segments.slice(i, end));
+    const table = toTable(readRun(lines, i, head));
     if (table) found.push(table);
-    i = Math.max(end, i + 1);
+    i += table ? table.lines.size : 1;
   }
   return found;
 }
 
-/** The end (exclusive) of the run of lines from `start` that may form one table. */
-function runEnd(lines: readonly PdfLine[], segments: readonly Segment[][], start: number): number {
-  let left = Infinity;
-  let right = -Infinity;
-  for (const segment of segments[start]!) [left, right] = [Math.min(left, segment.x), Math.max(right, segment.endX)];
-  let end = start + 1;
-  for (; end < lines.length; end++) {
-    const line = lines[end]!;
-    const step = Math.abs(lines[end - 1]!.y - line.y);
-    if (line.mono || line.heading !== undefined || step > line.size * MAX_STEP) break;
-    const own = segments[end]!;
-    if (own.length < 2 && (own[0]?.endX ?? 0) - (own[0]?.x ?? 0) > (right - left) / 2) break;
+function readRun(lines: readonly PdfLine[], start: number, head: Segment[]): Placed[] {
+  const starts: number[] = [];
+  const size = lines[start]!.size;
+  const placed: Placed[] = [];
+  let rowBottom = Infinity;
+  let aboveBottom = Infinity;
+  let lowest = lines[start]!.y;
+  let lastX = Infinity;
+  for (let i = start; i < Math.min(lines.length, start + MAX_RUN_LINES); i++) {
+    const line = lines[i]!;
+    if (line.heading !== undefined || line.y < lowest - line.size * MAX_STEP) break;
+    const segments = i === start ? head : lineSegments(line, starts);
+    if (segments.length === 0) break;
+    for (const segment of segments) if (nearestCluster(starts, segment.x, size) < 0) insertSorted(starts, segment.x);
+    const overflows = segments.some(
+      (segment) => segment.endX > (starts.find((x) => x > segment.x + size) ?? Infinity) + size,
+    );
+    if (overflows) break;
+    const newRow = segments[0]!.x < lastX - size;
+    if (newRow) [aboveBottom, rowBottom] = [rowBottom, line.y];
+    if (line.y >= aboveBottom) break;
+    rowBottom = Math.min(rowBottom, line.y);
+    lowest = Math.min(lowest, line.y);
+    lastX = segments[segments.length - 1]!.x;
+    placed.push({ line, segments });
   }
-  return end;
+  return placed;
 }
 
-function alignedTable(run: readonly PdfLine[], runSegments: readonly Segment[][]): FoundTable | null {
-  // Lines of one segment after the last aligned line are what follows the table.
-  let end = run.length;
-  while (end > 0 && runSegments[end - 1]!.length < 2) end--;
-  const lines = run.slice(0, end);
-  const segments = runSegments.slice(0, end);
-  const multi = segments.filter((own) => own.length >= 2);
-  if (multi.length < MIN_ROWS) return null;
-  const size = lines[0]!.size;
-  const columns = clusterValues(
-    multi.flat().map((segment) => segment.x),
-    size,
-  );
-  const aligned = multi.filter((own) => own.every((segment) => nearestCluster(columns, segment.x, size) >= 0));
-  if (columns.length < 2 || aligned.length < multi.length * ALIGNED_SHARE) return null;
+function insertSorted(values: number[], value: number): void {
+  let at = values.length;
+  while (at > 0 && values[at - 1]! > value) at--;
+  values.splice(at, 0, value);
+}
 
+function toTable(run: readonly Placed[]): FoundTable | null {
+  if (run.length === 0 || run.every((placed) => placed.line.mono)) return null;
+  const size = run[0]!.line.size;
+  const starts: number[] = [];
+  for (const { segments } of run)
+    for (const segment of segments) if (nearestCluster(starts, segment.x, size) < 0) insertSorted(starts, segment.x);
   const rows: string[][] = [];
-  let lowest = Infinity;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const own = segments[i]!;
-    const first = nearestCluster(columns, own[0]?.x ?? -Infinity, size);
-    if (rows.length === 0 || (first === 0 && line.y < lowest - line.size * 0.5)) {
-      rows.push(Array<string>(columns.length).fill(''));
-      lowest = line.y;
+  const rowLines: PdfLine[][] = [];
+  let lastX = Infinity;
+  for (const { line, segments } of run) {
+    if (segments[0]!.x < lastX - size) {
+      rows.push(Array<string>(starts.length).fill(''));
+      rowLines.push([]);
     }
-    lowest = Math.min(lowest, line.y);
     const row = rows[rows.length - 1]!;
-    for (const segment of own) {
-      const column = columnOf(columns, segment.x, size);
+    for (const segment of segments) {
+      const column = nearestCluster(starts, segment.x, size);
       row[column] = row[column] === '' ? segment.text : `${row[column]} ${segment.text}`;
     }
+    rowLines[rowLines.length - 1]!.push(line);
+    lastX = segments[segments.length - 1]!.x;
   }
-  if (rows.length < MIN_ROWS || isProse(rows)) return null;
-  return { table: { rows, columns }, lines: new Set(lines) };
-}
-
-/** The column a segment starting at `x` belongs to: the last column starting at or before it. */
-function columnOf(columns: readonly number[], x: number, tolerance: number): number {
-  let column = 0;
-  for (let c = 0; c < columns.length; c++) if (columns[c]! <= x + tolerance) column = c;
-  return column;
+  while (rows.length > 0 && rows[rows.length - 1]!.filter((cell) => cell !== '').length < 2) {
+    rows.pop();
+    rowLines.pop();
+  }
+  const full = rows.filter((row) => row.filter((cell) => cell !== '').length >= 2).length;
+  if (rows.length < MIN_ROWS || full < 2 || isProse(rows)) return null;
+  return { table: { rows, columns: starts }, lines: new Set(rowLines.flat()) };
 }
 
 function isProse(rows: readonly string[][]): boolean {

@@ -12,13 +12,18 @@ export interface Segment {
   endX: number;
 }
 
-/** A line's runs joined into the segments that column-wide gaps separate. */
-export function lineSegments(line: PdfLine): Segment[] {
+/**
+ * A line's runs joined into the segments that column-wide gaps separate. `starts`: column
+ * starts known already, where a run after any visible gap begins a segment (a table with
+ * narrow padding).
+ */
+export function lineSegments(line: PdfLine, starts: readonly number[] = []): Segment[] {
   const segments: Segment[] = [];
   let open: Segment | null = null;
   for (const run of line.runs ?? []) {
     const gap = open ? run.x - open.endX : Infinity;
-    if (open && gap <= line.size * COLUMN_GAP) {
+    const atStart = gap > line.size * SPACE_GAP && starts.some((x) => Math.abs(x - run.x) <= line.size * 0.5);
+    if (open && gap <= line.size * COLUMN_GAP && !atStart) {
       open.text += gap > line.size * SPACE_GAP ? ` ${run.text}` : run.text;
       open.endX = run.endX;
     } else {
