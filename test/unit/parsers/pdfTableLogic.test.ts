@@ -78,6 +78,33 @@ describe('PDF table detection', () => {
     ]);
   });
 
+  it('writes a cell merged across columns once, and one merged down rows in each row it spans', () => {
+    const lines = [
+      line(680, [
+        [50, 'Group'],
+        [150, 'Name'],
+      ]),
+      line(665, [
+        [50, 'Numbers'],
+        [150, 'int'],
+      ]),
+      line(650, [[150, 'float']]),
+      line(635, [[50, 'A note across the whole table']]),
+    ];
+    const rules = grid([45, 140, 300], [692, 677, 662, 647, 632]).filter(
+      (rule) => !(rule.y1 === 662 && rule.y2 === 662) && !(rule.x1 === 140 && rule.x2 === 140),
+    );
+    rules.push({ x1: 140, y1: 647, x2: 140, y2: 692 }, { x1: 140, y1: 662, x2: 300, y2: 662 });
+    expect(tables(placeTables(lines, { rules, marks: [] }))).toEqual([
+      [
+        ['Group', 'Name'],
+        ['Numbers', 'int'],
+        ['Numbers', 'float'],
+        ['A note across the whole table', ''],
+      ],
+    ]);
+  });
+
   it('is no table when a grid holds text in one column only, or a run crosses a column rule', () => {
     const boxed = [line(680, [[50, 'A note inside a box.']]), line(665, [[50, 'More of the note.']])];
     expect(tables(placeTables(boxed, { rules: grid([45, 140, 300], [692, 677, 662]), marks: [] }))).toEqual([]);
@@ -147,18 +174,10 @@ describe('PDF table detection', () => {
   it('reads the operator list only for pages whose text may hold a table', () => {
     const paragraph = [0, 1, 2, 3].map((i) => line(700 - i * 12, [[50, 'plain running text of a paragraph']]));
     expect(mayHoldTable(paragraph)).toBe(false);
-    expect(
-      mayHoldTable([
-        line(700, [
-          [50, 'a'],
-          [150, 'b'],
-        ]),
-        line(688, [
-          [50, 'c'],
-          [150, 'd'],
-        ]),
-      ]),
-    ).toBe(true);
+    const cellByCell = [700, 712, 688, 700, 676, 688, 664, 676].map((y, i) =>
+      line(y, [[i % 2 === 0 ? 50 : 150, `cell ${i}`]]),
+    );
+    expect(mayHoldTable(cellByCell)).toBe(true);
   });
 
   it('continues a table on the next page only with the same columns, dropping its repeated header', () => {

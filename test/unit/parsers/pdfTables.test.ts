@@ -28,53 +28,78 @@ const row = (first: string, second: string, third: string): FixtureLine => ({
     { x: 316, text: third },
   ],
 });
+/**
+ * A grid whose first and last columns hold sentences: alignment alone takes such a table for
+ * prose side by side, so it is read from its rules (and the page's operator list is read).
+ */
+const WIDE = [40, 250, 330, 575];
+const wideRow = (first: string, second: string, third: string): FixtureLine => ({
+  text: first,
+  x: 46,
+  cells: [
+    { x: 256, text: second },
+    { x: 336, text: third },
+  ],
+});
 /** Row boundaries of fixture lines `first`..`last`: 3 points under each baseline, as a cell's padding. */
 const rowBounds = (first: number, last: number): number[] =>
   Array.from({ length: last - first + 2 }, (_, i) => fixtureBaseline(first - 1 + i) - 3);
 
 describe('tables in PDFs', () => {
   it('writes a ruled table as a markdown table in its place, with a merged cell written once', async () => {
-    const ys = rowBounds(1, 3);
+    const ys = rowBounds(1, 4);
     const markdown = await parsePdf(
       fixturePdf(
         [
           [
             { text: 'The formats sluice reads are these.' },
-            row('Format', 'Extension', 'Parser'),
-            row('Markdown', '.md', 'text'),
-            { text: 'Portable Document Format, read by pdf.js' },
+            wideRow('Format of the document uploaded', 'Ext', 'Parser that turns it into markdown'),
+            wideRow('Markdown documents written by hand', '.md', 'read as it is, front matter aside'),
+            wideRow('Word processor documents of Office', '.docx', 'mammoth, with its styles mapped'),
+            { text: 'Portable Document Format, as printed by browsers and typesetters', x: 46 },
             { text: '' },
             { text: 'A closing paragraph follows the table.' },
           ],
         ],
-        { drawings: [fixtureRules(COLUMNS, ys, { skip: { vertical: [`190@${ys[2]}`, `310@${ys[2]}`] } })] },
+        { drawings: [fixtureRules(WIDE, ys, { skip: { vertical: [`250@${ys[3]}`, `330@${ys[3]}`] } })] },
       ),
     );
     expect(stripPageMarkers(markdown).text).toBe(
       [
         'The formats sluice reads are these.',
-        '| Format | Extension | Parser |\n| --- | --- | --- |\n| Markdown | .md | text |\n| Portable Document Format, read by pdf.js |  |  |',
+        [
+          '| Format of the document uploaded | Ext | Parser that turns it into markdown |',
+          '| --- | --- | --- |',
+          '| Markdown documents written by hand | .md | read as it is, front matter aside |',
+          '| Word processor documents of Office | .docx | mammoth, with its styles mapped |',
+          '| Portable Document Format, as printed by browsers and typesetters |  |  |',
+        ].join('\n'),
         'A closing paragraph follows the table.',
       ].join('\n\n'),
     );
   });
 
-  it('reads borders drawn as thin filled rectangles, and repeats a cell merged down the rows it spans', async () => {
+  it('reads borders drawn as thin filled rectangles, as browsers draw them', async () => {
     const ys = rowBounds(0, 2);
     const markdown = await parsePdf(
       fixturePdf(
         [
           [
-            row('Group', 'Name', 'Meaning'),
-            row('Numbers', 'int', 'whole | signed'),
-            { text: 'float', x: 196, cells: [{ x: 316, text: 'binary fraction' }] },
+            wideRow('Group of the types in the row', 'Name', 'Meaning of the type in plain words'),
+            wideRow('Numbers of every kind there are', 'int', 'whole numbers | signed, of any size'),
+            wideRow('Numbers with a fractional part', 'float', 'binary fractions of a fixed precision'),
           ],
         ],
-        { drawings: [fixtureRules(COLUMNS, ys, { asFills: true, skip: { horizontal: [`${ys[2]}@66`] } })] },
+        { drawings: [fixtureRules(WIDE, ys, { asFills: true })] },
       ),
     );
     expect(stripPageMarkers(markdown).text).toBe(
-      '| Group | Name | Meaning |\n| --- | --- | --- |\n| Numbers | int | whole \\| signed |\n| Numbers | float | binary fraction |',
+      [
+        '| Group of the types in the row | Name | Meaning of the type in plain words |',
+        '| --- | --- | --- |',
+        '| Numbers of every kind there are | int | whole numbers \\| signed, of any size |',
+        '| Numbers with a fractional part | float | binary fractions of a fixed precision |',
+      ].join('\n'),
     );
   });
 
