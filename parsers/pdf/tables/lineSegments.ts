@@ -3,7 +3,7 @@ import type { PdfLine } from '../pageLines';
 /** Runs this far apart (in font sizes) on one line stand in different columns: wider than any word space. */
 export const COLUMN_GAP = 1.2;
 /** A gap wider than this share of a font size between two runs is a space (as pageLines reads it). */
-const SPACE_GAP = 0.15;
+export const SPACE_GAP = 0.15;
 
 /** Text of a line between two column-wide gaps. */
 export interface Segment {
