@@ -174,7 +174,7 @@ describe('PDF table detection', () => {
   it('reads the operator list only for pages whose text may hold a table', () => {
     const paragraph = [0, 1, 2, 3].map((i) => line(700 - i * 12, [[50, 'plain running text of a paragraph']]));
     expect(mayHoldTable(paragraph)).toBe(false);
-    const cellByCell = [700, 712, 688, 700, 676, 688, 664, 676].map((y, i) =>
+    const cellByCell = [700, 712, 688, 700, 676, 688, 664, 676, 652, 664, 640, 652].map((y, i) =>
       line(y, [[i % 2 === 0 ? 50 : 150, `cell ${i}`]]),
     );
     expect(mayHoldTable(cellByCell)).toBe(true);

@@ -47,7 +47,7 @@ const rowBounds = (first: number, last: number): number[] =>
 
 describe('tables in PDFs', () => {
   it('writes a ruled table as a markdown table in its place, with a merged cell written once', async () => {
-    const ys = rowBounds(1, 4);
+    const ys = rowBounds(1, 6);
     const markdown = await parsePdf(
       fixturePdf(
         [
@@ -56,12 +56,14 @@ describe('tables in PDFs', () => {
             wideRow('Format of the document uploaded', 'Ext', 'Parser that turns it into markdown'),
             wideRow('Markdown documents written by hand', '.md', 'read as it is, front matter aside'),
             wideRow('Word processor documents of Office', '.docx', 'mammoth, with its styles mapped'),
+            wideRow('Spreadsheets of every office suite', '.xlsx', 'one pipe table for each sheet'),
+            wideRow('Presentations with slides and notes', '.pptx', 'each slide as a section of text'),
             { text: 'Portable Document Format, as printed by browsers and typesetters', x: 46 },
             { text: '' },
             { text: 'A closing paragraph follows the table.' },
           ],
         ],
-        { drawings: [fixtureRules(WIDE, ys, { skip: { vertical: [`250@${ys[3]}`, `330@${ys[3]}`] } })] },
+        { drawings: [fixtureRules(WIDE, ys, { skip: { vertical: [`250@${ys[5]}`, `330@${ys[5]}`] } })] },
       ),
     );
     expect(stripPageMarkers(markdown).text).toBe(
@@ -72,6 +74,8 @@ describe('tables in PDFs', () => {
           '| --- | --- | --- |',
           '| Markdown documents written by hand | .md | read as it is, front matter aside |',
           '| Word processor documents of Office | .docx | mammoth, with its styles mapped |',
+          '| Spreadsheets of every office suite | .xlsx | one pipe table for each sheet |',
+          '| Presentations with slides and notes | .pptx | each slide as a section of text |',
           '| Portable Document Format, as printed by browsers and typesetters |  |  |',
         ].join('\n'),
         'A closing paragraph follows the table.',
@@ -80,11 +84,13 @@ describe('tables in PDFs', () => {
   });
 
   it('reads borders drawn as thin filled rectangles, as browsers draw them', async () => {
-    const ys = rowBounds(0, 2);
+    const ys = rowBounds(0, 4);
     const markdown = await parsePdf(
       fixturePdf(
         [
           [
+            wideRow('Text of any script and language', 'str', 'a sequence of Unicode code points'),
+            wideRow('Raw data as read from the disk', 'bytes', 'a sequence of values from 0 to 255'),
             wideRow('Group of the types in the row', 'Name', 'Meaning of the type in plain words'),
             wideRow('Numbers of every kind there are', 'int', 'whole numbers | signed, of any size'),
             wideRow('Numbers with a fractional part', 'float', 'binary fractions of a fixed precision'),
@@ -95,8 +101,10 @@ describe('tables in PDFs', () => {
     );
     expect(stripPageMarkers(markdown).text).toBe(
       [
-        '| Group of the types in the row | Name | Meaning of the type in plain words |',
+        '| Text of any script and language | str | a sequence of Unicode code points |',
         '| --- | --- | --- |',
+        '| Raw data as read from the disk | bytes | a sequence of values from 0 to 255 |',
+        '| Group of the types in the row | Name | Meaning of the type in plain words |',
         '| Numbers of every kind there are | int | whole numbers \\| signed, of any size |',
         '| Numbers with a fractional part | float | binary fractions of a fixed precision |',
       ].join('\n'),
