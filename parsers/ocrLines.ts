@@ -1,5 +1,5 @@
 import type { OcrLine } from '../ocr/readingOrder';
-import type { PdfLine } from './pdf/pageLines';
+import type { PdfLine } from './pdf/pdfLine';
 
 /**
  * OCR lines as the PDF writer's lines, so paragraphs, lists and headings come out of a scanned

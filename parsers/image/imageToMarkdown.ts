@@ -5,7 +5,7 @@ import type { MarkdownBudget } from '../markdownBudget';
 import { ocrToPdfLines } from '../ocrLines';
 import { buildLayoutProfile } from '../pdf/layoutProfile';
 import { PdfMarkdownWriter } from '../pdf/markdownWriter';
-import type { PdfLine } from '../pdf/pageLines';
+import type { PdfLine } from '../pdf/pdfLine';
 import { imageFrames, type ImageFormat } from './decodeImage';
 
 /**

@@ -1,4 +1,4 @@
-import type { PdfLine } from './pageLines';
+import type { PdfLine } from './pdfLine';
 
 /** Courier and most fixed-pitch fonts are 0.6 em wide; this turns a code line's offset into spaces. */
 const MONO_CHAR_WIDTH = 0.6;

@@ -1,5 +1,5 @@
 import type { TextContent, TextItem } from 'pdfjs-dist/types/src/display/api';
-import type { PdfRun } from './pageLines';
+import type { PdfRun } from './pdfLine';
 
 /**
  * Advance per character in font sizes: within a fixed-pitch font every run measures the same

@@ -1,4 +1,4 @@
-import type { PdfLine } from './pageLines';
+import type { PdfLine } from './pdfLine';
 
 /** Footnotes are set smaller than the body: at most this share of its size. */
 const NOTE_SIZE_RATIO = 0.92;

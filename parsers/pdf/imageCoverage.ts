@@ -1,7 +1,6 @@
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Pdfjs } from './loadPdfjs';
-
-type Matrix = [number, number, number, number, number, number];
+import { multiply, type Matrix } from './pathBoxes';
 
 /**
  * The share of the page (0..1) that its images cover: each image is the unit square under the
@@ -41,18 +40,6 @@ function isImagePaint(OPS: Pdfjs['OPS'], fn: number | undefined): boolean {
     fn === OPS.paintImageMaskXObject ||
     fn === OPS.paintImageXObjectRepeat
   );
-}
-
-/** m × n as PDF composes them: n applied first, then m (the CTM is pre-multiplied by a cm). */
-function multiply(m: Matrix, n: Matrix): Matrix {
-  return [
-    n[0] * m[0] + n[1] * m[2],
-    n[0] * m[1] + n[1] * m[3],
-    n[2] * m[0] + n[3] * m[2],
-    n[2] * m[1] + n[3] * m[3],
-    n[4] * m[0] + n[5] * m[2] + m[4],
-    n[4] * m[1] + n[5] * m[3] + m[5],
-  ];
 }
 
 /** The area of the unit square's bounding box under `m`, clipped to the page's box. */

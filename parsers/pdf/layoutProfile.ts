@@ -1,4 +1,4 @@
-import type { PdfLine } from './pageLines';
+import type { PdfLine } from './pdfLine';
 
 /** What sampled pages tell about the whole document's typography. */
 export interface LayoutProfile {

@@ -1,4 +1,4 @@
-import type { PdfLine, PdfRun } from './pageLines';
+import type { PdfLine, PdfRun } from './pdfLine';
 
 /** Glyphs that mark an item whatever follows them: nobody starts a sentence with one. */
 const BULLET_GLYPHS = new Set([...'•◦▪▫‣●○■□∙⁃◆◇♦❖➢➤►▸▶▹✓✔❑❒⦁⦾⦿']);

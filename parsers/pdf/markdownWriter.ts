@@ -7,10 +7,14 @@ import { ListLevels } from './listLevels';
 import { listItem, type ListItem } from './listMarkers';
 import type { OutlineEntry } from './outline';
 import { placeOutlineHeadings } from './outlineHeadings';
-import type { PdfLine } from './pageLines';
+import type { PageShapes } from './pageGeometry';
+import type { PdfLine } from './pdfLine';
 import { appendLine, continuesParagraph, lineEnd, type Paragraph } from './paragraphText';
 import { isReferencePage } from './referencePages';
 import { RunningLines } from './runningLines';
+import { OpenTable } from './tables/openTable';
+import { isPdfTable, type PdfTable } from './tables/pdfTable';
+import { placeTables } from './tables/placeTables';
 
 /** Beyond this, consecutive large lines are a title page or a block quote, not one wrapped heading. */
 const MAX_HEADING_CHARS = 120;
@@ -26,8 +30,9 @@ export class PdfMarkdownWriter {
   private readonly blocks: string[] = [];
   private paragraph: Paragraph | null = null;
   private code: CodeLine[] = [];
+  private table: OpenTable | null = null;
   private readonly lists = new ListLevels();
-  /** Footnotes of pages the open paragraph or code block runs across: written once it ends. */
+  /** Footnotes of pages the open paragraph, code block or table runs across: written once it ends. */
   private notes: { text: string; page: number }[] = [];
   private lastHeading: { level: number; y: number } | null = null;
   private readonly running: RunningLines;
@@ -49,8 +54,14 @@ export class PdfMarkdownWriter {
   /**
    * Returns false for a table-of-contents or index page, which is left out. `pageNumber` (1-based)
    * goes into the page marker (chunker/pageMarkers.ts) written before the page's first block.
+   * `shapes`: the page's rules, which tables are read from (parsers/pdf/tables).
    */
-  addPage(lines: PdfLine[], bookmarks: readonly OutlineEntry[] = [], pageNumber = this.page + 1): boolean {
+  addPage(
+    lines: PdfLine[],
+    bookmarks: readonly OutlineEntry[] = [],
+    pageNumber = this.page + 1,
+    shapes?: PageShapes,
+  ): boolean {
     this.page = pageNumber;
     const { text: body, notes } = splitFootnotes(this.running.bodyOf(lines), this.profile.bodySize);
     this.rightEdge = -Infinity;
@@ -64,9 +75,12 @@ export class PdfMarkdownWriter {
       this.lastHeading = null;
       return false;
     }
-    for (const line of this.fromOutline ? placeOutlineHeadings(body, bookmarks) : body) this.addLine(line);
+    const placed = placeTables(this.fromOutline ? placeOutlineHeadings(body, bookmarks) : body, shapes);
+    for (const item of placed)
+      if (isPdfTable(item)) this.addTable(item);
+      else this.addLine(item);
     for (const text of notes) this.notes.push({ text: cleanPdfText(text), page: pageNumber });
-    if (!this.paragraph && this.code.length === 0) this.pushNotes();
+    if (!this.paragraph && this.code.length === 0 && !this.table) this.pushNotes();
     // Coordinates do not carry over to the next page.
     if (this.paragraph) this.paragraph.y = Number.NaN;
     this.lastHeading = null;
@@ -90,6 +104,7 @@ export class PdfMarkdownWriter {
     if (level !== null) return this.addHeading(level, { ...raw, text: cleanPdfText(stripPageReference(raw.text)) });
     const line = { ...raw, text: cleanPdfText(raw.text) };
     this.lastHeading = null;
+    this.flushTable();
     if (line.mono) {
       this.flushParagraph();
       this.code.push({ line, page: this.page });
@@ -143,9 +158,28 @@ export class PdfMarkdownWriter {
     this.lastHeading = { level, y: line.y };
   }
 
+  /** A table held open until something else follows: the next page may continue it (tables/openTable.ts). */
+  private addTable(table: PdfTable): void {
+    this.flushParagraph();
+    this.flushCode();
+    this.lists.end();
+    this.lastHeading = null;
+    if (this.table?.continueWith(table, this.page)) return;
+    this.flushTable();
+    this.table = new OpenTable(table, this.page);
+  }
+
   private flush(): void {
     this.flushParagraph();
     this.flushCode();
+    this.flushTable();
+  }
+
+  private flushTable(): void {
+    if (!this.table) return;
+    this.push(this.table.markdown(), this.table.page);
+    this.table = null;
+    this.pushNotes();
   }
 
   private flushParagraph(): void {

@@ -1,5 +1,5 @@
 import { isMarkerOnly } from './listMarkers';
-import type { PdfLine } from './pageLines';
+import type { PdfLine } from './pdfLine';
 
 /** A marker sits at most this many font sizes left of its item's text. */
 const MAX_MARKER_GAP = 4;

@@ -1,5 +1,5 @@
 import type { OutlineEntry } from './outline';
-import type { PdfLine } from './pageLines';
+import type { PdfLine } from './pdfLine';
 
 /**
  * Title-to-line comparisons per page: a page of thousands of bookmarks and lines gets headings

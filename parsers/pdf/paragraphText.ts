@@ -1,4 +1,4 @@
-import type { PdfLine } from './pageLines';
+import type { PdfLine } from './pdfLine';
 
 /** A paragraph gap is clearly larger than the line pitch (about 1.2× the font size). */
 const PARAGRAPH_GAP_RATIO = 1.45;

@@ -14,8 +14,13 @@ import { loadPdfjs } from './loadPdfjs';
 import { needsImageCheck, pageSource } from './ocrDecision';
 import { openPdf } from './openPdf';
 import { entriesOfPage, pageKeys, readOutline } from './outline';
-import { pageLines, type PdfLine } from './pageLines';
+import type { PageShapes } from './pageGeometry';
+import { pageLines } from './pageLines';
+import type { PdfLine } from './pdfLine';
+import { readPageShapes } from './pageShapes';
+import { mayHoldShapeBullets, withShapeBullets } from './shapeBullets';
 import { renderPage } from './renderPage';
+import { mayHoldTable } from './tables/placeTables';
 import { textLayerQuality } from './textLayerQuality';
 
 /** Pages read up front to learn the typography; spread evenly so a title page does not dominate. */
@@ -110,7 +115,7 @@ async function convertPages(
       afterOcr = page.ocrConfidence !== undefined;
     }
     if (!page) unreadable++;
-    else if (!writer.addPage(page.lines, outline ? entriesOfPage(outline, page.keys) : [], n))
+    else if (!writer.addPage(page.lines, outline ? entriesOfPage(outline, page.keys) : [], n, page.shapes))
       stats?.referencePages.push(n);
     if (n % CLEANUP_EVERY_PAGES === 0) await pdf.cleanup();
   }
@@ -142,6 +147,8 @@ interface ReadPage {
   keys: string[];
   /** Set when the lines were read by OCR: the page's confidence. */
   ocrConfidence?: number;
+  /** The page's rules and marks, read only when its text may hold a table (tables/placeTables.ts). */
+  shapes?: PageShapes;
 }
 
 /**
@@ -171,13 +178,17 @@ async function readPageWithin(
   try {
     const page = await pdf.getPage(pageNumber);
     try {
-      const lines = pageLines(await page.getTextContent());
+      const text = pageLines(await page.getTextContent());
       const keys = pageKeys(page.ref, pageNumber - 1);
-      if (!ocr) return { lines, keys };
+      // The operator list costs about what the text did: read only where a table or drawn bullets may be.
+      const shapes =
+        mayHoldTable(text) || mayHoldShapeBullets(text) ? await readPageShapes(await loadPdfjs(), page) : undefined;
+      const lines = shapes ? withShapeBullets(text, shapes.marks) : text;
+      if (!ocr) return { lines, keys, shapes };
       const quality = textLayerQuality(lines.map((line) => line.text).join('\n'));
       const coverage = needsImageCheck(quality) ? await imageCoverage(await loadPdfjs(), page) : null;
       const source = pageSource(quality, coverage);
-      if (!source.startsWith('ocr-')) return { lines, keys };
+      if (!source.startsWith('ocr-')) return { lines, keys, shapes };
       const reason = source === 'ocr-garbled' ? 'garbled' : source === 'ocr-no-text' ? 'no-text' : 'image-page';
       let scale = 1;
       const result = await ocr.read(

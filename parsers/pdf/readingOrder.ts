@@ -1,4 +1,4 @@
-import type { PdfLine } from './pageLines';
+import type { PdfLine } from './pdfLine';
 
 /** Lines this much higher than the one before them (in font sizes) break top-to-bottom order. */
 const RISE_TOLERANCE = 0.3;

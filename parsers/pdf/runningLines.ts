@@ -1,5 +1,5 @@
 import { edgeLines, runningKey, type LayoutProfile } from './layoutProfile';
-import type { PdfLine } from './pageLines';
+import type { PdfLine } from './pdfLine';
 
 /** A bare page number, arabic or roman. */
 const PAGE_NUMBER = /^(\d{1,4}|[ivxlc]{1,6})$/i;

@@ -1,5 +1,6 @@
 import type { PdfMark } from './pageGeometry';
-import type { PdfLine } from './pageLines';
+import { listItem } from './listMarkers';
+import type { PdfLine } from './pdfLine';
 
 /** How far below and above a line's baseline (in font sizes) a bullet's centre may sit: the x-height band. */
 const BAND_BELOW = 0.2;
@@ -54,4 +55,25 @@ function lineRightOf(mark: PdfMark, byBaseline: Map<number, PdfLine[]>, largest:
     }
   }
   return best;
+}
+
+/** Indented lines without a marker of their own a page needs before its drawn bullets are looked for. */
+const BULLET_HINTS = 2;
+/** A list's hanging indent, in font sizes, beyond the page's leftmost text. */
+const ITEM_INDENT = 1.2;
+
+/**
+ * Whether a page may carry bullets drawn as paths, read before paying for its operator list: lines
+ * set in from the page's left edge that start with no marker glyph or number (an item whose disc
+ * is a path starts with its text, at the list's indent).
+ */
+export function mayHoldShapeBullets(lines: readonly PdfLine[]): boolean {
+  let left = Infinity;
+  for (const line of lines) if (!line.mono) left = Math.min(left, line.x);
+  let hints = 0;
+  for (const line of lines) {
+    if (line.mono || line.x - left < line.size * ITEM_INDENT || listItem(line) !== null) continue;
+    if (++hints >= BULLET_HINTS) return true;
+  }
+  return false;
 }

@@ -3,7 +3,8 @@ import { stripPageMarkers } from '../../../chunker/chunkPages';
 import { fencedCode } from '../../../parsers/pdf/codeBlock';
 import type { LayoutProfile } from '../../../parsers/pdf/layoutProfile';
 import { PdfMarkdownWriter } from '../../../parsers/pdf/markdownWriter';
-import { pageLines, type PdfLine } from '../../../parsers/pdf/pageLines';
+import { pageLines } from '../../../parsers/pdf/pageLines';
+import type { PdfLine } from '../../../parsers/pdf/pdfLine';
 
 const profile: LayoutProfile = {
   bodySize: 10,

@@ -4,7 +4,8 @@ import type { LayoutProfile } from '../../../parsers/pdf/layoutProfile';
 import { listItem } from '../../../parsers/pdf/listMarkers';
 import { PdfMarkdownWriter } from '../../../parsers/pdf/markdownWriter';
 import { attachMarkers } from '../../../parsers/pdf/markerLines';
-import { pageLines, type PdfLine, type PdfRun } from '../../../parsers/pdf/pageLines';
+import { pageLines } from '../../../parsers/pdf/pageLines';
+import type { PdfLine, PdfRun } from '../../../parsers/pdf/pdfLine';
 import { readingOrder } from '../../../parsers/pdf/readingOrder';
 import { withShapeBullets } from '../../../parsers/pdf/shapeBullets';
 

@@ -3,7 +3,7 @@ import { stripPageMarkers } from '../../../chunker/chunkPages';
 const withoutPageMarkers = (markdown: string): string => stripPageMarkers(markdown).text;
 import type { LayoutProfile } from '../../../parsers/pdf/layoutProfile';
 import { PdfMarkdownWriter } from '../../../parsers/pdf/markdownWriter';
-import type { PdfLine } from '../../../parsers/pdf/pageLines';
+import type { PdfLine } from '../../../parsers/pdf/pdfLine';
 import { inTime } from '../adversarial/inTime';
 
 const profile: LayoutProfile = {

@@ -1,7 +1,7 @@
 import { stripPageReference } from '../../../parsers/pdf/cleanText';
 import type { OutlineEntry } from '../../../parsers/pdf/outline';
 import { placeOutlineHeadings } from '../../../parsers/pdf/outlineHeadings';
-import type { PdfLine } from '../../../parsers/pdf/pageLines';
+import type { PdfLine } from '../../../parsers/pdf/pdfLine';
 import { isReferencePage } from '../../../parsers/pdf/referencePages';
 import { inTime } from '../adversarial/inTime';
 
