@@ -1,3 +1,4 @@
+import { headingLevelsOf, roundSize } from './headingStyles';
 import type { PdfLine } from './pageLines';
 
 /** What sampled pages tell about the whole document's typography. */
@@ -15,20 +16,15 @@ export interface LayoutProfile {
   runningTexts: ReadonlySet<string>;
 }
 
-/** A heading is at least this much larger than body text (LaTeX's \large is 1.2×). */
-const HEADING_MIN_RATIO = 1.12;
-/** Text in one size beyond this share of the body's amount is a second body style, not headings. */
-const HEADING_MAX_SHARE = 0.15;
 const HEADING_MAX_CHARS = 150;
 /** A baseline must recur on this share of sampled pages (and at least 3) to be a running header. */
 const RUNNING_SHARE = 0.5;
 
-export const roundSize = (size: number): number => Math.round(size * 2) / 2;
-
 /**
  * Built from a sample of pages spread over the document, before the streaming pass: the body size
- * is the size carrying the most characters, larger sizes rank as heading levels, and lines that
- * sit at the same top or bottom position on most pages are running headers and footers.
+ * is the size carrying the most characters, larger sizes set apart rank as heading levels
+ * (headingStyles.ts), and lines that sit at the same top or bottom position on most pages are
+ * running headers and footers.
  */
 export function buildLayoutProfile(samples: PdfLine[][]): LayoutProfile {
   const charsBySize = new Map<number, number>();
@@ -36,12 +32,8 @@ export function buildLayoutProfile(samples: PdfLine[][]): LayoutProfile {
     const size = roundSize(line.size);
     charsBySize.set(size, (charsBySize.get(size) ?? 0) + line.text.length);
   }
-  const [bodySize = 0, bodyChars = 0] = [...charsBySize].sort((p, q) => q[1] - p[1])[0] ?? [];
-  const headingSizes = [...charsBySize]
-    .filter(([size, chars]) => size >= bodySize * HEADING_MIN_RATIO && chars <= bodyChars * HEADING_MAX_SHARE)
-    .map(([size]) => size)
-    .sort((p, q) => q - p);
-  const headingLevels = new Map(headingSizes.map((size, i) => [size, Math.min(i + 1, 6)]));
+  const [bodySize = 0] = [...charsBySize].sort((p, q) => q[1] - p[1])[0] ?? [];
+  const headingLevels = headingLevelsOf(samples, bodySize);
   const headerYs = recurring(samples.map((lines) => lines[0]));
   const footerYs = recurring(samples.map((lines) => lines[lines.length - 1]));
   return { bodySize, headingLevels, headerYs, footerYs, runningTexts: recurringTexts(samples, headerYs, footerYs) };
