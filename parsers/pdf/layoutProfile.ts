@@ -1,11 +1,13 @@
-import { headingLevelsOf, roundSize } from './headingStyles';
+import { bodySizeOf, headingLevelsOf, headingStyle, readsAsHeading } from './headingStyles';
 import type { PdfLine } from './pageLines';
 
 /** What sampled pages tell about the whole document's typography. */
 export interface LayoutProfile {
   bodySize: number;
-  /** Rounded font size → markdown heading level (1 = largest). */
-  headingLevels: ReadonlyMap<number, number>;
+  /** Heading style (headingStyles.ts: rounded size, bold or not) → markdown heading level (1 = largest). */
+  headingLevels: ReadonlyMap<string, number>;
+  /** pdf.js loadedNames of the bold fonts (boldFonts.ts). */
+  boldFonts: ReadonlySet<string>;
   /** Rounded baselines where running headers and footers sit on most sampled pages. */
   headerYs: ReadonlySet<number>;
   footerYs: ReadonlySet<number>;
@@ -26,17 +28,19 @@ const RUNNING_SHARE = 0.5;
  * (headingStyles.ts), and lines that sit at the same top or bottom position on most pages are
  * running headers and footers.
  */
-export function buildLayoutProfile(samples: PdfLine[][]): LayoutProfile {
-  const charsBySize = new Map<number, number>();
-  for (const line of samples.flat()) {
-    const size = roundSize(line.size);
-    charsBySize.set(size, (charsBySize.get(size) ?? 0) + line.text.length);
-  }
-  const [bodySize = 0] = [...charsBySize].sort((p, q) => q[1] - p[1])[0] ?? [];
-  const headingLevels = headingLevelsOf(samples, bodySize);
+export function buildLayoutProfile(samples: PdfLine[][], boldFonts: ReadonlySet<string> = new Set()): LayoutProfile {
+  const bodySize = bodySizeOf(samples);
+  const headingLevels = headingLevelsOf(samples, bodySize, boldFonts);
   const headerYs = recurring(samples.map((lines) => lines[0]));
   const footerYs = recurring(samples.map((lines) => lines[lines.length - 1]));
-  return { bodySize, headingLevels, headerYs, footerYs, runningTexts: recurringTexts(samples, headerYs, footerYs) };
+  return {
+    bodySize,
+    headingLevels,
+    boldFonts,
+    headerYs,
+    footerYs,
+    runningTexts: recurringTexts(samples, headerYs, footerYs),
+  };
 }
 
 /** Page numbers differ from page to page, the text around them does not: digits become one mark. */
@@ -77,8 +81,9 @@ function recurringTexts(
 }
 
 export function headingLevel(profile: LayoutProfile, line: PdfLine): number | null {
-  if (line.text.length > HEADING_MAX_CHARS || line.mono) return null;
-  return profile.headingLevels.get(roundSize(line.size)) ?? null;
+  if (line.text.length > HEADING_MAX_CHARS || line.mono || !readsAsHeading(line, profile.bodySize, profile.boldFonts))
+    return null;
+  return profile.headingLevels.get(headingStyle(line, profile.boldFonts)) ?? null;
 }
 
 function recurring(edgeLines: (PdfLine | undefined)[]): Set<number> {
