@@ -27,18 +27,30 @@ export async function boldFonts(
       for (const run of line.runs ?? []) if (candidates.has(run.font) && !seen.has(run.font)) unseen.add(run.font);
     if (unseen.size === 0) continue;
     beforeEachPage();
+    for (const font of unseen) seen.add(font);
+    for (const font of await boldAmong(pdf, pageNumber, unseen)) bold.add(font);
+  }
+  return bold;
+}
+
+/**
+ * A page whose text was read can still fail in its operator list (a broken image stream): its
+ * fonts then count as regular, which costs bold headings their level, not the document.
+ */
+async function boldAmong(pdf: PDFDocumentProxy, pageNumber: number, fonts: ReadonlySet<string>): Promise<string[]> {
+  try {
     const page = await pdf.getPage(pageNumber);
     try {
       await page.getOperatorList();
-      for (const font of unseen) {
-        seen.add(font);
-        if (page.commonObjs.has(font) && BOLD_NAME.test(fontName(page.commonObjs.get(font)))) bold.add(font);
-      }
+      return [...fonts].filter(
+        (font) => page.commonObjs.has(font) && BOLD_NAME.test(fontName(page.commonObjs.get(font))),
+      );
     } finally {
       page.cleanup();
     }
+  } catch {
+    return [];
   }
-  return bold;
 }
 
 function fontName(font: unknown): string {
