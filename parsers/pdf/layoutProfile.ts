@@ -1,10 +1,13 @@
+import { bodySizeOf, headingLevelsOf, headingStyle, readsAsHeading } from './headingStyles';
 import type { PdfLine } from './pdfLine';
 
 /** What sampled pages tell about the whole document's typography. */
 export interface LayoutProfile {
   bodySize: number;
-  /** Rounded font size → markdown heading level (1 = largest). */
-  headingLevels: ReadonlyMap<number, number>;
+  /** Heading style (headingStyles.ts: rounded size, bold or not) → markdown heading level (1 = largest). */
+  headingLevels: ReadonlyMap<string, number>;
+  /** pdf.js loadedNames of the bold fonts (boldFonts.ts). */
+  boldFonts: ReadonlySet<string>;
   /** Rounded baselines where running headers and footers sit on most sampled pages. */
   headerYs: ReadonlySet<number>;
   footerYs: ReadonlySet<number>;
@@ -15,33 +18,19 @@ export interface LayoutProfile {
   runningTexts: ReadonlySet<string>;
 }
 
-/** A heading is at least this much larger than body text (LaTeX's \large is 1.2×). */
-const HEADING_MIN_RATIO = 1.12;
-/** Text in one size beyond this share of the body's amount is a second body style, not headings. */
-const HEADING_MAX_SHARE = 0.15;
 const HEADING_MAX_CHARS = 150;
 /** A baseline must recur on this share of sampled pages (and at least 3) to be a running header. */
 const RUNNING_SHARE = 0.5;
 
-export const roundSize = (size: number): number => Math.round(size * 2) / 2;
-
 /**
  * Built from a sample of pages spread over the document, before the streaming pass: the body size
- * is the size carrying the most characters, larger sizes rank as heading levels, and lines that
- * sit at the same top or bottom position on most pages are running headers and footers.
+ * is the size carrying the most characters, larger sizes set apart rank as heading levels
+ * (headingStyles.ts), and lines that sit at the same top or bottom position on most pages are
+ * running headers and footers.
  */
-export function buildLayoutProfile(samples: PdfLine[][]): LayoutProfile {
-  const charsBySize = new Map<number, number>();
-  for (const line of samples.flat()) {
-    const size = roundSize(line.size);
-    charsBySize.set(size, (charsBySize.get(size) ?? 0) + line.text.length);
-  }
-  const [bodySize = 0, bodyChars = 0] = [...charsBySize].sort((p, q) => q[1] - p[1])[0] ?? [];
-  const headingSizes = [...charsBySize]
-    .filter(([size, chars]) => size >= bodySize * HEADING_MIN_RATIO && chars <= bodyChars * HEADING_MAX_SHARE)
-    .map(([size]) => size)
-    .sort((p, q) => q - p);
-  const headingLevels = new Map(headingSizes.map((size, i) => [size, Math.min(i + 1, 6)]));
+export function buildLayoutProfile(samples: PdfLine[][], boldFonts: ReadonlySet<string> = new Set()): LayoutProfile {
+  const bodySize = bodySizeOf(samples);
+  const headingLevels = headingLevelsOf(samples, bodySize, boldFonts);
   const headerYs = recurring(samples.map((lines) => lines[0]));
   const footerYs = recurring(samples.map((lines) => lines[lines.length - 1]));
   const repeated = samples.length < BAND_MIN_PAGES ? repeatedEdges(samples) : NO_EDGES;
@@ -49,7 +38,7 @@ export function buildLayoutProfile(samples: PdfLine[][]): LayoutProfile {
   for (const y of repeated.footerYs) footerYs.add(y);
   const runningTexts = recurringTexts(samples, headerYs, footerYs);
   for (const key of repeated.texts) runningTexts.add(key);
-  return { bodySize, headingLevels, headerYs, footerYs, runningTexts };
+  return { bodySize, headingLevels, boldFonts, headerYs, footerYs, runningTexts };
 }
 
 /** Pages a band needs: below it, a running line is known from its text and height alone. */
@@ -121,8 +110,9 @@ function recurringTexts(
 }
 
 export function headingLevel(profile: LayoutProfile, line: PdfLine): number | null {
-  if (line.text.length > HEADING_MAX_CHARS || line.mono) return null;
-  return profile.headingLevels.get(roundSize(line.size)) ?? null;
+  if (line.text.length > HEADING_MAX_CHARS || line.mono || !readsAsHeading(line, profile.bodySize, profile.boldFonts))
+    return null;
+  return profile.headingLevels.get(headingStyle(line, profile.boldFonts)) ?? null;
 }
 
 function recurring(edgeLines: (PdfLine | undefined)[]): Set<number> {

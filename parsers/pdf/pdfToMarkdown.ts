@@ -8,6 +8,7 @@ import { ocrToPdfLines } from '../ocrLines';
 import { DEFAULT_PARSE_LIMITS } from '../parseLimits';
 import { decodedLimit, PdfDecodeBudget, type DecodedLimits } from './decodeBudget';
 import { imageCoverage } from './imageCoverage';
+import { boldFonts } from './boldFonts';
 import { buildLayoutProfile } from './layoutProfile';
 import { PdfMarkdownWriter } from './markdownWriter';
 import { loadPdfjs } from './loadPdfjs';
@@ -95,11 +96,12 @@ async function convertPages(
   const sampled = new Map<number, ReadPage | null>();
   const step = Math.max(1, pdf.numPages / SAMPLE_PAGES);
   for (let n = 1; n <= pdf.numPages; n += step) sampled.set(Math.floor(n), await read(Math.floor(n)));
-  const sample = [...sampled.values()].map((page) => page?.lines ?? []);
+  const sampleLines = new Map([...sampled].map(([n, page]) => [n, page?.lines ?? []]));
+  const bold = await boldFonts(pdf, sampleLines, () => decoding.nextWindow());
   decoding.nextWindow();
   const outline = await readOutline(pdf);
   decoding.check();
-  const writer = new PdfMarkdownWriter(buildLayoutProfile(sample), outline !== null);
+  const writer = new PdfMarkdownWriter(buildLayoutProfile([...sampleLines.values()], bold), outline !== null);
   if (stats) Object.assign(stats, { pages: pdf.numPages, referencePages: [], outlineEntries: countEntries(outline) });
 
   let unreadable = 0;

@@ -9,6 +9,7 @@ import type { PdfLine } from '../../../parsers/pdf/pdfLine';
 const profile: LayoutProfile = {
   bodySize: 10,
   headingLevels: new Map(),
+  boldFonts: new Set(),
   headerYs: new Set(),
   footerYs: new Set(),
   runningTexts: new Set(),

@@ -11,7 +11,8 @@ import { withShapeBullets } from '../../../parsers/pdf/shapeBullets';
 
 const profile: LayoutProfile = {
   bodySize: 10,
-  headingLevels: new Map([[16, 1]]),
+  headingLevels: new Map([['16', 1]]),
+  boldFonts: new Set(),
   headerYs: new Set(),
   footerYs: new Set(),
   runningTexts: new Set(),

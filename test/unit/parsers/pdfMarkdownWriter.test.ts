@@ -8,7 +8,8 @@ import { inTime } from '../adversarial/inTime';
 
 const profile: LayoutProfile = {
   bodySize: 10,
-  headingLevels: new Map([[16, 1]]),
+  headingLevels: new Map([['16', 1]]),
+  boldFonts: new Set(),
   headerYs: new Set(),
   footerYs: new Set(),
   runningTexts: new Set(),
