@@ -1,6 +1,7 @@
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Pdfjs } from './loadPdfjs';
-import { multiply, type Matrix } from './pathBoxes';
+import { walkOperators } from './operatorWalk';
+import type { Matrix } from './pathBoxes';
 
 /**
  * The share of the page (0..1) that its images cover: each image is the unit square under the
@@ -15,21 +16,10 @@ export async function imageCoverage(pdfjs: Pdfjs, page: PDFPageProxy): Promise<n
   const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = page.view;
   const pageArea = Math.abs((x1 - x0) * (y1 - y0));
   if (pageArea === 0) return 0;
-  const stack: Matrix[] = [];
-  let ctm: Matrix = [1, 0, 0, 1, 0, 0];
   let covered = 0;
-  for (let i = 0; i < list.fnArray.length; i++) {
-    const fn = list.fnArray[i];
-    const args = list.argsArray[i] as unknown[] | null;
-    if (fn === OPS.save) stack.push(ctm);
-    else if (fn === OPS.restore) ctm = stack.pop() ?? ctm;
-    else if (fn === OPS.transform) ctm = multiply(ctm, args as Matrix);
-    else if (fn === OPS.paintFormXObjectBegin) {
-      stack.push(ctm);
-      if (Array.isArray(args?.[0]) && args[0].length === 6) ctm = multiply(ctm, args[0] as Matrix);
-    } else if (fn === OPS.paintFormXObjectEnd) ctm = stack.pop() ?? ctm;
-    else if (isImagePaint(OPS, fn)) covered += clippedArea(ctm, [x0, y0, x1, y1]);
-  }
+  walkOperators(OPS, list, (fn, _args, ctm) => {
+    if (isImagePaint(OPS, fn)) covered += clippedArea(ctm, [x0, y0, x1, y1]);
+  });
   return Math.min(1, covered / pageArea);
 }
 

@@ -1,7 +1,8 @@
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Pdfjs } from './loadPdfjs';
 import type { PageShapes, PdfMark, PdfRule } from './pageGeometry';
-import { isPaint, isStroke, multiply, pathBoxes, type Matrix } from './pathBoxes';
+import { walkOperators } from './operatorWalk';
+import { isPaint, isStroke, pathBoxes } from './pathBoxes';
 
 /**
  * Operators plus path coordinates examined per page: a hostile page of millions of path
@@ -35,49 +36,38 @@ export async function readPageShapes(pdfjs: Pdfjs, page: PDFPageProxy): Promise<
   const list = await page.getOperatorList();
   const rules: PdfRule[] = [];
   const marks: PdfMark[] = [];
-  const stack: Matrix[] = [];
-  let ctm: Matrix = [1, 0, 0, 1, 0, 0];
   let work = 0;
-  for (let i = 0; i < list.fnArray.length && work < MAX_SHAPE_WORK && rules.length < MAX_RULES; i++) {
+  walkOperators(OPS, list, (fn, args, ctm) => {
     work++;
-    const fn = list.fnArray[i];
-    const args = list.argsArray[i] as unknown[] | null;
-    if (fn === OPS.save) stack.push(ctm);
-    else if (fn === OPS.restore) ctm = stack.pop() ?? ctm;
-    else if (fn === OPS.transform) ctm = multiply(ctm, args as Matrix);
-    else if (fn === OPS.paintFormXObjectBegin) {
-      stack.push(ctm);
-      if (Array.isArray(args?.[0]) && args[0].length === 6) ctm = multiply(ctm, args[0] as Matrix);
-    } else if (fn === OPS.paintFormXObjectEnd) ctm = stack.pop() ?? ctm;
-    else if (fn === OPS.constructPath && args) {
-      const paint = args[0] as number;
-      const data = (args[1] as (Float32Array | null)[] | undefined)?.[0];
-      if (!data || !isPaint(OPS, paint)) continue;
-      const stroked = isStroke(OPS, paint);
-      const boxes = pathBoxes(data, ctm, stroked, MAX_SHAPE_WORK - work);
-      work += data.length;
-      for (const box of boxes) {
-        const width = box.x2 - box.x1;
-        const height = box.y2 - box.y1;
-        const markSized = width >= MARK_MIN && height >= MARK_MIN && width <= MARK_MAX && height <= MARK_MAX;
-        // A small stroked circle is a nested list's hollow bullet, not a rule.
-        if (stroked && box.curved && markSized) {
-          if (marks.length < MAX_MARKS) marks.push({ x: box.x1, y: box.y1, width, height });
-        } else if (stroked || width <= THIN || height <= THIN) {
-          if (width > THIN || height > THIN) rules.push(centerLine(box, width, height));
-        } else if (box.curved || (width <= MARK_MAX && height <= MARK_MAX)) {
-          if (markSized && marks.length < MAX_MARKS) marks.push({ x: box.x1, y: box.y1, width, height });
-        } else if (height <= MAX_ROW_FILL) {
-          rules.push(
-            { x1: box.x1, y1: box.y1, x2: box.x2, y2: box.y1 },
-            { x1: box.x1, y1: box.y2, x2: box.x2, y2: box.y2 },
-            { x1: box.x1, y1: box.y1, x2: box.x1, y2: box.y2 },
-            { x1: box.x2, y1: box.y1, x2: box.x2, y2: box.y2 },
-          );
-        }
+    if (fn !== OPS.constructPath || !args) return work < MAX_SHAPE_WORK;
+    const paint = args[0] as number;
+    const data = (args[1] as (Float32Array | null)[] | undefined)?.[0];
+    if (!data || !isPaint(OPS, paint)) return work < MAX_SHAPE_WORK;
+    const stroked = isStroke(OPS, paint);
+    const boxes = pathBoxes(data, ctm, stroked, MAX_SHAPE_WORK - work);
+    work += data.length;
+    for (const box of boxes) {
+      const width = box.x2 - box.x1;
+      const height = box.y2 - box.y1;
+      const markSized = width >= MARK_MIN && height >= MARK_MIN && width <= MARK_MAX && height <= MARK_MAX;
+      // A small stroked circle is a nested list's hollow bullet, not a rule.
+      if (stroked && box.curved && markSized) {
+        if (marks.length < MAX_MARKS) marks.push({ x: box.x1, y: box.y1, width, height });
+      } else if (stroked || width <= THIN || height <= THIN) {
+        if (width > THIN || height > THIN) rules.push(centerLine(box, width, height));
+      } else if (box.curved || (width <= MARK_MAX && height <= MARK_MAX)) {
+        if (markSized && marks.length < MAX_MARKS) marks.push({ x: box.x1, y: box.y1, width, height });
+      } else if (height <= MAX_ROW_FILL) {
+        rules.push(
+          { x1: box.x1, y1: box.y1, x2: box.x2, y2: box.y1 },
+          { x1: box.x1, y1: box.y2, x2: box.x2, y2: box.y2 },
+          { x1: box.x1, y1: box.y1, x2: box.x1, y2: box.y2 },
+          { x1: box.x2, y1: box.y1, x2: box.x2, y2: box.y2 },
+        );
       }
     }
-  }
+    return work < MAX_SHAPE_WORK && rules.length < MAX_RULES;
+  });
   return { rules: rules.slice(0, MAX_RULES), marks };
 }
 
